@@ -1,0 +1,5 @@
+import sys
+
+from firmware.cli import main
+
+sys.exit(main())

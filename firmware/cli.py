@@ -1,0 +1,58 @@
+"""The one `carolus` command.
+
+Each box of the product registers its own sub-commands; modules are imported only to
+register their arguments, and the heavy libraries (OpenCV, Flask, gpiozero) only when a
+sub-command runs, so `carolus check` starts fast on a Pi.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Callable, Sequence
+
+#: Modules that contribute sub-commands, each exposing ``register(subparsers)``.
+COMMAND_MODULES = (
+    "referee.cli",
+    "vision.cli",
+)
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="carolus",
+        description="A table companion for Carolus Magnus: referee, camera, game log.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            continue
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler: Handler | None = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 2
+    try:
+        return handler(args)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Camera frames to snapshots: the mat, calibration, and reading pieces by colour."""

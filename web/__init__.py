@@ -1,0 +1,1 @@
+"""The local web page served by the appliance."""
