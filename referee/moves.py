@@ -1,0 +1,95 @@
+"""Moves: what a player decides, in the order the rules ask for it.
+
+A turn of the action phase is three moves — `PlayCubes`, `MoveEmperor`, `Refill` — so
+that a live table can be refereed step by step (the castle is announced before the
+refill arrives). Moves carry raw values (colour names, territory numbers) so that the
+engine, not the caller, decides what is unknown; equal moves compare equal whatever the
+order of their cubes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+
+def _territory_sort_key(key: int | str) -> tuple[int, str]:
+    return (key, "") if isinstance(key, int) else (10_000, key)
+
+
+@dataclass(frozen=True)
+class ChooseDisc:
+    """Opening phase: ``player`` lays the disc ``number`` face up.
+
+    >>> ChooseDisc("Anna", 3)
+    ChooseDisc(player='Anna', number=3)
+    """
+
+    player: str
+    number: int
+
+
+@dataclass(frozen=True)
+class PlayCubes:
+    """Action 1: cubes from the reserve to the player's own court and onto territories.
+
+    A territory inside a region stands for the whole region.
+
+    >>> PlayCubes.of("Bob", court=["green", "green"], territories={4: ["red"]})
+    PlayCubes(player='Bob', court=('green', 'green'), territories=((4, ('red',)),))
+    """
+
+    player: str
+    court: tuple[str, ...] = ()
+    territories: tuple[tuple[int | str, tuple[str, ...]], ...] = ()
+
+    @classmethod
+    def of(
+        cls,
+        player: str,
+        court: Iterable[str] = (),
+        territories: Mapping[int, Iterable[str]] | Mapping[str, Iterable[str]] | None = None,
+    ) -> PlayCubes:
+        placed: list[tuple[int | str, tuple[str, ...]]] = []
+        for key, colours in (territories or {}).items():
+            cubes = tuple(sorted(colours))
+            if cubes:
+                placed.append((key, cubes))
+        placed.sort(key=lambda item: _territory_sort_key(item[0]))
+        return cls(player, tuple(sorted(court)), tuple(placed))
+
+    def count(self) -> int:
+        return len(self.court) + sum(len(colours) for _, colours in self.territories)
+
+    def colours(self) -> list[str]:
+        return [*self.court, *(c for _, colours in self.territories for c in colours)]
+
+
+@dataclass(frozen=True)
+class MoveEmperor:
+    """Action 2: the emperor goes ``steps`` units clockwise; a region is one step."""
+
+    player: str
+    steps: int
+
+
+@dataclass(frozen=True)
+class Refill:
+    """Action 3: cubes taken from the supply as the dice said (a crown is the colour chosen).
+
+    ``returned`` maps a colour to the *k* every player gave back from his court before
+    the refill, when the supply ran short of it.
+    """
+
+    player: str
+    colours: tuple[str, ...] = ()
+    returned: tuple[tuple[str, int], ...] = ()
+
+    @classmethod
+    def of(
+        cls, player: str, colours: Iterable[str], returned: Mapping[str, int] | None = None
+    ) -> Refill:
+        return cls(player, tuple(sorted(colours)), tuple(sorted((returned or {}).items())))
+
+
+Move = ChooseDisc | PlayCubes | MoveEmperor | Refill

@@ -1,0 +1,158 @@
+"""Players and set-up: who sits at the table and what lies on it before round 1."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from referee.errors import BadSetupError
+from referee.pieces import (
+    CASTLE_COLOURS,
+    COLOURS,
+    SEATS,
+    Colour,
+    Cubes,
+    is_castle_colour,
+    is_colour,
+    is_seat,
+)
+
+#: Faces of a die: the five colours and a crown (the roller's choice).
+DIE_FACES: tuple[str, ...] = (*COLOURS, "crown")
+
+
+@dataclass(frozen=True)
+class Player:
+    """One player: a unique name, the castle colour of his side, and where he sits."""
+
+    name: str
+    castles: str
+    seat: str | None = None
+
+
+def reserve_size(players: int) -> int:
+    """Cubes in a reserve: 9 with three players, else 7."""
+    return 9 if players == 3 else 7
+
+
+def cubes_per_turn(players: int) -> int:
+    """Cubes played (and refilled) each turn: 4 with three players, else 3."""
+    return 4 if players == 3 else 3
+
+
+def castle_goal(players: int) -> int:
+    """Territories under one side's castles that win at once: 8 with three players."""
+    return 8 if players == 3 else 10
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The table before round 1, as a record states it (values unchecked until `check`)."""
+
+    players: tuple[Player, ...]
+    territories: tuple[str, ...]
+    emperor: int
+    reserves: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    cubes_per_colour: int = 40
+
+    def check(self) -> None:
+        """Raise `BadSetupError` naming the first thing that is wrong."""
+        n = len(self.players)
+        if not 2 <= n <= 4:
+            raise BadSetupError(f"Carolus Magnus is for 2, 3 or 4 players, not {n}")
+        names = [p.name for p in self.players]
+        for name, times in Counter(names).items():
+            if times > 1:
+                raise BadSetupError(f"player name {name!r} is used {times} times", name)
+        for p in self.players:
+            if not p.name:
+                raise BadSetupError("a player has an empty name")
+            if not is_castle_colour(p.castles):
+                raise BadSetupError(
+                    f"{p.name}'s castle colour {p.castles!r} is not one of "
+                    f"{', '.join(CASTLE_COLOURS)}",
+                    p.name,
+                )
+            if p.seat is not None and not is_seat(p.seat):
+                raise BadSetupError(
+                    f"{p.name}'s seat {p.seat!r} is not one of {', '.join(SEATS)}", p.name
+                )
+        seats = Counter(p.seat for p in self.players if p.seat is not None)
+        for seat, times in seats.items():
+            if times > 1:
+                raise BadSetupError(f"seat {seat!r} is taken by {times} players")
+        castles = Counter(p.castles for p in self.players)
+        if n == 4:
+            if len(castles) != 2 or set(castles.values()) != {2}:
+                raise BadSetupError(
+                    "with 4 players exactly two castle colours are used, twice each "
+                    f"(partners share one); got {dict(castles)}"
+                )
+        elif len(castles) != n:
+            raise BadSetupError(
+                f"with {n} players each needs a castle colour of his own; got {dict(castles)}"
+            )
+        if len(self.territories) != 15:
+            raise BadSetupError(
+                f"set-up needs a cube on each of the 15 territories, got {len(self.territories)}"
+            )
+        for i, colour in enumerate(self.territories, start=1):
+            if not is_colour(colour):
+                raise BadSetupError(f"territory {i} holds an unknown colour {colour!r}")
+        for colour, times in Counter(self.territories).items():
+            if times != 3:
+                raise BadSetupError(
+                    f"the territories start with exactly 3 cubes of each colour; "
+                    f"{colour} has {times}"
+                )
+        if not 1 <= self.emperor <= 15:
+            raise BadSetupError(f"the emperor must start on territory 1..15, not {self.emperor}")
+        unknown = sorted(set(self.reserves) - set(names))
+        if unknown:
+            raise BadSetupError(f"a reserve belongs to an unknown player {unknown[0]!r}")
+        size = reserve_size(n)
+        on_table = Cubes.of(self.territories)
+        for name in names:
+            if name not in self.reserves:
+                raise BadSetupError(f"{name} has no reserve", name)
+            reserve = self.reserves[name]
+            for colour in reserve:
+                if not is_colour(colour):
+                    raise BadSetupError(
+                        f"{name}'s reserve holds an unknown colour {colour!r}", name
+                    )
+            if len(reserve) != size:
+                raise BadSetupError(
+                    f"{name}'s reserve holds {len(reserve)} cubes; with {n} players it "
+                    f"starts with {size}",
+                    name,
+                )
+            on_table = on_table + Cubes.of(reserve)
+        for colour, count in zip(COLOURS, on_table, strict=True):
+            if count > self.cubes_per_colour:
+                raise BadSetupError(
+                    f"the set-up uses {count} {colour} cubes but the game has only "
+                    f"{self.cubes_per_colour} of each colour"
+                )
+
+    @classmethod
+    def random(
+        cls, players: Sequence[Player], rng: random.Random | None = None, emperor: int | None = None
+    ) -> Setup:
+        """A set-up as the rules deal it: 3 cubes of each colour shuffled onto the ring,
+        and reserves rolled with the dice (a crown picks a random colour)."""
+        rng = rng or random.Random()
+        territories: list[str] = [c for c in COLOURS for _ in range(3)]
+        rng.shuffle(territories)
+        size = reserve_size(len(players))
+        reserves = {p.name: roll(rng, size) for p in players}
+        start = emperor if emperor is not None else rng.randint(1, 15)
+        return cls(tuple(players), tuple(territories), start, reserves)
+
+
+def roll(rng: random.Random, dice: int) -> list[Colour]:
+    """Roll ``dice`` dice; a crown is taken as a colour chosen at random."""
+    faces = [rng.choice(DIE_FACES) for _ in range(dice)]
+    return [rng.choice(COLOURS) if f == "crown" else f for f in faces]  # type: ignore[misc]
