@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 COMMAND_MODULES = (
     "referee.cli",
     "vision.cli",
+    "firmware.follow",
+    "firmware.gamelog.cli",
 )
 
 Handler = Callable[[argparse.Namespace], int]

@@ -1,0 +1,296 @@
+"""Game records, ``carolus-record/1``: read, write, and make one from a game.
+
+A record holds what players and chance decided and nothing the rules derive; it is to
+Carolus Magnus what PGN is to chess (``shared/spec/record.md``). Reading checks the JSON
+*shape* only — a value of the right type that breaks a rule is the referee's business —
+and names the field of any misfit (``rounds[2].turns[0].emperor``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from referee.game import Game
+from referee.moves import ChooseDisc, MoveEmperor, PlayCubes, Refill
+from referee.setup import Player, Setup
+
+FORMAT = "carolus-record/1"
+
+
+class MalformedRecordError(ValueError):
+    """The file is not a record: unreadable, not JSON, or a field missing or mistyped."""
+
+    def __init__(self, field: str | None, message: str) -> None:
+        super().__init__(f"{field}: {message}" if field else message)
+        self.field = field
+        self.message = message
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    player: str
+    court: tuple[str, ...]
+    territories: Mapping[str, tuple[str, ...]]
+    emperor: int
+    refill: tuple[str, ...] | None = None
+    returned: Mapping[str, int] = field(default_factory=dict)
+
+    def cube_play(self) -> PlayCubes:
+        return PlayCubes.of(self.player, self.court, self.territories)
+
+    def emperor_move(self) -> MoveEmperor:
+        return MoveEmperor(self.player, self.emperor)
+
+    def refill_move(self) -> Refill:
+        return Refill.of(self.player, self.refill or (), self.returned)
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    discs: tuple[tuple[str, int], ...]
+    turns: tuple[TurnRecord, ...] = ()
+
+
+@dataclass(frozen=True)
+class Record:
+    setup: Setup
+    rounds: tuple[RoundRecord, ...] = ()
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+    # ---------------------------------------------------------------- writing
+
+    def to_json(self) -> dict[str, Any]:
+        setup = self.setup
+        players = []
+        for p in setup.players:
+            entry: dict[str, Any] = {"name": p.name, "castles": p.castles}
+            if p.seat is not None:
+                entry["seat"] = p.seat
+            players.append(entry)
+        rounds = []
+        for rnd in self.rounds:
+            turns = []
+            for turn in rnd.turns:
+                t: dict[str, Any] = {
+                    "player": turn.player,
+                    "court": list(turn.court),
+                    "territories": {k: list(v) for k, v in turn.territories.items()},
+                    "emperor": turn.emperor,
+                }
+                if turn.refill is not None:
+                    t["refill"] = list(turn.refill)
+                if turn.returned:
+                    t["returned"] = dict(turn.returned)
+                turns.append(t)
+            rounds.append({"discs": [[p, d] for p, d in rnd.discs], "turns": turns})
+        data: dict[str, Any] = {
+            "format": FORMAT,
+            "players": players,
+            "setup": {
+                "territories": list(setup.territories),
+                "emperor": setup.emperor,
+                "reserves": {name: list(r) for name, r in setup.reserves.items()},
+                "cubes_per_colour": setup.cubes_per_colour,
+            },
+            "rounds": rounds,
+        }
+        if self.meta:
+            data["meta"] = dict(self.meta)
+        return data
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n"
+
+    @classmethod
+    def from_game(cls, game: Game, meta: Mapping[str, Any] | None = None) -> Record:
+        """The record of everything pushed on ``game`` (whole turns only)."""
+        rounds: list[RoundRecord] = []
+        discs: list[tuple[str, int]] = []
+        turns: list[TurnRecord] = []
+        pending: dict[str, Any] = {}
+        players = len(game.players)
+
+        def close_round() -> None:
+            nonlocal discs, turns
+            rounds.append(RoundRecord(tuple(discs), tuple(turns)))
+            discs, turns = [], []
+
+        for move in game.move_stack:
+            if isinstance(move, ChooseDisc):
+                if len(discs) == players:
+                    close_round()
+                discs.append((move.player, move.number))
+            elif isinstance(move, PlayCubes):
+                territories: dict[str, tuple[str, ...]] = {}
+                for key, colours in move.territories:
+                    territories[str(key)] = territories.get(str(key), ()) + colours
+                pending = {"player": move.player, "court": move.court, "territories": territories}
+            elif isinstance(move, MoveEmperor):
+                pending["emperor"] = move.steps
+                if move is game.move_stack[-1] and game.is_over:
+                    turns.append(TurnRecord(**pending))
+            else:
+                turns.append(
+                    TurnRecord(**pending, refill=move.colours, returned=dict(move.returned))
+                )
+        if discs:
+            close_round()
+        return cls(game.setup, tuple(rounds), dict(meta or {}))
+
+
+# -------------------------------------------------------------------- reading
+
+
+def load(path: str | Path) -> Record:
+    """Read a record file; `MalformedRecordError` if it is not one."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise MalformedRecordError(None, f"cannot read the file: {reason}") from None
+    return loads(text)
+
+
+def loads(text: str) -> Record:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise MalformedRecordError(
+            None, f"not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
+        ) from None
+    return parse(data)
+
+
+def parse(data: object) -> Record:
+    """Build a `Record` from decoded JSON, checking shape and types only."""
+    root = _object(data, "record")
+    fmt = _required(root, "format", "")
+    if fmt != FORMAT:
+        raise MalformedRecordError("format", f"expected {FORMAT!r}, got {fmt!r}")
+    players = tuple(
+        _player(p, f"players[{i}]")
+        for i, p in enumerate(_list(_required(root, "players", ""), "players"))
+    )
+    setup_obj = _object(_required(root, "setup", ""), "setup")
+    territories = _strings(_required(setup_obj, "territories", "setup."), "setup.territories")
+    emperor = _int(_required(setup_obj, "emperor", "setup."), "setup.emperor")
+    reserves_obj = _object(_required(setup_obj, "reserves", "setup."), "setup.reserves")
+    reserves = {name: _strings(r, f"setup.reserves.{name}") for name, r in reserves_obj.items()}
+    cubes = setup_obj.get("cubes_per_colour", 40)
+    cubes_per_colour = _int(cubes, "setup.cubes_per_colour")
+    setup = Setup(players, territories, emperor, reserves, cubes_per_colour)
+    rounds = tuple(
+        _round(r, f"rounds[{i}]")
+        for i, r in enumerate(_list(_required(root, "rounds", ""), "rounds"))
+    )
+    meta = root.get("meta", {})
+    if meta is None:
+        meta = {}
+    return Record(setup, rounds, _object(meta, "meta"))
+
+
+def _player(value: object, where: str) -> Player:
+    obj = _object(value, where)
+    name = _str(_required(obj, "name", f"{where}."), f"{where}.name")
+    castles = _str(_required(obj, "castles", f"{where}."), f"{where}.castles")
+    seat = obj.get("seat")
+    return Player(name, castles, None if seat is None else _str(seat, f"{where}.seat"))
+
+
+def _round(value: object, where: str) -> RoundRecord:
+    obj = _object(value, where)
+    discs = []
+    for i, pair in enumerate(_list(_required(obj, "discs", f"{where}."), f"{where}.discs")):
+        here = f"{where}.discs[{i}]"
+        items = _list(pair, here)
+        if len(items) != 2:
+            raise MalformedRecordError(here, f"expected a [player, number] pair, got {pair!r}")
+        discs.append((_str(items[0], f"{here}[0]"), _int(items[1], f"{here}[1]")))
+    turns = tuple(
+        _turn(t, f"{where}.turns[{i}]")
+        for i, t in enumerate(_list(_required(obj, "turns", f"{where}."), f"{where}.turns"))
+    )
+    return RoundRecord(tuple(discs), turns)
+
+
+def _turn(value: object, where: str) -> TurnRecord:
+    obj = _object(value, where)
+    player = _str(_required(obj, "player", f"{where}."), f"{where}.player")
+    court = _strings(_required(obj, "court", f"{where}."), f"{where}.court")
+    places = _object(_required(obj, "territories", f"{where}."), f"{where}.territories")
+    territories = {
+        key: _strings(colours, f"{where}.territories.{key}") for key, colours in places.items()
+    }
+    emperor = _int(_required(obj, "emperor", f"{where}."), f"{where}.emperor")
+    refill_value = obj.get("refill")
+    refill = None if refill_value is None else _strings(refill_value, f"{where}.refill")
+    returned_value = obj.get("returned")
+    returned: dict[str, int] = {}
+    if returned_value is not None:
+        for colour, k in _object(returned_value, f"{where}.returned").items():
+            returned[colour] = _int(k, f"{where}.returned.{colour}")
+    return TurnRecord(player, court, territories, emperor, refill, returned)
+
+
+def _required(obj: Mapping[str, Any], key: str, prefix: str) -> Any:
+    if key not in obj:
+        raise MalformedRecordError(f"{prefix}{key}", "required field is missing")
+    return obj[key]
+
+
+def _kind(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    return {
+        int: "an integer",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+        dict: "an object",
+    }.get(type(value), type(value).__name__)
+
+
+def _object(value: object, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise MalformedRecordError(where, f"expected an object, got {_kind(value)}")
+    return value
+
+
+def _list(value: object, where: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise MalformedRecordError(where, f"expected a list, got {_kind(value)}")
+    return value
+
+
+def _str(value: object, where: str) -> str:
+    if not isinstance(value, str):
+        raise MalformedRecordError(where, f"expected a string, got {_kind(value)} {value!r}")
+    return value
+
+
+def _int(value: object, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise MalformedRecordError(where, f"expected an integer, got {_kind(value)} {value!r}")
+    return value
+
+
+def _strings(value: object, where: str) -> tuple[str, ...]:
+    return tuple(_str(v, f"{where}[{i}]") for i, v in enumerate(_list(value, where)))
+
+
+__all__: Sequence[str] = (
+    "FORMAT",
+    "MalformedRecordError",
+    "Record",
+    "RoundRecord",
+    "TurnRecord",
+    "load",
+    "loads",
+    "parse",
+)
