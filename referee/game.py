@@ -28,7 +28,7 @@ referee.errors.EmperorStepsError: Bob played disc 2: the emperor moves 1 to 2 st
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Final
@@ -247,6 +247,76 @@ class Game:
         clone.move_stack = []
         clone._stack = []
         return clone
+
+    def arrange(
+        self,
+        *,
+        territories: Mapping[int, Iterable[str]] | None = None,
+        regions: Iterable[Iterable[int]] = (),
+        owners: Mapping[int, str] | None = None,
+        courts: Mapping[str, Iterable[str]] | None = None,
+        reserves: Mapping[str, Iterable[str]] | None = None,
+        control: Mapping[str, str | None] | None = None,
+        emperor: int | None = None,
+    ) -> None:
+        """Lay out a position by hand, like python-chess's ``set_fen``: for puzzles,
+        tests and the advisor. What is not given stays as it is; history is cleared.
+
+        ``regions`` are clockwise arcs of territories (``[15, 1, 2]`` wraps); ``owners``
+        maps any territory of a unit to its castle colour. Control follows the courts by
+        the strict-majority rule unless ``control`` names a holder (needed for ties).
+
+        >>> from referee.setup import Player, Setup
+        >>> game = Game(Setup.random([Player("W", "white"), Player("B", "black")]))
+        >>> game.arrange(regions=[[15, 1, 2]], owners={1: "black"}, emperor=2)
+        >>> game.units()[0], game.owner(15), game.emperor
+        ((1, 2, 15), 'black', 1)
+        """
+        if territories is not None:
+            for number, colours in territories.items():
+                self._territory[number - 1] = Cubes.of(colours)
+        arcs = [tuple(arc) for arc in regions]
+        if arcs:
+            covered = [t for arc in arcs for t in arc]
+            if len(set(covered)) != len(covered):
+                raise ValueError("regions overlap")
+            for arc in arcs:
+                if any((b - a) % 15 != 1 for a, b in itertools.pairwise(arc)):
+                    raise ValueError(f"region {list(arc)} is not a clockwise arc")
+            units: list[tuple[int, ...]] = []
+            t = 1
+            while any(t in arc[1:] for arc in arcs):  # start outside a region's middle
+                t = t % 15 + 1
+            start = t
+            while True:
+                arc = next((a for a in arcs if a[0] == t), (t,))
+                units.append(arc)
+                t = arc[-1] % 15 + 1
+                if t == start:
+                    break
+            self._units = units
+            self._owner = [None] * len(units)
+            self._reindex()
+        for number, side in (owners or {}).items():
+            if side not in self.sides:
+                raise ValueError(f"no side plays {side!r} castles")
+            self._owner[self._unit_of[number]] = side
+        for name, colours in (courts or {}).items():
+            self._courts[self._player(name)] = Cubes.of(colours)
+        for name, colours in (reserves or {}).items():
+            self._reserves[self._player(name)] = Cubes.of(colours)
+        for i in range(5):
+            counts = [court[i] for court in self._courts]
+            leaders = [p for p, n in enumerate(counts) if n == max(counts)]
+            self._control[i] = leaders[0] if len(leaders) == 1 else None
+        for colour, holder in (control or {}).items():
+            self._control[COLOUR_INDEX[colour]] = None if holder is None else self._player(holder)
+        if emperor is not None:
+            self._emperor = self._unit_of[emperor]
+        if any(n < 0 for n in self.supply()):
+            raise ValueError(f"more cubes on the table than the game has: supply {self.supply()}")
+        self.move_stack.clear()
+        self._stack.clear()
 
     def _reindex(self) -> None:
         unit_of = [0] * 16
