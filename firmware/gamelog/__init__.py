@@ -1,0 +1,1 @@
+"""The game log: every game the table referees, enters or imports, kept in SQLite."""
