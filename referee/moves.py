@@ -13,6 +13,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 
+def _canonical_territory(key: int | str) -> int | str:
+    """``"7"`` is territory 7; anything else stays as given for the engine to refuse."""
+    if isinstance(key, str) and key.isdigit() and str(int(key)) == key:
+        return int(key)
+    return key
+
+
 def _territory_sort_key(key: int | str) -> tuple[int, str]:
     return (key, "") if isinstance(key, int) else (10_000, key)
 
@@ -54,7 +61,7 @@ class PlayCubes:
         for key, colours in (territories or {}).items():
             cubes = tuple(sorted(colours))
             if cubes:
-                placed.append((key, cubes))
+                placed.append((_canonical_territory(key), cubes))
         placed.sort(key=lambda item: _territory_sort_key(item[0]))
         return cls(player, tuple(sorted(court)), tuple(placed))
 
