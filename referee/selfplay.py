@@ -112,7 +112,7 @@ def roll_refill(game: Game, rng: random.Random) -> Refill:
         if face == "crown":
             crowns += 1
             continue
-        i = COLOURS.index(face)  # type: ignore[arg-type]
+        i = COLOURS.index(face)
         if supply[i] > 0:
             supply[i] -= 1
             taken.append(COLOURS[i])
