@@ -1,0 +1,266 @@
+"""``carolus play``: a game typed in at the terminal, refereed move by move.
+
+Handy at a table without the camera, and the proof that the engine can be driven live.
+Each prompt asks for the step the rules expect; anything refused is explained and asked
+again. ``help`` lists what else may be typed at any prompt.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+from pathlib import Path
+from typing import TextIO
+
+from referee.announcements import say
+from referee.check import judge, table_lines
+from referee.errors import IllegalMoveError
+from referee.events import Event
+from referee.game import Game, Phase, Step
+from referee.moves import ChooseDisc, MoveEmperor, PlayCubes, Refill
+from referee.pieces import CASTLE_COLOURS, COLOURS
+from referee.record import MalformedRecordError, Record, load
+from referee.selfplay import roll_refill
+from referee.setup import Player, Setup
+
+HELP = """\
+At any prompt:
+  show          the table: castles, emperor, courts, reserves
+  majority N    each side's strength in the territory or region holding N
+  majorities    every unit, most contested first
+  undo          take back the last move
+  save FILE     write the game record
+  quit          stop (the record is saved if --record was given)
+Steps:
+  disc:     NAME N   (or just N when one player chooses)
+  cubes:    court red red; 4 blue      (colours may be r g y b p; ';' or ',' between places)
+  emperor:  a number of steps
+  refill:   red green blue   or   roll   (the dice are rolled for you)
+"""
+
+_SHORT = {c[0]: c for c in COLOURS}
+
+
+class InputError(ValueError):
+    """What was typed does not parse."""
+
+
+def parse_colours(words: list[str]) -> list[str]:
+    colours: list[str] = []
+    for word in words:
+        colour = _SHORT.get(word.lower(), word.lower())
+        if colour not in COLOURS:
+            raise InputError(f"{word!r} is not a colour ({', '.join(COLOURS)})")
+        colours.append(colour)
+    return colours
+
+
+def parse_cubes(player: str, text: str) -> PlayCubes:
+    """``court red red; 4 blue`` -> a cube play."""
+    court: list[str] = []
+    territories: dict[int, list[str]] = {}
+    for group in re.split(r"[;,]", text):
+        words = group.split()
+        if not words:
+            continue
+        place, colours = words[0].lower(), parse_colours(words[1:])
+        if not colours:
+            raise InputError(f"no colours after {words[0]!r}")
+        if place in ("court", "c"):
+            court += colours
+        elif place.isdigit():
+            territories.setdefault(int(place), []).extend(colours)
+        else:
+            raise InputError(f"{words[0]!r} is neither 'court' nor a territory number")
+    return PlayCubes.of(player, court, territories)
+
+
+def parse_players(text: str) -> list[Player]:
+    players = []
+    for item in text.split(","):
+        name, _, castles = item.strip().partition(":")
+        if not name or castles not in CASTLE_COLOURS:
+            raise InputError(
+                f"--players wants NAME:CASTLES,... with castles {', '.join(CASTLE_COLOURS)}; "
+                f"got {item.strip()!r}"
+            )
+        players.append(Player(name, castles))
+    return players
+
+
+class Console:
+    """The read–referee–explain loop over text streams (so tests can drive it)."""
+
+    def __init__(
+        self,
+        game: Game,
+        out: TextIO,
+        rng: random.Random,
+        record_path: Path | None = None,
+    ) -> None:
+        self.game = game
+        self.out = out
+        self.rng = rng
+        self.record_path = record_path
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    def prompt(self) -> str:
+        game = self.game
+        if game.phase is Phase.OPENING:
+            choosers = game.choosers()
+            who = choosers[0] if len(choosers) == 1 else " or ".join(choosers)
+            return f"[round {game.round}] {who}, choose a disc> "
+        player = game.to_move
+        assert player is not None
+        if game.step is Step.CUBES:
+            return (
+                f"[round {game.round}] {player} plays {game.cubes_to_play(player)} cubes from "
+                f"{game.reserve(player).describe()}> "
+            )
+        if game.step is Step.EMPEROR:
+            return f"[round {game.round}] {player}, emperor steps (1-{game.disc(player)})> "
+        return f"[round {game.round}] {player}, refill colours or 'roll'> "
+
+    def run(self, lines: TextIO) -> int:
+        self.say(f"Carolus Magnus, {len(self.game.players)} players. Type 'help' for help.")
+        self.show()
+        while not self.game.is_over:
+            self.out.write(self.prompt())
+            self.out.flush()
+            line = lines.readline()
+            if not line:
+                self.say()
+                break
+            text = line.strip()
+            if not text:
+                continue
+            if text in ("quit", "exit", "q"):
+                break
+            try:
+                self.handle(text)
+            except (InputError, IllegalMoveError) as exc:
+                self.say(f"  ! {exc}")
+        if self.game.is_over:
+            self.say(f"The game is over: {self.game.describe_result()}.")
+        self.save()
+        return 0
+
+    def handle(self, text: str) -> None:
+        command, _, rest = text.partition(" ")
+        game = self.game
+        if command == "help":
+            self.say(HELP)
+        elif command == "show":
+            self.show()
+        elif command == "majority":
+            if not rest.strip().isdigit() or not 1 <= int(rest) <= 15:
+                raise InputError("majority wants a territory number 1-15")
+            self.say(game.explain(int(rest)).describe())
+        elif command == "majorities":
+            for majority in sorted(game.majorities(), key=lambda m: m.margin):
+                self.say(majority.describe())
+        elif command == "undo":
+            if not game.move_stack:
+                raise InputError("nothing to undo")
+            self.say(f"  took back {game.pop()}")
+        elif command == "save":
+            if not rest.strip():
+                raise InputError("save wants a file name")
+            Path(rest.strip()).write_text(Record.from_game(game).dumps(), encoding="utf-8")
+            self.say(f"  saved {rest.strip()}")
+        else:
+            self.step(text)
+
+    def step(self, text: str) -> None:
+        game = self.game
+        if game.phase is Phase.OPENING:
+            words = text.split()
+            choosers = game.choosers()
+            if len(words) == 1 and len(choosers) == 1:
+                words = [choosers[0], words[0]]
+            if len(words) != 2 or not words[1].isdigit():
+                raise InputError("type the chooser's name and a disc number, e.g. 'Anna 3'")
+            self.push(ChooseDisc(words[0], int(words[1])))
+            return
+        player = game.to_move
+        assert player is not None
+        if game.step is Step.CUBES:
+            self.push(parse_cubes(player, text))
+        elif game.step is Step.EMPEROR:
+            if not text.isdigit():
+                raise InputError("type a number of steps")
+            self.push(MoveEmperor(player, int(text)))
+        elif text == "roll":
+            self.push(roll_refill(game, self.rng))
+        else:
+            colours = parse_colours(text.split())
+            self.push(Refill.of(player, colours, self._returns_for(colours)))
+
+    def _returns_for(self, colours: list[str]) -> dict[str, int]:
+        """The returns the rules call for when the supply is short (people don't count)."""
+        supply = self.game.supply()
+        returns: dict[str, int] = {}
+        for i, colour in enumerate(COLOURS):
+            short = colours.count(colour) - supply[i]
+            if short > 0:
+                k = self.game.canonical_return(colour, short)
+                if k:
+                    returns[colour] = k
+        return returns
+
+    def push(self, move: ChooseDisc | PlayCubes | MoveEmperor | Refill) -> None:
+        events = self.game.push(move)
+        self.announce(events)
+        if isinstance(move, Refill) or self.game.is_over:
+            self.save()
+
+    def announce(self, events: list[Event]) -> None:
+        for event in events:
+            if event.kind in ("disc-chosen", "cubes-played"):
+                continue
+            self.say(f"  {say(event)}")
+            if event.kind == "emperor-moved":
+                self.say(
+                    "  " + self.game.explain(self.game.emperor).describe().replace("\n", "\n  ")
+                )
+            if event.kind == "turn-started":
+                self.show()
+
+    def show(self) -> None:
+        for line in table_lines(self.game):
+            self.say(f"  {line}")
+
+    def save(self) -> None:
+        if self.record_path is not None:
+            self.record_path.write_text(Record.from_game(self.game).dumps(), encoding="utf-8")
+
+
+def play_console(args: argparse.Namespace, lines: TextIO, out: TextIO) -> int:
+    """Entry of ``carolus play``."""
+    import sys
+
+    rng = random.Random(args.seed)
+    if args.resume:
+        try:
+            record = load(args.resume)
+        except MalformedRecordError as exc:
+            print(f"carolus play: {args.resume}: {exc}", file=sys.stderr)
+            return 2
+        verdict = judge(record, args.resume)
+        if not verdict.legal or verdict.game is None:
+            error = verdict.error or {}
+            print(f"carolus play: {args.resume}: {error.get('message')}", file=sys.stderr)
+            return 1
+        game = verdict.game
+    else:
+        try:
+            players = parse_players(args.players)
+            game = Game(Setup.random(players, rng))
+        except (InputError, IllegalMoveError) as exc:
+            print(f"carolus play: {exc}", file=sys.stderr)
+            return 2
+    record_path = Path(args.record) if args.record else None
+    return Console(game, out, rng, record_path).run(lines)

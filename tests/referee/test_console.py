@@ -1,0 +1,70 @@
+"""`carolus play`: a person types a game in and the referee answers."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from firmware.cli import main
+from referee.check import check_file
+
+
+def play(monkeypatch, capsys, text: str, *args: str) -> str:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    assert main(["play", "--seed", "5", *args]) == 0
+    return str(capsys.readouterr().out)
+
+
+def test_a_turn_typed_in_is_refereed_and_recorded(monkeypatch, capsys, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    record = tmp_path / "game.json"
+    out = play(
+        monkeypatch,
+        capsys,
+        "Anna 3\nBob 2\ncourt g g; 4 r\n2\nroll\nquit\n",
+        "--record",
+        str(record),
+    )
+    assert "Bob gains control of green" in out
+    assert "The emperor moves 2 steps to territory 15." in out
+    assert "Round 1: Anna's turn (disc 3)." in out
+    verdict = check_file(record)
+    assert verdict.legal
+    data = json.loads(record.read_text())
+    assert data["rounds"][0]["discs"] == [["Anna", 3], ["Bob", 2]]
+    turn = data["rounds"][0]["turns"][0]
+    assert turn["court"] == ["green", "green"] and turn["territories"] == {"4": ["red"]}
+
+
+def test_refused_moves_are_explained_and_asked_again(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    out = play(
+        monkeypatch,
+        capsys,
+        "Anna 6\nAnna 3\nBob 3\nBob 2\ncourt r r r r\ncourt purple\n9 red\ncourt g g; 4 r\n9\n",
+    )
+    assert "discs are numbered 1 to 5" in out
+    assert "disc 3 is already chosen this round" in out
+    assert "Bob played 4 cubes; each turn plays exactly 3" in out
+    assert "'purple' is not a colour" in out
+    assert "Bob played disc 2: the emperor moves 1 to 2 steps, not 9" in out
+
+
+def test_undo_and_majority(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    out = play(monkeypatch, capsys, "Anna 3\nundo\nAnna 2\nmajority 4\nmajority 99\n")
+    assert "took back ChooseDisc(player='Anna', number=3)" in out
+    assert "territory 4: 1 pink" in out
+    assert "majority wants a territory number 1-15" in out
+
+
+def test_bad_players_argument_is_a_clear_error() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "firmware", "play", "--players", "Anna:purple,Bob:black"],
+        capture_output=True,
+        text=True,
+        input="",
+    )
+    assert result.returncode == 2
+    assert "Anna:purple" in result.stderr
+    assert "Traceback" not in result.stderr
