@@ -1,0 +1,825 @@
+"""`GameLog`: every game kept in one SQLite file, written step by step, resumable.
+
+The log is the referee's first subscriber. The appliance calls `GameLog.step` after the
+referee accepted a move and announces it only when `step` returns: the step is committed
+(WAL, ``synchronous=FULL``) by then, so a power cut never loses an announced move.
+Resuming folds the stored moves over the set-up through `referee.game.Game` again —
+the log keeps decisions, never a pickled position.
+
+A full or read-only disk makes a write raise `LogWriteError` (`LogFullError`,
+`LogReadOnlyError`); the refused writes stay queued in memory, in order, and go in with
+the next write that succeeds (or `flush`), so the game goes on. A corrupted file is moved
+aside at open (``*.corrupt-<timestamp>``) and a fresh log started.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import sqlite3
+import sys
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+from firmware.gamelog import schema
+from firmware.gamelog.steps import (
+    BadStepError,
+    dumps_move,
+    loads_move,
+    setup_from_json,
+    setup_to_json,
+)
+from referee.check import final_state, judge
+from referee.errors import IllegalMoveError
+from referee.events import Event
+from referee.game import Game
+from referee.moves import Move
+from referee.record import Record, parse
+
+log = logging.getLogger("carolus.gamelog")
+
+#: Largest end-of-turn picture kept, in bytes: a small JPEG (about 640x480 at quality 70).
+IMAGE_CAP = 96 * 1024
+BUSY_TIMEOUT_S = 10.0
+
+# SQLite primary result codes
+_SQLITE_READONLY, _SQLITE_CORRUPT, _SQLITE_FULL = 8, 11, 13
+_SQLITE_CANTOPEN, _SQLITE_NOTADB = 14, 26
+
+T = TypeVar("T")
+
+
+# ------------------------------------------------------------------ errors
+
+
+class GameLogError(Exception):
+    """Anything the game log refuses; the message is one line for the user."""
+
+
+class LogOpenError(GameLogError):
+    """The log could not be opened or created at all."""
+
+
+class LogWriteError(GameLogError):
+    """A write did not reach the disk. ``queued`` writes wait in memory for the next try."""
+
+    def __init__(self, message: str, queued: int = 0) -> None:
+        super().__init__(message)
+        self.queued = queued
+
+
+class LogFullError(LogWriteError):
+    """The disk (or the database's page limit) is full."""
+
+
+class LogReadOnlyError(LogWriteError):
+    """The file or its folder cannot be written."""
+
+
+class UnknownGameError(GameLogError):
+    pass
+
+
+class ImportRejectedError(GameLogError):
+    """A record that is not a record (``malformed``) or breaks a rule (its rule code)."""
+
+    def __init__(self, file: str, code: str, message: str) -> None:
+        super().__init__(f"{file}: {message}")
+        self.file = file
+        self.code = code
+        self.message = message
+
+    @property
+    def exit_code(self) -> int:
+        return 2 if self.code == "malformed" else 1
+
+
+# ------------------------------------------------------------------ values
+
+
+@dataclass(frozen=True)
+class Seat:
+    name: str
+    castles: str
+    seat: str | None
+    territories: int | None = None
+    score: int | None = None
+    won: int | None = None
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One game as the log lists it."""
+
+    id: int
+    source: str
+    status: str
+    started: str | None
+    ended: str | None
+    winner: str | None
+    reason: str | None
+    rounds: int
+    seats: tuple[Seat, ...]
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def date(self) -> str:
+        return (self.started or "")[:10]
+
+
+@dataclass
+class Resumed:
+    """A running game rebuilt from its stored steps: what the appliance needs to go on."""
+
+    game_id: int
+    game: Game
+    meta: dict[str, Any]
+    started: str | None
+    steps: int
+    last_t: float | None
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def seats(self) -> dict[str, str | None]:
+        return {p.name: p.seat for p in self.game.players}
+
+
+@dataclass(frozen=True)
+class Imported:
+    game_id: int
+    status: str
+    duplicate: bool = False
+
+
+def default_path() -> Path:
+    """``$CAROLUS_DB``, else ``carolus/games.sqlite3`` in the platform's data folder."""
+    env = os.environ.get("CAROLUS_DB")
+    if env:
+        return Path(env).expanduser()
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA", Path.home() / "AppData" / "Local"))
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "carolus" / "games.sqlite3"
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _stamp(t: float) -> str:
+    return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _is_corruption(exc: sqlite3.Error) -> bool:
+    code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+    text = str(exc).lower()
+    return code in (_SQLITE_CORRUPT, _SQLITE_NOTADB) or "malformed" in text or (
+        "not a database" in text
+    )
+
+
+def _write_error(exc: sqlite3.Error, queued: int) -> LogWriteError:
+    code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+    text = str(exc)
+    if code == _SQLITE_FULL or "full" in text:
+        return LogFullError(f"the game log is full ({text}); {queued} write(s) kept in memory",
+                            queued)
+    if code == _SQLITE_READONLY or "readonly" in text:
+        return LogReadOnlyError(
+            f"the game log cannot be written ({text}); {queued} write(s) kept in memory", queued
+        )
+    return LogWriteError(f"the game log write failed ({text}); {queued} write(s) kept in memory",
+                         queued)
+
+
+Op = Callable[[sqlite3.Connection], Any]
+
+
+class GameLog:
+    """The log in one SQLite file. One instance per thread or process; readers may run
+    alongside the writer (WAL)."""
+
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        *,
+        images: bool = True,
+        image_cap: int = IMAGE_CAP,
+        readonly: bool = False,
+    ) -> None:
+        self.path = Path(path) if path is not None else default_path()
+        self.images = images
+        self.image_cap = image_cap
+        self.readonly = readonly
+        self.warnings: list[str] = []
+        self.moved_aside: Path | None = None
+        self._queue: list[Op] = []
+        self._conn = self._open()
+
+    # -------------------------------------------------------------- opening
+
+    def _connect(self) -> sqlite3.Connection:
+        if self.readonly:
+            target, uri = f"file:{self.path}?mode=ro", True
+        else:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            target, uri = str(self.path), False
+        conn = sqlite3.connect(
+            target, timeout=BUSY_TIMEOUT_S, isolation_level=None, uri=uri,
+            check_same_thread=False,
+        )
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+            verdict = conn.execute("PRAGMA quick_check").fetchall()
+            if [tuple(r) for r in verdict] != [("ok",)]:
+                raise sqlite3.DatabaseError(
+                    "database disk image is malformed: " + "; ".join(str(r[0]) for r in verdict[:3])
+                )
+            if not self.readonly:
+                conn.execute("PRAGMA journal_mode = WAL")
+                conn.execute("PRAGMA synchronous = FULL")
+                conn.execute("PRAGMA foreign_keys = ON")
+                schema.migrate(conn)
+            elif schema.version(conn) != schema.LATEST:
+                raise LogOpenError(
+                    f"{self.path}: read-only log has schema {schema.version(conn)}, "
+                    f"not {schema.LATEST}"
+                )
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            return self._connect()
+        except schema.NewerSchemaError as exc:
+            raise LogOpenError(f"{self.path}: {exc}") from None
+        except sqlite3.Error as exc:
+            code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+            if code in (_SQLITE_READONLY, _SQLITE_CANTOPEN) and not self.readonly and (
+                self.path.exists()
+            ):
+                return self._open_readonly(exc)
+            if not _is_corruption(exc) or self.readonly:
+                raise LogOpenError(f"{self.path}: cannot open the game log: {exc}") from None
+            reason = str(exc)
+        except OSError as exc:
+            raise LogOpenError(f"{self.path}: cannot open the game log: {exc}") from None
+        self.moved_aside = self._move_aside()
+        message = (
+            f"the game log {self.path} was damaged ({reason}); moved aside to "
+            f"{self.moved_aside.name} and a fresh log started"
+        )
+        log.warning(message)
+        self.warnings.append(message)
+        try:
+            return self._connect()
+        except (sqlite3.Error, OSError) as exc:
+            raise LogOpenError(f"{self.path}: cannot create a fresh game log: {exc}") from None
+
+    def _open_readonly(self, exc: sqlite3.Error) -> sqlite3.Connection:
+        """A log on a read-only file or folder can still be listed and shown."""
+        self.readonly = True
+        try:
+            conn = self._connect()
+        except (sqlite3.Error, OSError) as again:
+            raise LogOpenError(f"{self.path}: cannot open the game log: {again}") from None
+        message = f"the game log {self.path} is read-only ({exc}); games cannot be saved"
+        log.warning(message)
+        self.warnings.append(message)
+        return conn
+
+    def _move_aside(self) -> Path:
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        aside = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
+        n = 1
+        while aside.exists():
+            n += 1
+            aside = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{n}")
+        try:
+            self.path.rename(aside)
+            for suffix in ("-wal", "-shm"):
+                extra = Path(f"{self.path}{suffix}")
+                if extra.exists():
+                    extra.rename(Path(f"{aside}{suffix}"))
+        except OSError as exc:
+            raise LogOpenError(
+                f"{self.path} is damaged and cannot be moved aside: {exc}"
+            ) from None
+        return aside
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> GameLog:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def connection(self) -> sqlite3.Connection:
+        """The raw connection, for tests and tools (e.g. ``PRAGMA max_page_count``)."""
+        return self._conn
+
+    # -------------------------------------------------------------- writing
+
+    @property
+    def queued(self) -> int:
+        """Writes refused by the disk and waiting in memory."""
+        return len(self._queue)
+
+    def _write(self, op: Callable[[sqlite3.Connection], T], keep: bool = True) -> T:
+        """Run the queued writes, then ``op``, in one transaction; commit before return.
+        If the disk refuses, ``op`` joins the queue (when ``keep``) and `LogWriteError`
+        is raised."""
+        if keep:
+            self._queue.append(op)
+            ops = list(self._queue)
+        else:
+            ops = [*self._queue, op]
+        conn = self._conn
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            result: Any = None
+            for each in ops:
+                result = each(conn)
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if conn.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+            error = _write_error(exc, len(self._queue))
+            log.warning("%s", error)
+            self.warnings.append(str(error))
+            raise error from None
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            if keep:
+                self._queue.pop()
+            raise
+        self._queue.clear()
+        return result  # type: ignore[no-any-return]
+
+    def flush(self) -> None:
+        """Write what a full or read-only disk refused earlier (`LogWriteError` if still
+        refused)."""
+        if self._queue:
+            self._write(lambda conn: None, keep=False)
+
+    def start_game(
+        self,
+        setup: Any,
+        seats: Mapping[str, str] | None = None,
+        meta: Mapping[str, Any] | None = None,
+        t: float | None = None,
+        source: str = "table",
+    ) -> int:
+        """A new running game; returns its id. ``seats`` (player -> south/west/north/east)
+        fills in the players' seats. Raises `referee.errors.BadSetupError` for a bad set-up."""
+        if seats:
+            players = tuple(
+                replace(p, seat=seats.get(p.name, p.seat)) for p in setup.players
+            )
+            setup = replace(setup, players=players)
+        Game(setup)  # the referee's set-up check
+        started = _stamp(t) if t is not None else _now()
+        return self._insert_game(setup, dict(meta or {}), source, "running", started)
+
+    def _insert_game(
+        self, setup: Any, meta: dict[str, Any], source: str, status: str, started: str | None
+    ) -> int:
+        shape = setup_to_json(setup)
+
+        def op(conn: sqlite3.Connection) -> int:
+            cursor = conn.execute(
+                "INSERT INTO games (players, setup, meta, source, status, started) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (json.dumps(shape["players"], ensure_ascii=False),
+                 json.dumps(shape, ensure_ascii=False), json.dumps(meta, ensure_ascii=False),
+                 source, status, started),
+            )
+            game_id = int(cursor.lastrowid or 0)
+            for position, p in enumerate(setup.players):
+                conn.execute(
+                    "INSERT INTO seats (game_id, position, name, castles, seat) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (game_id, position, p.name, p.castles, p.seat),
+                )
+            return game_id
+
+        return self._write(op, keep=False)
+
+    def step(
+        self, game_id: int, move: Move, events: Iterable[Event | Mapping[str, Any]] = (),
+        t: float | None = None,
+    ) -> int:
+        """Store one accepted move and the events it caused; its number once committed."""
+        when = time.time() if t is None else t
+        text = dumps_move(move)
+        facts = [_event_json(e) for e in events]
+
+        def op(conn: sqlite3.Connection) -> int:
+            seq = _next_seq(conn, game_id)
+            conn.execute(
+                "INSERT INTO steps (game_id, seq, move, t) VALUES (?, ?, ?, ?)",
+                (game_id, seq, text, when),
+            )
+            _insert_events(conn, game_id, seq, when, facts)
+            return seq
+
+        self._known(game_id)
+        return self._write(op)
+
+    def event(
+        self, game_id: int, event: Event | Mapping[str, Any], t: float | None = None
+    ) -> None:
+        """Store an event that no step caused (e.g. the table saw a cube put back)."""
+        when = time.time() if t is None else t
+        fact = _event_json(event)
+        self._known(game_id)
+        self._write(
+            lambda conn: _insert_events(conn, game_id, _last_seq(conn, game_id), when, [fact])
+        )
+
+    def correction(
+        self, game_id: int, kind: str, data: Mapping[str, Any] | None = None,
+        t: float | None = None,
+    ) -> None:
+        """Note a correction made at the table (what the camera saw and what was agreed)."""
+        when = time.time() if t is None else t
+        text = json.dumps(dict(data or {}), ensure_ascii=False)
+        self._known(game_id)
+        self._write(
+            lambda conn: conn.execute(
+                "INSERT INTO corrections (game_id, t, kind, data) VALUES (?, ?, ?, ?)",
+                (game_id, when, kind, text),
+            )
+        )
+
+    def undo(self, game_id: int, t: float | None = None) -> Move | None:
+        """Take back the last live step (kept, marked undone); the move, or None."""
+        when = time.time() if t is None else t
+
+        def op(conn: sqlite3.Connection) -> Move | None:
+            row = conn.execute(
+                "SELECT seq, move FROM steps WHERE game_id = ? AND undone IS NULL "
+                "ORDER BY seq DESC LIMIT 1",
+                (game_id,),
+            ).fetchone()
+            if row is None:
+                return None
+            conn.execute(
+                "UPDATE steps SET undone = ? WHERE game_id = ? AND seq = ?",
+                (when, game_id, row[0]),
+            )
+            conn.execute(
+                "INSERT INTO corrections (game_id, t, kind, data) VALUES (?, ?, 'undo', ?)",
+                (game_id, when, json.dumps({"seq": row[0], "move": json.loads(row[1])})),
+            )
+            return loads_move(row[1])
+
+        self._known(game_id)
+        return self._write(op)
+
+    def turn_image(
+        self, game_id: int, round: int, turn: int, jpeg: bytes, t: float | None = None
+    ) -> bool:
+        """Keep the picture of the table at the end of a turn; False when pictures are off
+        or this one is over `image_cap` (logged). Pictures are never queued in memory."""
+        if not self.images:
+            return False
+        if not jpeg.startswith(b"\xff\xd8\xff"):
+            raise ValueError("turn_image takes JPEG bytes (they start with FF D8 FF)")
+        if len(jpeg) > self.image_cap:
+            message = (
+                f"game {game_id} round {round} turn {turn}: picture of {len(jpeg)} bytes "
+                f"is over the {self.image_cap}-byte cap; not kept"
+            )
+            log.warning(message)
+            self.warnings.append(message)
+            return False
+        when = time.time() if t is None else t
+        self._known(game_id)
+        self._write(
+            lambda conn: conn.execute(
+                "INSERT OR REPLACE INTO turn_images VALUES (?, ?, ?, ?, ?)",
+                (game_id, round, turn, when, sqlite3.Binary(jpeg)),
+            ),
+            keep=False,
+        )
+        return True
+
+    def finish(
+        self, game_id: int, t: float | None = None, meta: Mapping[str, Any] | None = None
+    ) -> Record:
+        """Close a game: the record, result and scores, from its stored steps. A game the
+        rules have not ended is kept as ``unfinished``."""
+        self.flush()
+        row = self._conn.execute("SELECT meta FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise UnknownGameError(f"no game {game_id} in the log")
+        merged = {**json.loads(row[0]), **dict(meta or {})}
+        game, _ = self.rebuild(game_id)
+        record = Record.from_game(game, merged)
+        ended = _stamp(t) if t is not None else _now()
+        self._write(lambda conn: _store_result(conn, game_id, game, record, ended, merged),
+                    keep=False)
+        return record
+
+    def import_record(self, record: Record | Mapping[str, Any], file: str = "<record>") -> Imported:
+        """Judge a record with the referee and keep it if it is legal (finished or not);
+        `ImportRejectedError` with the reason otherwise. The same game twice is kept once."""
+        if not isinstance(record, Record):
+            try:
+                record = parse(record)
+            except ValueError as exc:
+                raise ImportRejectedError(file, "malformed", f"not a valid record: {exc}") from None
+        verdict = judge(record, file)
+        if not verdict.legal or verdict.game is None:
+            error = verdict.error or {}
+            where = ""
+            if error.get("round"):
+                where = f" in round {error['round']}, " + (
+                    "opening phase" if error.get("turn") == 0 else f"turn {error.get('turn')}"
+                )
+            raise ImportRejectedError(
+                file, str(error.get("code")), f"breaks a rule{where} — {error.get('code')}: "
+                f"{error.get('message')}"
+            )
+        game = verdict.game
+        data = record.to_json()
+        digest = schema.record_digest(data)
+        row = self._conn.execute("SELECT id, status FROM games WHERE digest = ?",
+                                 (digest,)).fetchone()
+        if row is not None:
+            return Imported(int(row[0]), str(row[1]), duplicate=True)
+        meta = dict(record.meta)
+        date = meta.get("date")
+        started = date if isinstance(date, str) and _is_date(date) else _now()
+        imported_t = time.time()
+        shape = setup_to_json(record.setup)
+        moves = [dumps_move(m) for m in game.move_stack]
+        facts = [_event_json(e) for e in verdict.events]
+
+        def op(conn: sqlite3.Connection) -> int:
+            cursor = conn.execute(
+                "INSERT INTO games (players, setup, meta, source, status, started) "
+                "VALUES (?, ?, ?, 'import', 'running', ?)",
+                (json.dumps(shape["players"], ensure_ascii=False),
+                 json.dumps(shape, ensure_ascii=False), json.dumps(meta, ensure_ascii=False),
+                 started),
+            )
+            game_id = int(cursor.lastrowid or 0)
+            for position, p in enumerate(record.setup.players):
+                conn.execute(
+                    "INSERT INTO seats (game_id, position, name, castles, seat) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (game_id, position, p.name, p.castles, p.seat),
+                )
+            conn.executemany(
+                "INSERT INTO steps (game_id, seq, move, t) VALUES (?, ?, ?, ?)",
+                [(game_id, seq, text, imported_t) for seq, text in enumerate(moves, start=1)],
+            )
+            _insert_events(conn, game_id, None, imported_t, facts)
+            _store_result(conn, game_id, game, record, None, meta)
+            return game_id
+
+        game_id = self._write(op, keep=False)
+        return Imported(game_id, "finished" if game.is_over else "unfinished")
+
+    # -------------------------------------------------------------- reading
+
+    def _known(self, game_id: int) -> None:
+        if self._conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+            raise UnknownGameError(f"no game {game_id} in the log")
+
+    def games(
+        self,
+        player: str | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        result: str | None = None,
+    ) -> list[GameRow]:
+        """Games, oldest first. ``since``/``until`` are dates (YYYY-MM-DD, inclusive);
+        ``result`` matches a status (running, finished, unfinished), a reason (castles,
+        few-territories), ``draw``, or a winner (player or castle colour)."""
+        where, args = [], []
+        if player:
+            where.append("id IN (SELECT game_id FROM seats WHERE name = ?)")
+            args.append(player)
+        if since:
+            where.append("substr(started, 1, 10) >= ?")
+            args.append(since)
+        if until:
+            where.append("substr(started, 1, 10) <= ?")
+            args.append(until)
+        if result:
+            where.append("(status = ? OR reason = ? OR winner = ?)")
+            args += [result, result, result]
+        sql = "SELECT id FROM games" + (" WHERE " + " AND ".join(where) if where else "")
+        ids = [r[0] for r in self._conn.execute(sql + " ORDER BY started, id", args)]
+        return [self.game(i) for i in ids]
+
+    def game(self, game_id: int) -> GameRow:
+        row = self._conn.execute(
+            "SELECT id, source, status, started, ended, winner, reason, rounds, meta "
+            "FROM games WHERE id = ?",
+            (game_id,),
+        ).fetchone()
+        if row is None:
+            raise UnknownGameError(f"no game {game_id} in the log")
+        seats = tuple(
+            Seat(*r)
+            for r in self._conn.execute(
+                "SELECT name, castles, seat, territories, score, won FROM seats "
+                "WHERE game_id = ? ORDER BY position",
+                (game_id,),
+            )
+        )
+        game_id, source, status, started, ended, winner, reason, rounds, meta = row
+        return GameRow(game_id, source, status, started, ended, winner, reason, rounds, seats,
+                       json.loads(meta))
+
+    def setup(self, game_id: int) -> Any:
+        row = self._conn.execute("SELECT setup FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise UnknownGameError(f"no game {game_id} in the log")
+        return setup_from_json(json.loads(row[0]))
+
+    def moves(self, game_id: int) -> list[Move]:
+        """The live steps of a game (undone ones left out), in order."""
+        rows = self._conn.execute(
+            "SELECT move FROM steps WHERE game_id = ? AND undone IS NULL ORDER BY seq",
+            (game_id,),
+        ).fetchall()
+        return [loads_move(r[0]) for r in rows]
+
+    def rebuild(self, game_id: int) -> tuple[Game, list[str]]:
+        """The game as its steps left it: each move pushed on the set-up again. A step
+        the referee refuses (a log from a different rules version) stops the fold; the
+        reason is in the warnings."""
+        game = Game(self.setup(game_id))
+        warnings: list[str] = []
+        rows = self._conn.execute(
+            "SELECT seq, move FROM steps WHERE game_id = ? AND undone IS NULL ORDER BY seq",
+            (game_id,),
+        ).fetchall()
+        for seq, text in rows:
+            try:
+                game.push(loads_move(text))
+            except (BadStepError, IllegalMoveError) as exc:
+                warnings.append(f"game {game_id}: step {seq} not replayed: {exc}")
+                break
+        for message in warnings:
+            log.warning(message)
+        return game, warnings
+
+    def record(self, game_id: int) -> Record:
+        """The game's record: the stored final record, or one made from its steps."""
+        row = self._conn.execute(
+            "SELECT record, meta FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+        if row is None:
+            raise UnknownGameError(f"no game {game_id} in the log")
+        if row[0]:
+            return parse(json.loads(row[0]))
+        game, _ = self.rebuild(game_id)
+        return Record.from_game(game, json.loads(row[1]))
+
+    def events(self, game_id: int) -> list[dict[str, Any]]:
+        """Stored events in order, each with its time ``t`` and ``undone`` when its step
+        was taken back."""
+        rows = self._conn.execute(
+            "SELECT e.t, e.data, e.seq, s.undone FROM events e LEFT JOIN steps s "
+            "ON s.game_id = e.game_id AND s.seq = e.seq WHERE e.game_id = ? ORDER BY e.id",
+            (game_id,),
+        ).fetchall()
+        out = []
+        for t, data, seq, undone in rows:
+            fact = json.loads(data)
+            fact.update(t=t, seq=seq, undone=undone is not None)
+            out.append(fact)
+        return out
+
+    def corrections(self, game_id: int) -> list[dict[str, Any]]:
+        rows = self._conn.execute(
+            "SELECT t, kind, data FROM corrections WHERE game_id = ? ORDER BY id", (game_id,)
+        ).fetchall()
+        return [{"t": t, "kind": kind, **json.loads(data)} for t, kind, data in rows]
+
+    def turn_images(self, game_id: int) -> list[tuple[int, int, bytes]]:
+        rows = self._conn.execute(
+            "SELECT round, turn, jpeg FROM turn_images WHERE game_id = ? ORDER BY round, turn",
+            (game_id,),
+        ).fetchall()
+        return [(r, t, bytes(j)) for r, t, j in rows]
+
+    def running(self) -> list[int]:
+        return [
+            r[0]
+            for r in self._conn.execute(
+                "SELECT id FROM games WHERE status = 'running' ORDER BY id"
+            )
+        ]
+
+    def resume(self, game_id: int) -> Resumed:
+        """The running (or any) game ``game_id`` rebuilt exactly where its steps left it."""
+        row = self._conn.execute(
+            "SELECT meta, started FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+        if row is None:
+            raise UnknownGameError(f"no game {game_id} in the log")
+        game, warnings = self.rebuild(game_id)
+        last = self._conn.execute(
+            "SELECT max(t) FROM steps WHERE game_id = ? AND undone IS NULL", (game_id,)
+        ).fetchone()[0]
+        return Resumed(game_id, game, json.loads(row[0]), row[1], len(game.move_stack), last,
+                       warnings)
+
+    def open_running(self) -> Resumed | None:
+        """The game that was being played when the appliance stopped (the latest running
+        one), rebuilt; None if every game was finished."""
+        ids = self.running()
+        return self.resume(ids[-1]) if ids else None
+
+    def __repr__(self) -> str:
+        return f"GameLog({str(self.path)!r})"
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def _is_date(text: str) -> bool:
+    try:
+        datetime.strptime(text[:10], "%Y-%m-%d")
+    except ValueError:
+        return False
+    return True
+
+
+def _event_json(event: Event | Mapping[str, Any]) -> dict[str, Any]:
+    if isinstance(event, Event):
+        return event.to_json()
+    if "kind" not in event:
+        raise ValueError(f"an event needs a 'kind': {dict(event)!r}")
+    return dict(event)
+
+
+def _next_seq(conn: sqlite3.Connection, game_id: int) -> int:
+    return _last_seq(conn, game_id) + 1
+
+
+def _last_seq(conn: sqlite3.Connection, game_id: int) -> int:
+    row = conn.execute("SELECT max(seq) FROM steps WHERE game_id = ?", (game_id,)).fetchone()
+    return int(row[0] or 0)
+
+
+def _insert_events(
+    conn: sqlite3.Connection, game_id: int, seq: int | None, t: float,
+    facts: Sequence[Mapping[str, Any]],
+) -> None:
+    conn.executemany(
+        "INSERT INTO events (game_id, seq, t, kind, data) VALUES (?, ?, ?, ?, ?)",
+        [(game_id, seq, t, f["kind"], json.dumps(f, ensure_ascii=False)) for f in facts],
+    )
+
+
+def _store_result(
+    conn: sqlite3.Connection, game_id: int, game: Game, record: Record, ended: str | None,
+    meta: Mapping[str, Any],
+) -> None:
+    data = record.to_json()
+    conn.execute(
+        "UPDATE games SET status = ?, ended = ?, winner = ?, reason = ?, rounds = ?, "
+        "result = ?, record = ?, digest = ?, meta = ? WHERE id = ?",
+        (
+            "finished" if game.is_over else "unfinished",
+            ended,
+            game.winner,
+            game.reason,
+            game.last_turn_round,
+            json.dumps(final_state(game), ensure_ascii=False),
+            json.dumps(data, ensure_ascii=False),
+            schema.record_digest(data),
+            json.dumps(dict(meta), ensure_ascii=False),
+            game_id,
+        ),
+    )
+    for p in game.players:
+        conn.execute(
+            "UPDATE seats SET territories = ?, score = ?, won = ? WHERE game_id = ? AND name = ?",
+            (game.castles(p.castles), game.score(p.castles),
+             schema.won(game.winner, p.name, p.castles), game_id, p.name),
+        )
