@@ -263,8 +263,9 @@ class Game:
         tests and the advisor. What is not given stays as it is; history is cleared.
 
         ``regions`` are clockwise arcs of territories (``[15, 1, 2]`` wraps); ``owners``
-        maps any territory of a unit to its castle colour. Control follows the courts by
-        the strict-majority rule unless ``control`` names a holder (needed for ties).
+        maps any territory of a unit to its castle colour. When ``courts`` are given,
+        control follows them by the strict-majority rule unless ``control`` names a holder
+        (needed for ties); without ``courts`` the cylinders stay where they are.
 
         >>> from referee.setup import Player, Setup
         >>> game = Game(Setup.random([Player("W", "white"), Player("B", "black")]))
@@ -277,6 +278,7 @@ class Game:
                 self._territory[number - 1] = Cubes.of(colours)
         arcs = [tuple(arc) for arc in regions]
         if arcs:
+            standing = min(self._units[self._emperor])
             covered = [t for arc in arcs for t in arc]
             if len(set(covered)) != len(covered):
                 raise ValueError("regions overlap")
@@ -297,6 +299,7 @@ class Game:
             self._units = units
             self._owner = [None] * len(units)
             self._reindex()
+            self._emperor = self._unit_of[standing]
         for number, side in (owners or {}).items():
             if side not in self.sides:
                 raise ValueError(f"no side plays {side!r} castles")
@@ -305,10 +308,11 @@ class Game:
             self._courts[self._player(name)] = Cubes.of(colours)
         for name, colours in (reserves or {}).items():
             self._reserves[self._player(name)] = Cubes.of(colours)
-        for i in range(5):
-            counts = [court[i] for court in self._courts]
-            leaders = [p for p, n in enumerate(counts) if n == max(counts)]
-            self._control[i] = leaders[0] if len(leaders) == 1 else None
+        if courts is not None:
+            for i in range(5):
+                counts = [court[i] for court in self._courts]
+                leaders = [p for p, n in enumerate(counts) if n == max(counts)]
+                self._control[i] = leaders[0] if len(leaders) == 1 else None
         for colour, holder in (control or {}).items():
             self._control[COLOUR_INDEX[colour]] = None if holder is None else self._player(holder)
         if emperor is not None:
@@ -438,10 +442,11 @@ class Game:
 
     def supply(self) -> Cubes:
         """Cubes in the middle of the ring: the game's cubes less all on the table."""
-        used = sum(self._territory, NO_CUBES)
-        used = sum(self._courts, used)
-        used = sum(self._reserves, used)
-        return Cubes(self._total - u for u in used)
+        used = Cubes.sum([*self._territory, *self._courts, *self._reserves])
+        total = self._total
+        return Cubes(
+            (total - used[0], total - used[1], total - used[2], total - used[3], total - used[4])
+        )
 
     def cubes_to_play(self, player: str) -> int:
         """Cubes ``player`` must play this turn: 3 (4 with three players), or his whole

@@ -57,7 +57,7 @@ class Cubes(tuple[int, int, int, int, int]):
         counts = [0, 0, 0, 0, 0]
         for colour in colours:
             counts[COLOUR_INDEX[colour]] += 1
-        return cls(counts)
+        return tuple.__new__(cls, counts)
 
     @classmethod
     def from_mapping(cls, counts: Mapping[Colour, int]) -> Cubes:
@@ -67,11 +67,36 @@ class Cubes(tuple[int, int, int, int, int]):
         """The count of one colour."""
         return self[COLOUR_INDEX[colour]]
 
+    # Arithmetic is unrolled: the engine adds cubes on every move (see BENCHMARKS.md).
     def __add__(self, other: tuple[int, ...]) -> Cubes:  # type: ignore[override]
-        return Cubes(a + b for a, b in zip(self, other, strict=True))
+        return tuple.__new__(
+            Cubes,
+            (
+                self[0] + other[0],
+                self[1] + other[1],
+                self[2] + other[2],
+                self[3] + other[3],
+                self[4] + other[4],
+            ),
+        )
 
-    def __sub__(self, other: Cubes) -> Cubes:
-        return Cubes(a - b for a, b in zip(self, other, strict=True))
+    def __sub__(self, other: tuple[int, ...]) -> Cubes:
+        return tuple.__new__(
+            Cubes,
+            (
+                self[0] - other[0],
+                self[1] - other[1],
+                self[2] - other[2],
+                self[3] - other[3],
+                self[4] - other[4],
+            ),
+        )
+
+    @classmethod
+    def sum(cls, handfuls: Iterable[tuple[int, ...]]) -> Cubes:
+        """All the handfuls together."""
+        totals = tuple(map(sum, zip(*handfuls, strict=True)))
+        return tuple.__new__(cls, totals) if totals else NO_CUBES
 
     def covers(self, other: Cubes) -> bool:
         return all(a >= b for a, b in zip(self, other, strict=True))
