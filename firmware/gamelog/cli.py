@@ -39,8 +39,7 @@ def register(subparsers: Any) -> None:
         "games",
         parents=[common],
         help="the game log: list, show, export, import, replay, stats",
-        description="Every game the table refereed, entered or imported, kept in one "
-        "SQLite file.",
+        description="Every game the table refereed, entered or imported, kept in one SQLite file.",
     )
     games.set_defaults(handler=lambda args: _usage(games))
     sub = games.add_subparsers(dest="games_command", metavar="ACTION")

@@ -73,7 +73,7 @@ def _schema_1(conn: sqlite3.Connection) -> None:
             jpeg BLOB NOT NULL,
             PRIMARY KEY (game_id, round, turn)
         );
-        """
+        """,
     )
 
 
@@ -119,7 +119,7 @@ def _schema_2(conn: sqlite3.Connection) -> None:
         CREATE INDEX games_started ON games(started);
         ALTER TABLE games ADD COLUMN digest TEXT;
         CREATE INDEX games_digest ON games(digest);
-        """
+        """,
     )
     rows = conn.execute("SELECT id, players, winner, result, record FROM games").fetchall()
     for game_id, players_json, winner, result_json, record_json in rows:
@@ -131,8 +131,16 @@ def _schema_2(conn: sqlite3.Connection) -> None:
             score = None if territories is None else min(40, territories * (5 if n == 3 else 4))
             conn.execute(
                 "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (game_id, position, p["name"], p["castles"], p.get("seat"), territories, score,
-                 won(winner, p["name"], p["castles"])),
+                (
+                    game_id,
+                    position,
+                    p["name"],
+                    p["castles"],
+                    p.get("seat"),
+                    territories,
+                    score,
+                    won(winner, p["name"], p["castles"]),
+                ),
             )
         if record_json:
             conn.execute(

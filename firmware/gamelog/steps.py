@@ -37,8 +37,11 @@ def move_to_json(move: Move) -> dict[str, Any]:
     if isinstance(move, MoveEmperor):
         return {"move": "emperor", "player": move.player, "steps": move.steps}
     if isinstance(move, Refill):
-        data: dict[str, Any] = {"move": "refill", "player": move.player,
-                                "colours": list(move.colours)}
+        data: dict[str, Any] = {
+            "move": "refill",
+            "player": move.player,
+            "colours": list(move.colours),
+        }
         if move.returned:
             data["returned"] = dict(move.returned)
         return data

@@ -182,8 +182,10 @@ def _stamp(t: float) -> str:
 def _is_corruption(exc: sqlite3.Error) -> bool:
     code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
     text = str(exc).lower()
-    return code in (_SQLITE_CORRUPT, _SQLITE_NOTADB) or "malformed" in text or (
-        "not a database" in text
+    return (
+        code in (_SQLITE_CORRUPT, _SQLITE_NOTADB)
+        or "malformed" in text
+        or ("not a database" in text)
     )
 
 
@@ -191,14 +193,16 @@ def _write_error(exc: sqlite3.Error, queued: int) -> LogWriteError:
     code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
     text = str(exc)
     if code == _SQLITE_FULL or "full" in text:
-        return LogFullError(f"the game log is full ({text}); {queued} write(s) kept in memory",
-                            queued)
+        return LogFullError(
+            f"the game log is full ({text}); {queued} write(s) kept in memory", queued
+        )
     if code == _SQLITE_READONLY or "readonly" in text:
         return LogReadOnlyError(
             f"the game log cannot be written ({text}); {queued} write(s) kept in memory", queued
         )
-    return LogWriteError(f"the game log write failed ({text}); {queued} write(s) kept in memory",
-                         queued)
+    return LogWriteError(
+        f"the game log write failed ({text}); {queued} write(s) kept in memory", queued
+    )
 
 
 Op = Callable[[sqlite3.Connection], Any]
@@ -234,7 +238,10 @@ class GameLog:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             target, uri = str(self.path), False
         conn = sqlite3.connect(
-            target, timeout=BUSY_TIMEOUT_S, isolation_level=None, uri=uri,
+            target,
+            timeout=BUSY_TIMEOUT_S,
+            isolation_level=None,
+            uri=uri,
             check_same_thread=False,
         )
         try:
@@ -266,8 +273,10 @@ class GameLog:
             raise LogOpenError(f"{self.path}: {exc}") from None
         except sqlite3.Error as exc:
             code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
-            if code in (_SQLITE_READONLY, _SQLITE_CANTOPEN) and not self.readonly and (
-                self.path.exists()
+            if (
+                code in (_SQLITE_READONLY, _SQLITE_CANTOPEN)
+                and not self.readonly
+                and (self.path.exists())
             ):
                 return self._open_readonly(exc)
             if not _is_corruption(exc) or self.readonly:
@@ -313,9 +322,7 @@ class GameLog:
                 if extra.exists():
                     extra.rename(Path(f"{aside}{suffix}"))
         except OSError as exc:
-            raise LogOpenError(
-                f"{self.path} is damaged and cannot be moved aside: {exc}"
-            ) from None
+            raise LogOpenError(f"{self.path} is damaged and cannot be moved aside: {exc}") from None
         return aside
 
     def close(self) -> None:
@@ -389,9 +396,7 @@ class GameLog:
         """A new running game; returns its id. ``seats`` (player -> south/west/north/east)
         fills in the players' seats. Raises `referee.errors.BadSetupError` for a bad set-up."""
         if seats:
-            players = tuple(
-                replace(p, seat=seats.get(p.name, p.seat)) for p in setup.players
-            )
+            players = tuple(replace(p, seat=seats.get(p.name, p.seat)) for p in setup.players)
             setup = replace(setup, players=players)
         Game(setup)  # the referee's set-up check
         started = _stamp(t) if t is not None else _now()
@@ -406,9 +411,14 @@ class GameLog:
             cursor = conn.execute(
                 "INSERT INTO games (players, setup, meta, source, status, started) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
-                (json.dumps(shape["players"], ensure_ascii=False),
-                 json.dumps(shape, ensure_ascii=False), json.dumps(meta, ensure_ascii=False),
-                 source, status, started),
+                (
+                    json.dumps(shape["players"], ensure_ascii=False),
+                    json.dumps(shape, ensure_ascii=False),
+                    json.dumps(meta, ensure_ascii=False),
+                    source,
+                    status,
+                    started,
+                ),
             )
             game_id = int(cursor.lastrowid or 0)
             for position, p in enumerate(setup.players):
@@ -422,7 +432,10 @@ class GameLog:
         return self._write(op, keep=False)
 
     def step(
-        self, game_id: int, move: Move, events: Iterable[Event | Mapping[str, Any]] = (),
+        self,
+        game_id: int,
+        move: Move,
+        events: Iterable[Event | Mapping[str, Any]] = (),
         t: float | None = None,
     ) -> int:
         """Store one accepted move and the events it caused; its number once committed."""
@@ -442,9 +455,7 @@ class GameLog:
         self._known(game_id)
         return self._write(op)
 
-    def event(
-        self, game_id: int, event: Event | Mapping[str, Any], t: float | None = None
-    ) -> None:
+    def event(self, game_id: int, event: Event | Mapping[str, Any], t: float | None = None) -> None:
         """Store an event that no step caused (e.g. the table saw a cube put back)."""
         when = time.time() if t is None else t
         fact = _event_json(event)
@@ -454,7 +465,10 @@ class GameLog:
         )
 
     def correction(
-        self, game_id: int, kind: str, data: Mapping[str, Any] | None = None,
+        self,
+        game_id: int,
+        kind: str,
+        data: Mapping[str, Any] | None = None,
         t: float | None = None,
     ) -> None:
         """Note a correction made at the table (what the camera saw and what was agreed)."""
@@ -534,8 +548,9 @@ class GameLog:
         game, _ = self.rebuild(game_id)
         record = Record.from_game(game, merged)
         ended = _stamp(t) if t is not None else _now()
-        self._write(lambda conn: _store_result(conn, game_id, game, record, ended, merged),
-                    keep=False)
+        self._write(
+            lambda conn: _store_result(conn, game_id, game, record, ended, merged), keep=False
+        )
         return record
 
     def import_record(self, record: Record | Mapping[str, Any], file: str = "<record>") -> Imported:
@@ -555,14 +570,16 @@ class GameLog:
                     "opening phase" if error.get("turn") == 0 else f"turn {error.get('turn')}"
                 )
             raise ImportRejectedError(
-                file, str(error.get("code")), f"breaks a rule{where} — {error.get('code')}: "
-                f"{error.get('message')}"
+                file,
+                str(error.get("code")),
+                f"breaks a rule{where} — {error.get('code')}: {error.get('message')}",
             )
         game = verdict.game
         data = record.to_json()
         digest = schema.record_digest(data)
-        row = self._conn.execute("SELECT id, status FROM games WHERE digest = ?",
-                                 (digest,)).fetchone()
+        row = self._conn.execute(
+            "SELECT id, status FROM games WHERE digest = ?", (digest,)
+        ).fetchone()
         if row is not None:
             return Imported(int(row[0]), str(row[1]), duplicate=True)
         meta = dict(record.meta)
@@ -577,9 +594,12 @@ class GameLog:
             cursor = conn.execute(
                 "INSERT INTO games (players, setup, meta, source, status, started) "
                 "VALUES (?, ?, ?, 'import', 'running', ?)",
-                (json.dumps(shape["players"], ensure_ascii=False),
-                 json.dumps(shape, ensure_ascii=False), json.dumps(meta, ensure_ascii=False),
-                 started),
+                (
+                    json.dumps(shape["players"], ensure_ascii=False),
+                    json.dumps(shape, ensure_ascii=False),
+                    json.dumps(meta, ensure_ascii=False),
+                    started,
+                ),
             )
             game_id = int(cursor.lastrowid or 0)
             for position, p in enumerate(record.setup.players):
@@ -649,8 +669,9 @@ class GameLog:
             )
         )
         game_id, source, status, started, ended, winner, reason, rounds, meta = row
-        return GameRow(game_id, source, status, started, ended, winner, reason, rounds, seats,
-                       json.loads(meta))
+        return GameRow(
+            game_id, source, status, started, ended, winner, reason, rounds, seats, json.loads(meta)
+        )
 
     def setup(self, game_id: int) -> Any:
         row = self._conn.execute("SELECT setup FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -729,9 +750,7 @@ class GameLog:
     def running(self) -> list[int]:
         return [
             r[0]
-            for r in self._conn.execute(
-                "SELECT id FROM games WHERE status = 'running' ORDER BY id"
-            )
+            for r in self._conn.execute("SELECT id FROM games WHERE status = 'running' ORDER BY id")
         ]
 
     def resume(self, game_id: int) -> Resumed:
@@ -745,8 +764,9 @@ class GameLog:
         last = self._conn.execute(
             "SELECT max(t) FROM steps WHERE game_id = ? AND undone IS NULL", (game_id,)
         ).fetchone()[0]
-        return Resumed(game_id, game, json.loads(row[0]), row[1], len(game.move_stack), last,
-                       warnings)
+        return Resumed(
+            game_id, game, json.loads(row[0]), row[1], len(game.move_stack), last, warnings
+        )
 
     def open_running(self) -> Resumed | None:
         """The game that was being played when the appliance stopped (the latest running
@@ -787,7 +807,10 @@ def _last_seq(conn: sqlite3.Connection, game_id: int) -> int:
 
 
 def _insert_events(
-    conn: sqlite3.Connection, game_id: int, seq: int | None, t: float,
+    conn: sqlite3.Connection,
+    game_id: int,
+    seq: int | None,
+    t: float,
     facts: Sequence[Mapping[str, Any]],
 ) -> None:
     conn.executemany(
@@ -797,7 +820,11 @@ def _insert_events(
 
 
 def _store_result(
-    conn: sqlite3.Connection, game_id: int, game: Game, record: Record, ended: str | None,
+    conn: sqlite3.Connection,
+    game_id: int,
+    game: Game,
+    record: Record,
+    ended: str | None,
     meta: Mapping[str, Any],
 ) -> None:
     data = record.to_json()
@@ -820,6 +847,11 @@ def _store_result(
     for p in game.players:
         conn.execute(
             "UPDATE seats SET territories = ?, score = ?, won = ? WHERE game_id = ? AND name = ?",
-            (game.castles(p.castles), game.score(p.castles),
-             schema.won(game.winner, p.name, p.castles), game_id, p.name),
+            (
+                game.castles(p.castles),
+                game.score(p.castles),
+                schema.won(game.winner, p.name, p.castles),
+                game_id,
+                p.name,
+            ),
         )

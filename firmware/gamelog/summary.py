@@ -28,9 +28,7 @@ def unit_name(territories: Any) -> str:
 
 
 def names(row: GameRow) -> str:
-    return ", ".join(
-        f"{s.name} ({s.castles}{', ' + s.seat if s.seat else ''})" for s in row.seats
-    )
+    return ", ".join(f"{s.name} ({s.castles}{', ' + s.seat if s.seat else ''})" for s in row.seats)
 
 
 def result_words(row: GameRow) -> str:
@@ -243,8 +241,19 @@ def _pct(k: int, n: int) -> str:
 # ---------------------------------------------------------------- csv
 
 CSV_FIELDS = (
-    "game", "date", "source", "status", "rounds", "winner", "reason",
-    "player", "castles", "seat", "territories", "score", "won",
+    "game",
+    "date",
+    "source",
+    "status",
+    "rounds",
+    "winner",
+    "reason",
+    "player",
+    "castles",
+    "seat",
+    "territories",
+    "score",
+    "won",
 )
 
 
@@ -255,11 +264,22 @@ def write_csv(rows: list[GameRow], out: IO[str]) -> int:
     n = 0
     for row in rows:
         for s in row.seats:
-            writer.writerow([
-                row.id, row.date, row.source, row.status, row.rounds, row.winner or "",
-                row.reason or "", s.name, s.castles, s.seat or "",
-                "" if s.territories is None else s.territories,
-                "" if s.score is None else s.score, "" if s.won is None else s.won,
-            ])
+            writer.writerow(
+                [
+                    row.id,
+                    row.date,
+                    row.source,
+                    row.status,
+                    row.rounds,
+                    row.winner or "",
+                    row.reason or "",
+                    s.name,
+                    s.castles,
+                    s.seat or "",
+                    "" if s.territories is None else s.territories,
+                    "" if s.score is None else s.score,
+                    "" if s.won is None else s.won,
+                ]
+            )
             n += 1
     return n

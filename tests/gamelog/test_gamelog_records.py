@@ -1,0 +1,131 @@
+"""Records in and out: import judged by the referee, export identical to what came in."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import log_game
+from gamelog_play import four_players, two_players
+
+from firmware.cli import main
+from firmware.gamelog.store import GameLog, ImportRejectedError
+from referee.record import Record
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "club-night.json"
+
+
+def carolus(db: Path, *args: str) -> int:
+    return main(["games", *args, "--db", str(db)])
+
+
+def write(path: Path, data: object) -> Path:
+    path.write_text(json.dumps(data) if not isinstance(data, str) else data, encoding="utf-8")
+    return path
+
+
+def test_example_record_round_trips_through_the_log(db: Path, tmp_path: Path) -> None:
+    assert carolus(db, "import", str(EXAMPLE)) == 0
+    out = tmp_path / "out"
+    assert carolus(db, "export", "1", "--out", str(out)) == 0
+    exported = json.loads((out / "carolus-game-0001.json").read_text())
+    assert exported == json.loads(EXAMPLE.read_text())
+
+
+@pytest.mark.parametrize("make", [two_players, four_players])
+def test_logged_games_round_trip_record_import_export(make: object, tmp_path: Path) -> None:
+    """A game logged at the table -> its record -> imported into another log -> exported:
+    the same JSON, and the imported steps replay to the same final position."""
+    with GameLog(tmp_path / "table.db") as table:
+        finished_id, _ = log_game(table, make(11), seed=11)  # type: ignore[operator]
+        running_id, _ = log_game(table, make(12), seed=12, moves=40, finish=False)  # type: ignore[operator]
+        records = [table.record(finished_id), table.record(running_id)]
+    files = []
+    for i, record in enumerate(records):
+        record = Record(record.setup, record.rounds, {"date": "2026-11-0" + str(i + 1)})
+        files.append(write(tmp_path / f"r{i}.json", record.to_json()))
+    home = tmp_path / "home.db"
+    assert carolus(home, "import", *map(str, files)) == 0
+    assert carolus(home, "export", "--all", "--out", str(tmp_path / "out")) == 0
+    for i, original in enumerate(files, start=1):
+        exported = tmp_path / "out" / f"carolus-game-{i:04d}.json"
+        assert json.loads(exported.read_text()) == json.loads(original.read_text())
+    with GameLog(home) as log:
+        rows = log.games()
+        assert [r.status for r in rows] == ["finished", "unfinished"]
+        for row, record in zip(rows, records, strict=True):
+            game, warnings = log.rebuild(row.id)
+            assert warnings == []
+            assert Record.from_game(game).rounds == record.rounds
+
+
+def test_importing_the_same_game_twice_keeps_it_once(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert carolus(db, "import", str(EXAMPLE)) == 0
+    assert carolus(db, "import", str(EXAMPLE)) == 0
+    assert "already in the log as game 1" in capsys.readouterr().out
+    with GameLog(db) as log:
+        assert len(log.games()) == 1
+
+
+MALFORMED = {
+    "not-json.json": ("{ this is not json", "not JSON"),
+    "no-players.json": ({"format": "carolus-record/1"}, "players"),
+    "wrong-type.json": (None, "rounds[0].turns[0].emperor"),
+    "wrong-format.json": ({"format": "pgn"}, "format"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MALFORMED))
+def test_malformed_records_are_rejected_with_the_reason(
+    name: str, db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data, reason = MALFORMED[name]
+    if data is None:
+        data = json.loads(EXAMPLE.read_text())
+        data["rounds"][0]["turns"][0]["emperor"] = "two"
+    path = write(tmp_path / name, data)
+    assert carolus(db, "import", str(path)) == 2
+    err = capsys.readouterr().err
+    assert name in err and reason in err and "Traceback" not in err
+    assert err.count("\n") == 1
+    with GameLog(db) as log:
+        assert log.games() == []
+
+
+def test_illegal_record_is_rejected_with_the_rule(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = json.loads(EXAMPLE.read_text())
+    data["rounds"][0]["turns"][1]["emperor"] = 5  # Anna laid disc 3
+    path = write(tmp_path / "cheat.json", data)
+    assert carolus(db, "import", str(path), str(EXAMPLE)) == 1
+    captured = capsys.readouterr()
+    assert "cheat.json" in captured.err and "emperor-steps" in captured.err
+    assert "round 1, turn 2" in captured.err
+    assert "kept as game 1" in captured.out  # the legal one is still kept
+    with GameLog(db) as log:
+        assert len(log.games()) == 1
+
+
+def test_malformed_outranks_illegal_in_the_exit_status(db: Path, tmp_path: Path) -> None:
+    data = json.loads(EXAMPLE.read_text())
+    data["setup"]["emperor"] = 16
+    illegal = write(tmp_path / "bad-setup.json", data)
+    broken = write(tmp_path / "broken.json", "[]")
+    assert carolus(db, "import", str(illegal), str(broken)) == 2
+    assert carolus(db, "import", str(illegal)) == 1
+    assert carolus(db, "import", str(tmp_path / "missing.json")) == 2
+
+
+def test_import_api_reports_the_code(log: GameLog) -> None:
+    data = json.loads(EXAMPLE.read_text())
+    data["rounds"][0]["discs"] = [["Anna", 3], ["Anna", 2]]
+    with pytest.raises(ImportRejectedError) as caught:
+        log.import_record(data, "x.json")
+    assert caught.value.code == "disc-order" and caught.value.exit_code == 1
+    with pytest.raises(ImportRejectedError) as caught:
+        log.import_record({"format": "carolus-record/1"}, "y.json")
+    assert caught.value.code == "malformed" and caught.value.exit_code == 2
