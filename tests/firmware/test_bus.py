@@ -1,0 +1,58 @@
+"""The event bus: every reader sees every event, in order, at its own pace."""
+
+from __future__ import annotations
+
+import threading
+
+from firmware.bus import EventBus
+
+
+def test_thirty_readers_see_every_event_in_order() -> None:
+    bus = EventBus()
+    seen: list[list[int]] = [[] for _ in range(30)]
+
+    def read(index: int) -> None:
+        reader = bus.subscribe(since=0)
+        while True:
+            item = reader.get(timeout=5)
+            if item is None:
+                return
+            seen[index].append(item[1]["n"])
+            if item[1]["n"] == 499:
+                return
+
+    threads = [threading.Thread(target=read, args=(i,)) for i in range(30)]
+    for t in threads:
+        t.start()
+    for n in range(500):
+        bus.publish({"kind": "tick", "n": n})
+    for t in threads:
+        t.join(timeout=10)
+    assert all(s == list(range(500)) for s in seen)
+
+
+def test_a_reconnecting_reader_resumes_after_its_last_id() -> None:
+    bus = EventBus()
+    for n in range(5):
+        bus.publish({"kind": "tick", "n": n})
+    reader = bus.subscribe(since=3)
+    item = reader.get(timeout=0)
+    assert item is not None and item[0] == 4 and item[1]["n"] == 3
+
+
+def test_a_reader_that_fell_behind_is_told_of_the_gap() -> None:
+    bus = EventBus(history=3)
+    reader = bus.subscribe(since=0)
+    for n in range(10):
+        bus.publish({"kind": "tick", "n": n})
+    first = reader.get(timeout=0)
+    assert first is not None and first[1]["kind"] == "gap"
+    second = reader.get(timeout=0)
+    assert second is not None and second[1]["n"] == 7
+
+
+def test_close_wakes_a_waiting_reader() -> None:
+    bus = EventBus()
+    reader = bus.subscribe()
+    threading.Timer(0.05, bus.close).start()
+    assert reader.get(timeout=5) is None
