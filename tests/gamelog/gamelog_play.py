@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import time
 from collections.abc import Iterator
 
 from referee.events import Event
@@ -85,6 +86,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--db", required=True)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--pace", type=float, default=0.0, help="seconds between steps")
     args = parser.parse_args()
     from firmware.gamelog.store import GameLog
 
@@ -97,6 +99,7 @@ def main() -> int:
     for move, events in play(game, rng):
         seq = log.step(game_id, move, events)
         print(f"step {seq}", flush=True)  # announced only after the commit
+        time.sleep(args.pace)
     print("over", flush=True)
     sys.stdin.readline()  # wait to be killed
     return 0
