@@ -1,0 +1,106 @@
+"""The zones of the mat cut out of a frame into one small top-down image (the atlas).
+
+Only the pixels the reader needs are rectified, in a single `cv2.remap`, so the cost is
+a few hundred thousand pixels whatever the camera's resolution. The maps are built once
+per homography and reused for every frame while the camera holds still.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.layout import Layout, Zone
+
+ATLAS_KINDS = ("territory", "court", "reserve", "disc-slot", "pool", "reference", "swatch")
+#: Zones read as blobs; packed first so blob analysis runs on the atlas's top rows only.
+BLOB_KINDS = ("territory", "reserve", "pool")
+ATLAS_WIDTH = 1200
+MARGIN_MM = 1.0
+
+
+@dataclass
+class Cell:
+    """One zone's rectangle in the atlas; `mask` marks pixels inside the zone polygon."""
+
+    index: int
+    zone: Zone
+    x: int
+    y: int
+    w: int
+    h: int
+    origin_mm: tuple[float, float]
+    mask: np.ndarray
+
+    def mm(self, ax: float, ay: float, scale: float) -> tuple[float, float]:
+        """Atlas pixel to mat millimetres."""
+        return (self.origin_mm[0] + (ax - self.x + 0.5) / scale,
+                self.origin_mm[1] + (ay - self.y + 0.5) / scale)
+
+    def px(self, x_mm: np.ndarray, y_mm: np.ndarray, scale: float) -> tuple[np.ndarray,
+                                                                             np.ndarray]:
+        """Mat millimetres to atlas pixel indices (clipped to the cell)."""
+        ax = np.clip(np.floor((x_mm - self.origin_mm[0]) * scale).astype(int), 0, self.w - 1)
+        ay = np.clip(np.floor((y_mm - self.origin_mm[1]) * scale).astype(int), 0, self.h - 1)
+        return ay + self.y, ax + self.x
+
+
+class Atlas:
+    """Packing of zones (shelf by shelf) and the remap maps for one homography."""
+
+    def __init__(self, layout: Layout, scale: float = 1.0, kinds: tuple[str, ...] = ATLAS_KINDS):
+        self.scale = scale
+        self.cells: list[Cell] = []
+        x = y = shelf = 0
+        zones = [z for z in layout.zones if z.kind in kinds]
+        zones.sort(key=lambda z: (z.kind not in BLOB_KINDS, -(z.bbox()[3] - z.bbox()[1])))
+        self.blob_rows = 0
+        for i, zone in enumerate(zones):
+            x0, y0, x1, y1 = zone.bbox()
+            x0, y0 = x0 - MARGIN_MM, y0 - MARGIN_MM
+            w = int(np.ceil((x1 + MARGIN_MM - x0) * scale))
+            h = int(np.ceil((y1 + MARGIN_MM - y0) * scale))
+            if x + w > ATLAS_WIDTH or (zone.kind not in BLOB_KINDS and not self.blob_rows
+                                       and self.cells):
+                if zone.kind not in BLOB_KINDS and not self.blob_rows:
+                    self.blob_rows = y + shelf
+                x, y, shelf = 0, y + shelf, 0
+            mask = np.zeros((h, w), np.uint8)
+            poly = (np.asarray(zone.polygon) - [x0, y0]) * scale * 16
+            cv2.fillPoly(mask, [np.round(poly).astype(np.int32)], 1, cv2.LINE_8, shift=4)
+            self.cells.append(Cell(i + 1, zone, x, y, w, h, (x0, y0), mask.astype(bool)))
+            x += w
+            shelf = max(shelf, h)
+        self.height, self.width = y + shelf, ATLAS_WIDTH
+        self.zone_index = np.zeros((self.height, self.width), np.uint8)
+        for c in self.cells:
+            self.zone_index[c.y:c.y + c.h, c.x:c.x + c.w][c.mask] = c.index
+        self._mm = self._mm_grid()
+        self.maps: tuple[np.ndarray, np.ndarray] | None = None
+
+    def _mm_grid(self) -> np.ndarray:
+        grid = np.full((self.height, self.width, 2), -1e4, np.float32)
+        for c in self.cells:
+            xs = c.origin_mm[0] + (np.arange(c.w) + 0.5) / self.scale
+            ys = c.origin_mm[1] + (np.arange(c.h) + 0.5) / self.scale
+            grid[c.y:c.y + c.h, c.x:c.x + c.w, 0] = xs[None, :]
+            grid[c.y:c.y + c.h, c.x:c.x + c.w, 1] = ys[:, None]
+        return grid
+
+    def set_homography(self, homography: np.ndarray) -> None:
+        """Build the remap maps (mat mm to frame px) for this camera pose."""
+        pts = cv2.perspectiveTransform(self._mm.reshape(-1, 1, 2), homography)
+        pts = pts.reshape(self.height, self.width, 2).astype(np.float32)
+        pts[self._mm[..., 0] < -1e3] = -10
+        self.maps = cv2.convertMaps(pts, None, cv2.CV_16SC2)
+
+    def cut(self, frame: np.ndarray) -> np.ndarray:
+        if self.maps is None:
+            raise RuntimeError("atlas has no homography")
+        return cv2.remap(frame, self.maps[0], self.maps[1], cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+
+    def of_kind(self, kind: str) -> list[Cell]:
+        return [c for c in self.cells if c.zone.kind == kind]

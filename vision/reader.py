@@ -1,0 +1,324 @@
+"""One frame to one `carolus-snapshot/1`.
+
+The frame is cut into the top-down atlas of zones, white-balanced against the mat's
+own paper, classified by colour through a lookup table, and counted: blobs by area in
+territories and reserves, runs along each court row, coloured area on the court dots
+and in the pool for cylinders, and texture on the striped disc slots.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision import colours
+from vision.atlas import Atlas, Cell
+from vision.layout import CASTLE_COLOURS, CUBE_COLOURS, Layout
+from vision.markers import MatLocator
+from vision.occlusion import BorderWatch, MotionWatch
+
+CUBE_PITCH_MM = 8.3
+CAMERA_HEIGHT_MM = 1100.0
+
+
+@dataclass
+class Tuning:
+    """Thresholds the calibration may adjust; defaults suit the shipped mat."""
+
+    castle_white: float = 175.0       # brightness (paper = 235) of a castle's lit top
+    castle_black: float = 80.0
+    camera_height_mm: float = CAMERA_HEIGHT_MM
+    disc_texture: float = 26.0        # grey-level spread of an empty striped slot is far above
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def empty_snapshot(seats: list[str], mat: bool = False) -> dict[str, Any]:
+    return {
+        "format": "carolus-snapshot/1",
+        "mat": mat,
+        "occluded": False,
+        "territories": {str(n): {"cubes": dict.fromkeys(CUBE_COLOURS, 0),
+                                 "castles": dict.fromkeys(CASTLE_COLOURS, 0)}
+                        for n in range(1, 16)},
+        "emperor": None,
+        "courts": {s: dict.fromkeys(CUBE_COLOURS, 0) for s in seats},
+        "reserves": {s: dict.fromkeys(CUBE_COLOURS, 0) for s in seats},
+        "cylinders": dict.fromkeys(CUBE_COLOURS),
+        "discs": {s: [] for s in seats},
+    }
+
+
+class Reader:
+    """Reads frames from one fixed camera; keeps the pose and maps between frames."""
+
+    def __init__(self, layout: Layout, table: np.ndarray | None = None,
+                 tuning: Tuning | None = None, scale: float = 1.0) -> None:
+        self.layout = layout
+        self.seats = layout.seats()
+        self.scale = scale
+        self.table = colours.build_table() if table is None else table
+        self.tuning = tuning or Tuning()
+        self.locator = MatLocator(layout)
+        self.atlas = Atlas(layout, scale)
+        self.border = BorderWatch(layout)
+        self.motion = MotionWatch()
+        self._pose_id: int | None = None
+        self._nadir = (layout.size_mm[0] / 2, layout.size_mm[1] / 2)
+        self._sizes = layout.pieces_mm
+        self._kernel = np.ones((2, 2), np.uint8)
+
+    # -- geometry -------------------------------------------------------------------
+    def _set_pose(self, homography: np.ndarray, frame_shape: tuple[int, ...]) -> None:
+        self.atlas.set_homography(homography)
+        self.border.set_homography(homography)
+        h, w = frame_shape[:2]
+        inv = np.linalg.inv(homography)
+        nadir = cv2.perspectiveTransform(np.float32([[[w / 2, h / 2]]]), inv)[0, 0]
+        self._nadir = (float(nadir[0]), float(nadir[1]))
+        self._build_samplers()
+
+    def parallax(self, x: float, y: float, height: float) -> tuple[float, float]:
+        """How far (mm, on the mat) the top of a piece of `height` appears shifted."""
+        k = height / max(1.0, self.tuning.camera_height_mm - height)
+        return ((x - self._nadir[0]) * k, (y - self._nadir[1]) * k)
+
+    def _footprint_px(self, piece: str, x: float, y: float) -> float:
+        """Expected blob area of one piece here: top face plus the visible sides."""
+        a = self._sizes[piece]
+        dx, dy = self.parallax(x, y, self.layout.height_mm(piece))
+        return (a * a + a * (abs(dx) + abs(dy)) * 0.85) * self.scale**2
+
+    def _build_samplers(self) -> None:
+        """Atlas indices for court rows, court dots and disc annuli for this pose."""
+        self._rows: list[tuple[Cell, str, np.ndarray, np.ndarray, float]] = []
+        self._dots: list[tuple[Cell, str, tuple[np.ndarray, np.ndarray]]] = []
+        for cell in self.atlas.of_kind("court"):
+            for colour, ((x0, y0), (x1, y1)) in cell.zone.raw.get("rows_mm", {}).items():
+                d = np.array([x1 - x0, y1 - y0], float)
+                length = float(np.linalg.norm(d))
+                d /= length
+                n = np.array([-d[1], d[0]])
+                ts = np.arange(15.5, length, 1.0 / self.scale)
+                ss = np.arange(-4.0, 4.01, 1.0 / self.scale)
+                tt, s2 = np.meshgrid(ts, ss, indexing="ij")
+                xm, ym = x0 + d[0] * tt + n[0] * s2, y0 + d[1] * tt + n[1] * s2
+                iy, ix = cell.px(xm, ym, self.scale)
+                mid = (x0 + d[0] * length / 2, y0 + d[1] * length / 2)
+                px, py = self.parallax(mid[0], mid[1], self.layout.height_mm("cube"))
+                self._rows.append((cell, colour, iy, ix, abs(px * d[0] + py * d[1])))
+                td, sd = np.meshgrid(np.arange(-9, 14.5, 1.0 / self.scale),
+                                     np.arange(-7.5, 7.6, 1.0 / self.scale), indexing="ij")
+                self._dots.append((cell, colour, cell.px(x0 + d[0] * td + n[0] * sd,
+                                                         y0 + d[1] * td + n[1] * sd,
+                                                         self.scale)))
+        self._discs: list[tuple[Cell, tuple[np.ndarray, np.ndarray]]] = []
+        angles = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+        radii = np.arange(7.5, 11.6, 1.0)
+        rr, aa = np.meshgrid(radii, angles, indexing="ij")
+        for cell in self.atlas.of_kind("disc-slot"):
+            cx, cy = cell.zone.raw.get("centre_mm", cell.zone.centre())
+            self._discs.append((cell, cell.px(cx + rr * np.cos(aa), cy + rr * np.sin(aa),
+                                              self.scale)))
+
+    # -- reading ----------------------------------------------------------------------
+    def read(self, frame: np.ndarray, t: float | None = None) -> dict[str, Any]:
+        if frame is None or frame.ndim != 3 or frame.shape[2] != 3:
+            raise ValueError("frame must be a BGR image")
+        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        moving = self.motion.update(gray)
+        pose = self.locator.locate(gray)
+        snap = empty_snapshot(self.seats, mat=pose is not None)
+        if t is not None:
+            snap["t"] = round(float(t), 3)
+        if pose is None:
+            self._pose_id = None
+            return snap
+        if self._pose_id != id(pose):
+            self._set_pose(pose.homography, frame.shape)
+            self._pose_id = id(pose)
+        atlas = self.atlas.cut(frame)
+        white = self.border.white_field(frame, self.atlas, atlas)
+        hand = self.border.covered(frame, white)
+        snap["occluded"] = bool(moving or hand or self.locator.hidden_markers > 0)
+        self._balance(atlas, white)
+        labels = colours.classify(atlas, self.table)
+        self._count_blobs(snap, atlas, labels)
+        self._count_courts(snap, labels)
+        self._count_discs(snap, atlas)
+        return snap
+
+    def _balance(self, atlas: np.ndarray, white: Any) -> None:
+        """Scale each zone so the paper around it reads `WHITE_LEVEL` in every channel."""
+        for cell in self.atlas.cells:
+            cx, cy = cell.zone.centre()
+            ref = white(cx, cy)
+            gains = (*tuple(float(colours.WHITE_LEVEL / max(8.0, v)) for v in ref), 0.0)
+            roi = atlas[cell.y:cell.y + cell.h, cell.x:cell.x + cell.w]
+            cv2.multiply(roi, gains, dst=roi)
+
+    def _count_blobs(self, snap: dict[str, Any], atlas: np.ndarray, labels: np.ndarray) -> None:
+        """Territories, reserves and the pool: one labelling of all coloured pixels.
+
+        Components holding more than one colour (two cubes touching) are split by
+        colour inside their bounding box; everything else is counted directly.
+        """
+        rows = self.atlas.blob_rows
+        zone_index = self.atlas.zone_index[:rows]
+        lab = labels[:rows]
+        mask = ((lab > 0) & (zone_index > 0)).astype(np.uint8)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel)
+        n, cc, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= 12 * self.scale**2)
+        big = big[big > 0]
+        if big.size == 0:
+            return
+        hist = np.bincount((cc.ravel().astype(np.int64) * 8 + lab.ravel()),
+                           minlength=n * 8).reshape(n, 8)
+        blobs: list[tuple[int, float, float, float, np.ndarray, tuple[int, ...]]] = []
+        for k in big:
+            colours_here = np.flatnonzero(hist[k, 1:] >= 6 * self.scale**2) + 1
+            bx, by, bw, bh = (int(v) for v in stats[k, :4])
+            if len(colours_here) <= 1:
+                cls = int(colours_here[0]) if len(colours_here) else int(hist[k, 1:].argmax() + 1)
+                ax, ay = cents[k]
+                blob = cc[by:by + bh, bx:bx + bw] == k
+                blobs.append((cls, float(stats[k, cv2.CC_STAT_AREA]), ax, ay, blob,
+                              (bx, by, bw, bh)))
+                continue
+            sub_cc = cc[by:by + bh, bx:bx + bw] == k
+            for cls in colours_here:
+                part = (sub_cc & (lab[by:by + bh, bx:bx + bw] == cls)).astype(np.uint8)
+                m, pcc, pst, pce = cv2.connectedComponentsWithStats(part, connectivity=8)
+                for j in range(1, m):
+                    if pst[j, cv2.CC_STAT_AREA] < 12 * self.scale**2:
+                        continue
+                    px, py, pw, ph = (int(v) for v in pst[j, :4])
+                    blobs.append((int(cls), float(pst[j, cv2.CC_STAT_AREA]), bx + pce[j][0],
+                                  by + pce[j][1], pcc[py:py + ph, px:px + pw] == j,
+                                  (bx + px, by + py, pw, ph)))
+        self._interpret(snap, atlas, blobs)
+
+    def _interpret(self, snap: dict[str, Any], atlas: np.ndarray, blobs: list) -> None:
+        cells = self.atlas.cells
+        zone_index = self.atlas.zone_index
+        best_cylinder: dict[str, float] = {}
+        emperor_best = 0.0
+        for cls, area, ax, ay, blob, box in blobs:
+            zi = int(zone_index[int(ay), int(ax)])
+            if zi == 0:
+                bx, by, bw, bh = box
+                sub = zone_index[by:by + bh, bx:bx + bw][blob]
+                zi = int(np.bincount(sub, minlength=2)[1:].argmax() + 1)
+            cell = cells[zi - 1]
+            x, y = cell.mm(ax, ay, self.scale)
+            kind = cell.zone.kind
+            colour = "neutral" if cls == colours.NEUTRAL else colours.COLOUR_OF[cls]
+            if kind == "pool":
+                if colour != "neutral":
+                    need = 0.55 * self._footprint_px("cylinder", x, y)
+                    if area >= need and area > best_cylinder.get(colour, 0):
+                        best_cylinder[colour] = area
+                continue
+            if colour == "neutral":
+                if kind == "territory":
+                    self._castles(snap, cell, atlas, blob, box, area, x, y)
+                continue
+            if colour == "yellow" and kind == "territory":
+                emp = self._emperor_area(blob, area, x, y)
+                if emp > 0:
+                    if emp > emperor_best:
+                        emperor_best = emp
+                        snap["emperor"] = int(cell.zone.raw["territory"])
+                    extra = round((area - emp) / self._footprint_px("cube", x, y) - 0.25)
+                    self._add_cubes(snap, cell, colour, max(0, extra))
+                    continue
+            cube = self._footprint_px("cube", x, y)
+            if area < 0.42 * cube:
+                continue
+            self._add_cubes(snap, cell, colour, max(1, round(area / cube - 0.1)))
+        for colour in best_cylinder:
+            if snap["cylinders"][colour] is None:
+                snap["cylinders"][colour] = "pool"
+
+    def _add_cubes(self, snap: dict[str, Any], cell: Cell, colour: str, n: int) -> None:
+        if n <= 0:
+            return
+        zone = cell.zone
+        if zone.kind == "territory":
+            snap["territories"][str(zone.raw["territory"])]["cubes"][colour] += n
+        elif zone.kind == "reserve" and zone.seat in snap["reserves"]:
+            snap["reserves"][zone.seat][colour] += n
+
+    def _emperor_area(self, blob: np.ndarray, area: float, x: float, y: float) -> float:
+        """The emperor's share of a yellow blob (0 if the blob is only cubes)."""
+        expected = self._footprint_px("emperor", x, y)
+        if area < 0.45 * expected:
+            return 0.0
+        blob = cv2.copyMakeBorder(blob.astype(np.uint8), 1, 1, 1, 1, cv2.BORDER_CONSTANT,
+                                  value=0)
+        inner = float(cv2.distanceTransform(blob, cv2.DIST_L2, 3).max())
+        if inner < 0.3 * self._sizes["emperor"] * self.scale:
+            return 0.0
+        return min(area, expected)
+
+    def _castles(self, snap: dict[str, Any], cell: Cell, atlas: np.ndarray, blob: np.ndarray,
+                 box: tuple[int, ...], area: float, x: float, y: float) -> None:
+        one = self._footprint_px("castle", x, y)
+        if area < 0.4 * one:
+            return
+        bx, by, bw, bh = box
+        bright = atlas[by:by + bh, bx:bx + bw].max(axis=2)[blob]
+        top = float(np.percentile(bright, 80))
+        tune = self.tuning
+        colour = ("white" if top >= tune.castle_white else "black" if top < tune.castle_black
+                  else "grey")
+        n = max(1, round(area / one - 0.15))
+        snap["territories"][str(cell.zone.raw["territory"])]["castles"][colour] += n
+
+    def _count_courts(self, snap: dict[str, Any], labels: np.ndarray) -> None:
+        pitch = CUBE_PITCH_MM * self.scale
+        for cell, colour, iy, ix, along in self._rows:
+            if cell.zone.seat not in snap["courts"]:
+                continue
+            hit = labels[iy, ix] == colours.CLASS_OF[colour]
+            cover = hit.mean(axis=1) >= 0.3
+            length = _run_length(cover, gap=2)
+            n = round((length - along * self.scale) / pitch) if length >= 4 else 0
+            snap["courts"][cell.zone.seat][colour] = max(0, n)
+        best: dict[str, float] = {}
+        for cell, colour, (iy, ix) in self._dots:
+            area = float((labels[iy, ix] == colours.CLASS_OF[colour]).sum())
+            x, y = cell.zone.raw["rows_mm"][colour][0]
+            need = 0.6 * self._footprint_px("cylinder", x, y)
+            if area >= need and area > best.get(colour, 0):
+                best[colour] = area
+                snap["cylinders"][colour] = cell.zone.seat
+
+    def _count_discs(self, snap: dict[str, Any], atlas: np.ndarray) -> None:
+        for cell, (iy, ix) in self._discs:
+            if cell.zone.seat not in snap["discs"]:
+                continue
+            values = atlas[iy, ix].max(axis=-1).astype(np.float32)
+            if float(values.std()) < self.tuning.disc_texture:
+                snap["discs"][cell.zone.seat].append(int(cell.zone.raw["disc"]))
+        for seat in snap["discs"]:
+            snap["discs"][seat].sort()
+
+
+def _run_length(cover: np.ndarray, gap: int, shortest: int = 3) -> float:
+    """Total covered length, bridging gaps up to `gap` bins and dropping specks."""
+    idx = np.flatnonzero(cover)
+    if idx.size == 0:
+        return 0.0
+    total = 0
+    start = end = int(idx[0])
+    for i in idx[1:]:
+        if i - end > gap + 1:
+            total += end - start + 1 if end - start + 1 >= shortest else 0
+            start = int(i)
+        end = int(i)
+    total += end - start + 1 if end - start + 1 >= shortest else 0
+    return float(total)
