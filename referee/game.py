@@ -653,6 +653,17 @@ class Game:
             if need[i] > supply[i]
         }
         canonical = {i: k for i, k in canonical.items() if k > 0}
+        if len(move.colours) < played:
+            # a short refill is only right when even the returns the rules call for
+            # leave the supply empty (record.md checks the count before the returns)
+            returnable = sum(
+                min(k, court[i]) for i, k in canonical.items() for court in self._courts
+            )
+            if supply.total() + returnable - len(move.colours) > 0:
+                raise RefillCountError(
+                    f"{move.player} must refill exactly {played} cubes, not {len(move.colours)}",
+                    move.player,
+                )
         returns: dict[int, int] = {}
         for colour, k in move.returned:
             i = COLOUR_INDEX.get(colour)
@@ -682,13 +693,6 @@ class Game:
                 raise SupplyEmptyError(
                     f"{move.player} takes {need[i]} {COLOURS[i]} but the supply holds only "
                     f"{supply[i] + back[i]}{hint}",
-                    move.player,
-                )
-        if len(move.colours) < played:
-            left = supply.total() + sum(back) - len(move.colours)
-            if left > 0:
-                raise RefillCountError(
-                    f"{move.player} must refill exactly {played} cubes, not {len(move.colours)}",
                     move.player,
                 )
         return returns
