@@ -43,6 +43,7 @@ from referee.moves import Move
 from referee.record import Record, parse
 
 log = logging.getLogger("carolus.gamelog")
+log.addHandler(logging.NullHandler())  # warnings also go to GameLog.warnings
 
 #: Largest end-of-turn picture kept, in bytes: a small JPEG (about 640x480 at quality 70).
 IMAGE_CAP = 96 * 1024
@@ -232,11 +233,27 @@ class GameLog:
     # -------------------------------------------------------------- opening
 
     def _connect(self) -> sqlite3.Connection:
-        if self.readonly:
-            target, uri = f"file:{self.path}?mode=ro", True
-        else:
+        if not self.readonly:
+            return self._connect_to(str(self.path), uri=False)
+        try:
+            return self._connect_ro("")
+        except sqlite3.Error as exc:
+            code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+            if code not in (_SQLITE_READONLY, _SQLITE_CANTOPEN) or not self.path.exists():
+                raise
+        # a WAL log in a folder nobody may write: no -shm can be made, so read the file
+        # as it stands
+        message = f"the game log {self.path} is read as a snapshot (its folder is read-only)"
+        log.warning(message)
+        self.warnings.append(message)
+        return self._connect_ro("&immutable=1")
+
+    def _connect_ro(self, extra: str) -> sqlite3.Connection:
+        return self._connect_to(self.path.resolve().as_uri() + "?mode=ro" + extra, uri=True)
+
+    def _connect_to(self, target: str, uri: bool) -> sqlite3.Connection:
+        if not self.readonly:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            target, uri = str(self.path), False
         conn = sqlite3.connect(
             target,
             timeout=BUSY_TIMEOUT_S,
@@ -442,6 +459,8 @@ class GameLog:
         when = time.time() if t is None else t
         text = dumps_move(move)
         facts = [_event_json(e) for e in events]
+        # the round of the last turn played, for listing running games
+        played_round = max((int(f.get("round", 0)) for f in facts if f.get("turn")), default=0)
 
         def op(conn: sqlite3.Connection) -> int:
             seq = _next_seq(conn, game_id)
@@ -450,6 +469,10 @@ class GameLog:
                 (game_id, seq, text, when),
             )
             _insert_events(conn, game_id, seq, when, facts)
+            if played_round:
+                conn.execute(
+                    "UPDATE games SET rounds = max(rounds, ?) WHERE id = ?", (played_round, game_id)
+                )
             return seq
 
         self._known(game_id)
@@ -738,7 +761,7 @@ class GameLog:
         rows = self._conn.execute(
             "SELECT t, kind, data FROM corrections WHERE game_id = ? ORDER BY id", (game_id,)
         ).fetchall()
-        return [{"t": t, "kind": kind, **json.loads(data)} for t, kind, data in rows]
+        return [{"t": t, **json.loads(data), "kind": kind} for t, kind, data in rows]
 
     def turn_images(self, game_id: int) -> list[tuple[int, int, bytes]]:
         rows = self._conn.execute(
