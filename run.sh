@@ -2,5 +2,5 @@
 # Quick start, command 1: set up and run the product's main job on its built-in default.
 set -eu
 cd "$(dirname "$0")"
-. scripts/venv.sh
+sh scripts/venv.sh
 exec .venv/bin/carolus check "${@:-examples/club-night.json}"

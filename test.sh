@@ -2,7 +2,7 @@
 # Quick start, command 2: set up and run the whole test suite (lint, types, tests).
 set -eu
 cd "$(dirname "$0")"
-. scripts/venv.sh test
+sh scripts/venv.sh test
 echo "== ruff" >&2
 .venv/bin/ruff check .
 echo "== mypy --strict referee" >&2

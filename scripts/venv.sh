@@ -1,5 +1,5 @@
-# Sourced by ./run.sh and ./test.sh: make sure .venv exists and holds the project.
-# Usage: . scripts/venv.sh [EXTRAS]   (EXTRAS e.g. "test")
+# Run by ./run.sh and ./test.sh: make sure .venv exists and holds the project.
+# Usage: sh scripts/venv.sh [EXTRAS]   (EXTRAS e.g. "test")
 set -eu
 extras="${1:-}"
 py="${PYTHON:-python3}"
