@@ -36,9 +36,11 @@ def result_words(row: GameRow) -> str:
         return f"running, round {max(row.rounds, 1)}"
     if row.winner is None:
         return f"unfinished after {row.rounds} round{'s' if row.rounds != 1 else ''}"
-    how = {"castles": "castles", "few-territories": "fewer than 4 territories left"}.get(
-        row.reason or "", row.reason or ""
-    )
+    goal = 8 if len(row.seats) == 3 else 10
+    how = {
+        "castles": f"castles on {goal} territories",
+        "few-territories": "fewer than 4 territories left",
+    }.get(row.reason or "", row.reason or "")
     lead = "draw" if row.winner == "draw" else f"{row.winner} wins"
     return f"{lead} ({how}) in round {row.rounds}"
 
