@@ -22,6 +22,10 @@ class NewerSchemaError(RuntimeError):
     """The file was written by a newer Carolus; it is left untouched."""
 
 
+class MigrationError(RuntimeError):
+    """A migration failed on the data it found; the file stays at its old version."""
+
+
 def _schema_1(conn: sqlite3.Connection) -> None:
     _run(
         conn,
@@ -173,8 +177,12 @@ def migrate(conn: sqlite3.Connection, target: int = LATEST) -> list[int]:
             MIGRATIONS[v](conn)
             conn.execute(f"PRAGMA user_version = {v + 1}")
             conn.execute("COMMIT")
-        except BaseException:
+        except BaseException as exc:
             conn.execute("ROLLBACK")
-            raise
+            if isinstance(exc, sqlite3.Error | KeyboardInterrupt | SystemExit):
+                raise
+            raise MigrationError(
+                f"cannot upgrade the game log from schema {v} to {v + 1}: {exc!r}"
+            ) from exc
         reached.append(v + 1)
     return reached

@@ -286,7 +286,7 @@ class GameLog:
     def _open(self) -> sqlite3.Connection:
         try:
             return self._connect()
-        except schema.NewerSchemaError as exc:
+        except (schema.NewerSchemaError, schema.MigrationError) as exc:
             raise LogOpenError(f"{self.path}: {exc}") from None
         except sqlite3.Error as exc:
             code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
