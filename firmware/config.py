@@ -1,0 +1,449 @@
+"""The appliance's settings: one TOML file, documented defaults, flags on top.
+
+The defaults live here, in the dataclasses, so the appliance starts with no file at all;
+``firmware/default_config.toml`` and ``hardware/carolus.toml`` spell the same defaults out
+with comments (a test keeps the three equal). A bad file never gives a traceback: every
+problem is a `ConfigError` naming the key, e.g. ``config gpio.confirm: GPIO 41 does not
+exist (0-27)``.
+
+>>> config = load_config(None, {"web.port": "9000", "players": "south=Anna:white,north=Bob:black"})
+>>> config.web.port, [p.name for p in config.players]
+(9000, ['Anna', 'Bob'])
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from referee.pieces import CASTLE_COLOURS, SEATS
+
+#: GPIO numbers (BCM) on the 40-pin header.
+GPIO_PINS = range(28)
+#: The I2C pins, which the OLED needs.
+I2C_PINS = (2, 3)
+DRIVERS = ("ssd1306", "ssd1309", "sh1106")
+
+
+class ConfigError(ValueError):
+    """A setting that cannot be used; ``key`` is its dotted name (``display.i2c_address``)."""
+
+    def __init__(self, key: str, message: str, source: str | None = None) -> None:
+        self.key = key
+        self.message = message
+        self.source = source
+        where = f"{source}: " if source else ""
+        super().__init__(f"{where}config {key}: {message}")
+
+
+@dataclass(frozen=True)
+class PlayerConfig:
+    seat: str
+    name: str
+    castles: str
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    enabled: bool = True
+    driver: str = "ssd1306"
+    i2c_port: int = 1
+    i2c_address: int = 0x3C
+    rotate: int = 0
+    contrast: int = 255
+    announce_seconds: float = 5.0
+    majorities_seconds: float = 30.0
+
+
+@dataclass(frozen=True)
+class GpioConfig:
+    enabled: bool = True
+    majorities: int = 17
+    confirm: int = 27
+    led_green: int = 22
+    led_red: int = 23
+    buzzer: int = 24
+    hold_seconds: float = 1.0
+    beep_seconds: float = 0.15
+
+    PINS = ("majorities", "confirm", "led_green", "led_red", "buzzer")
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    resolution: tuple[int, int] = (2304, 1296)
+    fps: int = 5
+    calibration: str = ""
+    layout: str = ""
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    host: str = "0.0.0.0"
+    port: int = 8080
+
+
+@dataclass(frozen=True)
+class VoiceConfig:
+    enabled: bool = False
+    voice: str = ""
+    speed: int = 150
+
+
+DEFAULT_PLAYERS = (
+    PlayerConfig("south", "South", "white"),
+    PlayerConfig("north", "North", "black"),
+)
+
+
+@dataclass(frozen=True)
+class Config:
+    language: str = "en"
+    players: tuple[PlayerConfig, ...] = DEFAULT_PLAYERS
+    display: DisplayConfig = field(default_factory=DisplayConfig)
+    gpio: GpioConfig = field(default_factory=GpioConfig)
+    camera: CameraConfig = field(default_factory=CameraConfig)
+    web: WebConfig = field(default_factory=WebConfig)
+    voice: VoiceConfig = field(default_factory=VoiceConfig)
+
+    @property
+    def players_arg(self) -> str:
+        """The players as ``carolus follow --players`` writes them: ``south=Anna:white,...``."""
+        return ",".join(f"{p.seat}={p.name}:{p.castles}" for p in self.players)
+
+
+SECTIONS: dict[str, type[Any]] = {
+    "display": DisplayConfig,
+    "gpio": GpioConfig,
+    "camera": CameraConfig,
+    "web": WebConfig,
+    "voice": VoiceConfig,
+}
+
+
+# ---------------------------------------------------------------- loading
+
+
+def load_config(
+    path: str | Path | None = None, overrides: Mapping[str, Any] | None = None
+) -> Config:
+    """The defaults, then the TOML file at ``path`` (if any), then ``overrides`` (dotted
+    keys such as ``"web.port"``; string values are read as TOML values, so flags can pass
+    ``"0x3D"`` or ``"true"``; ``"players"`` takes ``south=Anna:white,north=Bob:black``)."""
+    data: dict[str, Any] = {}
+    source = None
+    if path is not None:
+        source = str(path)
+        try:
+            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ConfigError("file", "no such file", source) from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError("file", f"cannot read it ({exc})", source) from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError("file", f"not valid TOML ({exc})", source) from None
+    try:
+        config = _build(data)
+        _check(config)
+    except ConfigError as exc:
+        raise ConfigError(exc.key, exc.message, source) from None
+    for key, value in (overrides or {}).items():
+        config = _override(config, key, value)
+    _check(config)
+    return config
+
+
+def _build(data: Mapping[str, Any]) -> Config:
+    allowed = ["language", "players", *SECTIONS]
+    for key in data:
+        if key not in allowed:
+            raise ConfigError(key, "unknown key" + _did_you_mean(key, allowed))
+    config = Config()
+    if "language" in data:
+        config = replace(config, language=_coerce("language", data["language"], str))
+    if "players" in data:
+        config = replace(config, players=_players_table(data["players"]))
+    for name, cls in SECTIONS.items():
+        if name in data:
+            table = data[name]
+            if not isinstance(table, dict):
+                raise ConfigError(name, f"expected a table [{name}], got {table!r}")
+            config = replace(config, **{name: _section(name, cls, table)})
+    return config
+
+
+def _section(name: str, cls: type[Any], table: Mapping[str, Any]) -> Any:
+    kinds = {f.name: f for f in fields(cls)}
+    values = {}
+    for key, value in table.items():
+        if key not in kinds:
+            raise ConfigError(f"{name}.{key}", "unknown key" + _did_you_mean(key, list(kinds)))
+        values[key] = _coerce(f"{name}.{key}", value, _kind(cls, key))
+    return cls(**values)
+
+
+def _kind(cls: type[Any], key: str) -> Any:
+    default = getattr(cls(), key)
+    return tuple if isinstance(default, tuple) else type(default)
+
+
+def _coerce(key: str, value: Any, kind: Any) -> Any:
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise ConfigError(key, f"expected true or false, got {value!r}")
+        return value
+    if kind is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ConfigError(key, f"expected a whole number, got {value!r}")
+        return value
+    if kind is float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ConfigError(key, f"expected a number, got {value!r}")
+        return float(value)
+    if kind is str:
+        if not isinstance(value, str):
+            raise ConfigError(key, f"expected a string, got {value!r}")
+        return value
+    # the only tuple is a resolution: [width, height]
+    if (
+        not isinstance(value, list | tuple)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value)
+    ):
+        raise ConfigError(key, f"expected [width, height] in pixels, got {value!r}")
+    return (value[0], value[1])
+
+
+def _players_table(table: Any) -> tuple[PlayerConfig, ...]:
+    if not isinstance(table, dict):
+        raise ConfigError("players", f"expected a table of seats, got {table!r}")
+    players = []
+    for seat, entry in table.items():
+        key = f"players.{seat}"
+        if seat not in SEATS:
+            raise ConfigError(key, f"unknown seat (seats are {', '.join(SEATS)})")
+        if not isinstance(entry, dict):
+            raise ConfigError(key, f'expected {{ name = "...", castles = "white" }}, got {entry!r}')
+        for k in entry:
+            if k not in ("name", "castles"):
+                hint = _did_you_mean(k, ["name", "castles"])
+                raise ConfigError(f"{key}.{k}", "unknown key" + hint)
+        for k in ("name", "castles"):
+            if k not in entry:
+                raise ConfigError(f"{key}.{k}", "missing")
+        players.append(
+            PlayerConfig(
+                seat,
+                _coerce(f"{key}.name", entry["name"], str),
+                _coerce(f"{key}.castles", entry["castles"], str),
+            )
+        )
+    return _seat_order(players)
+
+
+def parse_players(text: str) -> tuple[PlayerConfig, ...]:
+    """``south=Anna:white,north=Bob:black`` (the syntax of ``carolus follow --players``)."""
+    players = []
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        seat, eq, rest = item.partition("=")
+        name, colon, castles = rest.rpartition(":")
+        if not eq or not colon:
+            raise ConfigError("players", f"expected SEAT=NAME:CASTLES, got {item!r}")
+        if seat.strip() not in SEATS:
+            seats = ", ".join(SEATS)
+            raise ConfigError(f"players.{seat.strip()}", f"unknown seat (seats are {seats})")
+        players.append(PlayerConfig(seat.strip(), name.strip(), castles.strip()))
+    return _seat_order(players)
+
+
+def _seat_order(players: list[PlayerConfig]) -> tuple[PlayerConfig, ...]:
+    seats = [p.seat for p in players]
+    for seat in seats:
+        if seats.count(seat) > 1:
+            raise ConfigError(f"players.{seat}", "seat given twice")
+    return tuple(sorted(players, key=lambda p: SEATS.index(p.seat)))
+
+
+def _override(config: Config, key: str, value: Any) -> Config:
+    if key == "players":
+        players = parse_players(value) if isinstance(value, str) else _players_table(value)
+        return replace(config, players=players)
+    if key == "language":
+        return replace(config, language=_coerce(key, _flag_value(value, str), str))
+    section, _, name = key.partition(".")
+    if section not in SECTIONS:
+        hint = _did_you_mean(section, ["language", "players", *SECTIONS])
+        raise ConfigError(key, "unknown key" + hint)
+    cls = SECTIONS[section]
+    names = [f.name for f in fields(cls)]
+    if name not in names:
+        raise ConfigError(key, "unknown key" + _did_you_mean(name, names))
+    kind = _kind(cls, name)
+    current = getattr(config, section)
+    new = replace(current, **{name: _coerce(key, _flag_value(value, kind), kind)})
+    return replace(config, **{section: new})
+
+
+def _flag_value(value: Any, kind: Any) -> Any:
+    """A flag's text read as a TOML value (``0x3D``, ``true``, ``[1920, 1080]``), or kept
+    as text for string keys and anything that is not TOML."""
+    if not isinstance(value, str) or kind is str:
+        return value
+    if kind is tuple and "x" in value and "[" not in value:  # 1920x1080
+        value = "[" + value.replace("x", ",") + "]"
+    try:
+        return tomllib.loads(f"v = {value}")["v"]
+    except tomllib.TOMLDecodeError:
+        return value
+
+
+def _did_you_mean(key: str, choices: Sequence[str]) -> str:
+    close = difflib.get_close_matches(key, choices, n=1)
+    return f" (did you mean {close[0]}?)" if close else f" (known: {', '.join(choices)})"
+
+
+# ---------------------------------------------------------------- checking
+
+
+def _check(config: Config) -> None:
+    """Ranges and combinations that a type alone does not catch."""
+    players = config.players
+    if not 2 <= len(players) <= 4:
+        raise ConfigError("players", f"2 to 4 players are needed, got {len(players)}")
+    names = [p.name for p in players]
+    for p in players:
+        if not p.name.strip():
+            raise ConfigError(f"players.{p.seat}.name", "empty name")
+        if names.count(p.name) > 1:
+            raise ConfigError(f"players.{p.seat}.name", f"{p.name!r} is used for two seats")
+        if p.castles not in CASTLE_COLOURS:
+            raise ConfigError(
+                f"players.{p.seat}.castles",
+                f"{p.castles!r} is not a castle colour ({', '.join(CASTLE_COLOURS)})",
+            )
+    if len(players) < 4 and len({p.castles for p in players}) < len(players):
+        raise ConfigError("players", "with 2 or 3 players each one needs his own castle colour")
+    if not config.language.strip():
+        raise ConfigError("language", "empty language")
+    d = config.display
+    if d.driver not in DRIVERS:
+        raise ConfigError("display.driver", f"{d.driver!r} is not one of {', '.join(DRIVERS)}")
+    if not 0x03 <= d.i2c_address <= 0x77:
+        raise ConfigError("display.i2c_address", f"{d.i2c_address:#x} is not a 7-bit I2C address")
+    if d.i2c_port < 0:
+        raise ConfigError("display.i2c_port", f"{d.i2c_port} is not a bus number")
+    if d.rotate not in range(4):
+        raise ConfigError("display.rotate", f"{d.rotate} is not 0, 1, 2 or 3 quarter turns")
+    if not 0 <= d.contrast <= 255:
+        raise ConfigError("display.contrast", f"{d.contrast} is not within 0-255")
+    for key in ("announce_seconds", "majorities_seconds"):
+        if getattr(d, key) <= 0:
+            raise ConfigError(f"display.{key}", "must be more than 0")
+    g = config.gpio
+    used: dict[int, str] = {}
+    for key in GpioConfig.PINS:
+        pin = getattr(g, key)
+        if pin not in GPIO_PINS:
+            raise ConfigError(f"gpio.{key}", f"GPIO {pin} does not exist (0-27)")
+        if pin in I2C_PINS and config.display.enabled:
+            raise ConfigError(f"gpio.{key}", f"GPIO {pin} is an I2C pin, the display needs it")
+        if pin in used:
+            raise ConfigError(f"gpio.{key}", f"GPIO {pin} is already gpio.{used[pin]}")
+        used[pin] = key
+    for key in ("hold_seconds", "beep_seconds"):
+        if getattr(g, key) <= 0:
+            raise ConfigError(f"gpio.{key}", "must be more than 0")
+    if config.camera.fps <= 0:
+        raise ConfigError("camera.fps", "must be more than 0")
+    if not 1 <= config.web.port <= 65535:
+        raise ConfigError("web.port", f"{config.web.port} is not a TCP port (1-65535)")
+    if not 80 <= config.voice.speed <= 450:
+        raise ConfigError("voice.speed", f"{config.voice.speed} words a minute is outside 80-450")
+
+
+# ---------------------------------------------------------------- printing
+
+
+def dump_config(config: Config) -> str:
+    """``config`` as a TOML file that `load_config` reads back to the same value."""
+    lines = [f"language = {_toml(config.language)}", "", "[players]"]
+    for p in config.players:
+        lines.append(f"{p.seat} = {{ name = {_toml(p.name)}, castles = {_toml(p.castles)} }}")
+    for name in SECTIONS:
+        lines += ["", f"[{name}]"]
+        section = getattr(config, name)
+        for f in fields(section):
+            value = getattr(section, f.name)
+            text = f"{value:#04x}" if f.name == "i2c_address" else _toml(value)
+            lines.append(f"{f.name} = {text}")
+    return "\n".join(lines) + "\n"
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, tuple | list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    text = str(value).replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{text}"'
+
+
+# ---------------------------------------------------------------- flags
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags every appliance command shares: ``--config``, ``--set``, ``--print-config``
+    and shortcuts for the settings changed most often."""
+    add = parser.add_argument
+    add("--config", metavar="FILE", help="settings file (TOML; see hardware/carolus.toml)")
+    add(
+        "--set",
+        metavar="KEY=VALUE",
+        action="append",
+        default=[],
+        help="override one setting, e.g. --set gpio.confirm=5 --set display.i2c_address=0x3D",
+    )
+    add("--players", metavar="SEAT=NAME:CASTLES,...", help="e.g. south=Anna:white,north=Bob:black")
+    add("--port", help="web page port (web.port)")
+    add("--language", help="voice and web page language (language)")
+    add(
+        "--voice",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="speak announcements (voice.enabled)",
+    )
+    add("--no-display", action="store_true", help="run without the OLED (display.enabled)")
+    add("--no-gpio", action="store_true", help="run without buttons, LEDs, buzzer (gpio.enabled)")
+    add("--print-config", action="store_true", help="print the settings in effect and exit")
+
+
+def overrides_from_args(args: argparse.Namespace) -> dict[str, Any]:
+    """The dotted-key overrides that the flags of `add_arguments` ask for."""
+    overrides: dict[str, Any] = {}
+    for item in getattr(args, "set", None) or []:
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise ConfigError(key.strip() or "--set", f"expected KEY=VALUE, got {item!r}")
+        overrides[key.strip()] = value.strip()
+    shortcuts = {
+        "players": getattr(args, "players", None),
+        "web.port": getattr(args, "port", None),
+        "language": getattr(args, "language", None),
+        "voice.enabled": getattr(args, "voice", None),
+        "display.enabled": False if getattr(args, "no_display", False) else None,
+        "gpio.enabled": False if getattr(args, "no_gpio", False) else None,
+    }
+    overrides.update({k: v for k, v in shortcuts.items() if v is not None})
+    return overrides
+
+
+def config_from_args(args: argparse.Namespace) -> Config:
+    """`load_config` of ``--config`` with the flags on top; raises `ConfigError`."""
+    return load_config(getattr(args, "config", None), overrides_from_args(args))
