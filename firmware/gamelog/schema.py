@@ -164,15 +164,22 @@ def version(conn: sqlite3.Connection) -> int:
 
 def migrate(conn: sqlite3.Connection, target: int = LATEST) -> list[int]:
     """Bring ``conn`` (autocommit mode) up to ``target``, one transaction per version;
-    the versions reached, in order."""
-    current = version(conn)
-    if current > LATEST:
-        raise NewerSchemaError(
-            f"the game log has schema {current}; this Carolus knows up to {LATEST}"
-        )
-    reached = []
-    for v in range(current, target):
+    the versions reached, in order. The version is read again under the write lock, so
+    two processes opening a new log at once migrate it once."""
+    reached: list[int] = []
+    while True:
+        current = version(conn)
+        if current > LATEST:
+            raise NewerSchemaError(
+                f"the game log has schema {current}; this Carolus knows up to {LATEST}"
+            )
+        if current >= target:
+            return reached
         conn.execute("BEGIN IMMEDIATE")
+        v = version(conn)
+        if v != current:  # another connection migrated meanwhile
+            conn.execute("ROLLBACK")
+            continue
         try:
             MIGRATIONS[v](conn)
             conn.execute(f"PRAGMA user_version = {v + 1}")
@@ -185,4 +192,3 @@ def migrate(conn: sqlite3.Connection, target: int = LATEST) -> list[int]:
                 f"cannot upgrade the game log from schema {v} to {v + 1}: {exc!r}"
             ) from exc
         reached.append(v + 1)
-    return reached
