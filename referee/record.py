@@ -162,6 +162,8 @@ def loads(text: str) -> Record:
         raise MalformedRecordError(
             None, f"not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
         ) from None
+    except (ValueError, RecursionError) as exc:  # a 5000-digit number, nesting too deep
+        raise MalformedRecordError(None, f"not a JSON document we can read: {exc}") from None
     return parse(data)
 
 
