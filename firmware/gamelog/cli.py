@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -117,6 +118,9 @@ def _guard(run: Any) -> Any:
             return 2
         except GameLogError as exc:
             _error(str(exc))
+            return 1
+        except (sqlite3.Error, OSError) as exc:  # e.g. the disk failed while reading
+            _error(f"the game log could not be read: {exc}")
             return 1
 
     handler.__name__ = run.__name__
