@@ -1,0 +1,173 @@
+"""Corrections: a person overrides what the camera believes about one zone.
+
+"Territory 7 has 3 red, not 2": the correction replaces the camera's reading of that
+zone for as long as the camera keeps reading it the same way. When the reading changes,
+the table has changed there and the camera is trusted again. Zone names:
+``territory N``, ``castles N``, ``court SEAT``, ``reserve SEAT``, ``emperor``,
+``cylinder COLOUR``, ``discs SEAT``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from referee.pieces import CASTLE_COLOURS, COLOURS, SEATS, Cubes
+from referee.table.snapshot import CYLINDER_PLACES, Table
+
+Value = object
+
+
+@dataclass(frozen=True)
+class Correction:
+    zone: str
+    seen: Value  # the camera's reading when the correction was made
+    value: Value  # what is really there
+
+
+def read(table: Table, zone: str) -> Value:
+    """The reading of one zone of ``table``."""
+    kind, key = _split(zone)
+    if kind == "territory":
+        return table.territories[int(key) - 1]
+    if kind == "castles":
+        return table.castles[int(key) - 1]
+    if kind == "court":
+        return table.courts.get(key, Cubes())
+    if kind == "reserve":
+        return table.reserves.get(key, Cubes())
+    if kind == "emperor":
+        return table.emperor
+    if kind == "cylinder":
+        return table.cylinders[COLOURS.index(key)]  # type: ignore[arg-type,unused-ignore]
+    return table.discs.get(key, frozenset())
+
+
+def write(table: Table, zone: str, value: Value) -> Table:
+    kind, key = _split(zone)
+    if kind in ("territory", "castles"):
+        index = int(key) - 1
+        name = "territories" if kind == "territory" else "castles"
+        items = list(getattr(table, name))
+        items[index] = value
+        return table.replace(**{name: tuple(items)})
+    if kind in ("court", "reserve", "discs"):
+        name = {"court": "courts", "reserve": "reserves", "discs": "discs"}[kind]
+        seats = dict(getattr(table, name))
+        seats[key] = value
+        return table.replace(**{name: seats})
+    if kind == "emperor":
+        return table.replace(emperor=value)
+    cylinders: list[object] = list(table.cylinders)
+    cylinders[COLOURS.index(key)] = value  # type: ignore[arg-type,unused-ignore]
+    return table.replace(cylinders=tuple(cylinders))
+
+
+def _split(zone: str) -> tuple[str, str]:
+    words = zone.split()
+    kind = words[0] if words else ""
+    key = words[1] if len(words) > 1 else ""
+    if kind == "emperor" and len(words) == 1:
+        return kind, ""
+    if len(words) != 2:
+        raise ValueError(f"unknown zone {zone!r}")
+    if kind in ("territory", "castles"):
+        if not key.isdigit() or not 1 <= int(key) <= 15:
+            raise ValueError(f"{zone!r}: territories are numbered 1 to 15")
+    elif kind in ("court", "reserve", "discs"):
+        if key not in SEATS:
+            raise ValueError(f"{zone!r}: seats are {', '.join(SEATS)}")
+    elif kind == "cylinder":
+        if key not in COLOURS:
+            raise ValueError(f"{zone!r}: colours are {', '.join(COLOURS)}")
+    else:
+        raise ValueError(f"unknown zone {zone!r}")
+    return kind, key
+
+
+def _counts(
+    value: Value, names: tuple[str, ...], base: tuple[int, ...], zone: str
+) -> tuple[int, ...]:
+    if isinstance(value, tuple | list) and len(value) == len(names):
+        counts = list(value)
+    elif isinstance(value, Mapping):
+        counts = list(base)
+        for name, n in value.items():
+            if name not in names:
+                raise ValueError(f"{zone}: unknown colour {name!r}")
+            counts[names.index(name)] = n
+    else:
+        raise ValueError(f"{zone}: expected counts per colour, got {value!r}")
+    for n in counts:
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise ValueError(f"{zone}: counts are integers >= 0, got {n!r}")
+    return tuple(counts)
+
+
+def normalise(table: Table, zone: str, value: Value) -> Value:
+    """Check a corrected value and give it the zone's type; partial counts are merged
+    with the reading (``{"red": 3}`` changes only red)."""
+    kind, _ = _split(zone)
+    current = read(table, zone)
+    if kind in ("territory", "court", "reserve"):
+        assert isinstance(current, Cubes)
+        return Cubes(_counts(value, COLOURS, tuple(current), zone))
+    if kind == "castles":
+        assert isinstance(current, tuple)
+        c = _counts(value, CASTLE_COLOURS, current, zone)
+        return (c[0], c[1], c[2])
+    if kind == "emperor":
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 15
+        ):
+            raise ValueError(f"emperor: expected a territory 1..15, got {value!r}")
+        return value
+    if kind == "cylinder":
+        if value is not None and value not in CYLINDER_PLACES:
+            raise ValueError(f'{zone}: expected a seat or "pool", got {value!r}')
+        return value
+    if not isinstance(value, list | tuple | set | frozenset) or not all(
+        isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 5 for n in value
+    ):
+        raise ValueError(f"{zone}: expected disc numbers 1..5, got {value!r}")
+    return frozenset(value)
+
+
+def words(value: Value) -> str:
+    if isinstance(value, Cubes):
+        return value.describe()
+    if isinstance(value, tuple) and len(value) == 3:
+        parts = [f"{n} {c}" for c, n in zip(CASTLE_COLOURS, value, strict=True) if n]
+        return ", ".join(parts) or "no castle"
+    if isinstance(value, frozenset):
+        return "discs " + ", ".join(str(n) for n in sorted(value)) if value else "no discs"
+    return str(value)
+
+
+class Corrections:
+    """The corrections in force, by zone."""
+
+    def __init__(self) -> None:
+        self._by_zone: dict[str, Correction] = {}
+
+    def __len__(self) -> int:
+        return len(self._by_zone)
+
+    def set(self, zone: str, table: Table, value: Value) -> None:
+        """Correct ``zone`` of the raw camera ``table`` to ``value``."""
+        fixed = normalise(table, zone, value)
+        self._by_zone[zone] = Correction(zone, read(table, zone), fixed)
+
+    def apply(self, table: Table) -> Table:
+        """The raw ``table`` with the corrections still in force; stale ones are dropped."""
+        if not self._by_zone:
+            return table
+        for zone, correction in list(self._by_zone.items()):
+            if read(table, zone) != correction.seen:
+                del self._by_zone[zone]
+                continue
+            table = write(table, zone, correction.value)
+        return table
+
+    def describe(self, zone: str, before: Table, after: Table) -> str:
+        return f"{words(read(after, zone))} (the camera saw {words(read(before, zone))})"

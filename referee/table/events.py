@@ -1,0 +1,39 @@
+"""Events of the live table: the engine's events stamped with a time, plus the table's own.
+
+Every event is a JSON-able dict with ``kind`` and ``t`` (the time of the snapshot that
+settled it). Engine events keep the fields of ``shared/spec/record.md``; the table adds
+announcements (``cubes-placed``, ``castle-pending``, ``cylinder-pending`` …), judgement
+(``illegal``, ``resolved``) and the log of human interventions (``undone``,
+``confirmed``, ``corrected``). Table events carry a ``message`` in words.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.announcements import say
+from referee.events import Event
+
+TableEvent = dict[str, Any]
+
+
+def stamp(event: Event, t: float | None) -> TableEvent:
+    """An engine event as a table event: its record fields, ``t`` and its words."""
+    data = event.to_json()
+    data["t"] = t
+    data["message"] = say(event)
+    return data
+
+
+def table_event(kind: str, t: float | None, message: str, **fields: Any) -> TableEvent:
+    return {"kind": kind, "t": t, **fields, "message": message}
+
+
+def describe(event: TableEvent) -> str:
+    """One line of commentary: time, then the words."""
+    t = event.get("t")
+    when = f"{t:8.1f}s" if isinstance(t, int | float) else "       -"
+    text = event.get("message") or event["kind"]
+    if event["kind"] == "illegal":
+        text = f"ILLEGAL ({event.get('code')}): {text}"
+    return f"{when}  {text}"
