@@ -41,6 +41,7 @@ from referee.events import Event
 from referee.game import Game
 from referee.moves import Move
 from referee.record import Record, parse
+from referee.setup import Setup
 
 log = logging.getLogger("carolus.gamelog")
 log.addHandler(logging.NullHandler())  # warnings also go to GameLog.warnings
@@ -404,7 +405,7 @@ class GameLog:
 
     def start_game(
         self,
-        setup: Any,
+        setup: Setup,
         seats: Mapping[str, str] | None = None,
         meta: Mapping[str, Any] | None = None,
         t: float | None = None,
@@ -420,33 +421,11 @@ class GameLog:
         return self._insert_game(setup, dict(meta or {}), source, "running", started)
 
     def _insert_game(
-        self, setup: Any, meta: dict[str, Any], source: str, status: str, started: str | None
+        self, setup: Setup, meta: dict[str, Any], source: str, status: str, started: str | None
     ) -> int:
-        shape = setup_to_json(setup)
-
-        def op(conn: sqlite3.Connection) -> int:
-            cursor = conn.execute(
-                "INSERT INTO games (players, setup, meta, source, status, started) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (
-                    json.dumps(shape["players"], ensure_ascii=False),
-                    json.dumps(shape, ensure_ascii=False),
-                    json.dumps(meta, ensure_ascii=False),
-                    source,
-                    status,
-                    started,
-                ),
-            )
-            game_id = int(cursor.lastrowid or 0)
-            for position, p in enumerate(setup.players):
-                conn.execute(
-                    "INSERT INTO seats (game_id, position, name, castles, seat) "
-                    "VALUES (?, ?, ?, ?, ?)",
-                    (game_id, position, p.name, p.castles, p.seat),
-                )
-            return game_id
-
-        return self._write(op, keep=False)
+        return self._write(
+            lambda conn: _insert_game(conn, setup, meta, source, status, started), keep=False
+        )
 
     def step(
         self,
@@ -609,28 +588,11 @@ class GameLog:
         date = meta.get("date")
         started = date if isinstance(date, str) and _is_date(date) else _now()
         imported_t = time.time()
-        shape = setup_to_json(record.setup)
         moves = [dumps_move(m) for m in game.move_stack]
         facts = [_event_json(e) for e in verdict.events]
 
         def op(conn: sqlite3.Connection) -> int:
-            cursor = conn.execute(
-                "INSERT INTO games (players, setup, meta, source, status, started) "
-                "VALUES (?, ?, ?, 'import', 'running', ?)",
-                (
-                    json.dumps(shape["players"], ensure_ascii=False),
-                    json.dumps(shape, ensure_ascii=False),
-                    json.dumps(meta, ensure_ascii=False),
-                    started,
-                ),
-            )
-            game_id = int(cursor.lastrowid or 0)
-            for position, p in enumerate(record.setup.players):
-                conn.execute(
-                    "INSERT INTO seats (game_id, position, name, castles, seat) "
-                    "VALUES (?, ?, ?, ?, ?)",
-                    (game_id, position, p.name, p.castles, p.seat),
-                )
+            game_id = _insert_game(conn, record.setup, meta, "import", "running", started)
             conn.executemany(
                 "INSERT INTO steps (game_id, seq, move, t) VALUES (?, ?, ?, ?)",
                 [(game_id, seq, text, imported_t) for seq, text in enumerate(moves, start=1)],
@@ -696,7 +658,7 @@ class GameLog:
             game_id, source, status, started, ended, winner, reason, rounds, seats, json.loads(meta)
         )
 
-    def setup(self, game_id: int) -> Any:
+    def setup(self, game_id: int) -> Setup:
         row = self._conn.execute("SELECT setup FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise UnknownGameError(f"no game {game_id} in the log")
@@ -810,6 +772,35 @@ def _is_date(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _insert_game(
+    conn: sqlite3.Connection,
+    setup: Setup,
+    meta: Mapping[str, Any],
+    source: str,
+    status: str,
+    started: str | None,
+) -> int:
+    shape = setup_to_json(setup)
+    cursor = conn.execute(
+        "INSERT INTO games (players, setup, meta, source, status, started) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        (
+            json.dumps(shape["players"], ensure_ascii=False),
+            json.dumps(shape, ensure_ascii=False),
+            json.dumps(dict(meta), ensure_ascii=False),
+            source,
+            status,
+            started,
+        ),
+    )
+    game_id = int(cursor.lastrowid or 0)
+    conn.executemany(
+        "INSERT INTO seats (game_id, position, name, castles, seat) VALUES (?, ?, ?, ?, ?)",
+        [(game_id, i, p.name, p.castles, p.seat) for i, p in enumerate(setup.players)],
+    )
+    return game_id
 
 
 def _event_json(event: Event | Mapping[str, Any]) -> dict[str, Any]:

@@ -129,3 +129,18 @@ def test_import_api_reports_the_code(log: GameLog) -> None:
     with pytest.raises(ImportRejectedError) as caught:
         log.import_record({"format": "carolus-record/1"}, "y.json")
     assert caught.value.code == "malformed" and caught.value.exit_code == 2
+
+
+def test_a_game_where_the_supply_ran_short_round_trips(tmp_path: Path) -> None:
+    """Refills with ``returned`` (every player gives cubes back) survive the log."""
+    with GameLog(tmp_path / "table.db") as table:
+        game_id, live = log_game(table, two_players(0, cubes_per_colour=12), seed=0)
+        assert any(e["kind"] == "returned" for e in table.events(game_id))
+        data = table.record(game_id).to_json()
+        assert table.resume(game_id).game.move_stack == live.move_stack
+    assert any("returned" in t for r in data["rounds"] for t in r["turns"])
+    path = write(tmp_path / "short.json", data)
+    home = tmp_path / "home.db"
+    assert carolus(home, "import", str(path)) == 0
+    assert carolus(home, "export", "1", "--out", str(tmp_path / "out")) == 0
+    assert json.loads((tmp_path / "out" / "carolus-game-0001.json").read_text()) == data
