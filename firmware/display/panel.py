@@ -1,0 +1,299 @@
+"""The OLED panel: which screen to show now, from the latest view and the events.
+
+Priority, highest first:
+
+1. **majorities** — while someone pages with the Majorities button (falls back to the
+   live view after ``majorities_seconds`` without a press, or on a long press);
+2. **illegal act** — persistent until the view says the table is legal again (or a
+   ``resolved`` event comes);
+3. **announcements** — each event worth saying (castle built, control gained, cubes
+   played …) for ``announce_seconds``, in order, the oldest dropped when they pile up;
+4. **game over**;
+5. **pending chores** — a castle to place, a cylinder to move (from the view);
+6. the **live view** — whose turn and what he does.
+
+The device is injected (a luma device: ``ssd1306`` on the Pi, ``dummy`` in tests and when
+no panel is attached), and every render is kept as an image for the web mirror
+(`Display.png`). Wiring in the main loop::
+
+    display = Display(device, announce_seconds=cfg.display.announce_seconds)
+    display.update(hub.state()); display.on_event(event); display.tick()  # each loop
+    # Hub.press("majorities", long): display.live() if long
+    #                                 else display.page_majorities(hub.majorities())
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from firmware.display import screens
+
+#: Events the panel announces for a few seconds (the rest are in the live view anyway).
+ANNOUNCED = frozenset(
+    {
+        "cubes-played",
+        "cubes-placed",
+        "control-gained",
+        "castle-built",
+        "castle-taken",
+        "merged",
+        "returned",
+        "emperor-moved",
+        "undone",
+        "confirmed",
+        "corrected",
+        "resolved",
+        "setup",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Screen:
+    """What is on the panel: a name (for logs and tests) and the data it draws."""
+
+    name: str
+    event: Mapping[str, Any] | None = None
+    majority: Mapping[str, Any] | None = None
+    page: int = 1
+    pages: int = 1
+
+
+def choose(
+    view: Mapping[str, Any],
+    *,
+    event: Mapping[str, Any] | None = None,
+    majority: Mapping[str, Any] | None = None,
+    page: int = 1,
+    pages: int = 1,
+    illegal: Mapping[str, Any] | None = None,
+) -> Screen:
+    """The screen for ``view`` given what the panel is asked to show on top of it."""
+    if majority is not None:
+        return Screen("majority", majority=majority, page=page, pages=pages)
+    table = view.get("table") or {}
+    illegal = table.get("illegal") or illegal
+    if illegal:
+        return Screen("illegal", event=illegal)
+    if event is not None:
+        return Screen(_event_screen(event), event=event)
+    if view.get("finished"):
+        return Screen("game-over")
+    pending = list(table.get("pending") or [])
+    if pending:
+        chore = pending[0]
+        return Screen(str(chore.get("kind")), event=chore, page=1, pages=len(pending))
+    return Screen("turn")
+
+
+def _event_screen(event: Mapping[str, Any]) -> str:
+    kind = event.get("kind")
+    if kind in ("cubes-played", "cubes-placed"):
+        return "cubes"
+    if kind in ("castle-built", "castle-taken", "castle-pending") and event.get("side"):
+        return "castle"
+    if kind in ("control-gained", "cylinder-pending") and event.get("colour"):
+        return "cylinder"
+    return "announcement"
+
+
+def draw(canvas: ImageDraw.ImageDraw, view: Mapping[str, Any], screen: Screen) -> None:
+    """Paint ``screen`` of ``view``."""
+    event = screen.event or {}
+    note = f"{screen.page}/{screen.pages}" if screen.pages > 1 else ""
+    if screen.name == "majority" and screen.majority is not None:
+        screens.draw_majority(canvas, screen.majority, screen.page, screen.pages)
+    elif screen.name == "illegal":
+        screens.draw_illegal(canvas, view, event)
+    elif screen.name == "cubes":
+        screens.draw_cubes(canvas, view, event)
+    elif screen.name == "castle":
+        title = {"castle-built": "New castle", "castle-taken": "Takeover"}.get(
+            str(event.get("kind")), "Castle to place"
+        )
+        screens.draw_castle(canvas, view, event, title=title, note=note)
+    elif screen.name == "cylinder":
+        title = "Control" if event.get("kind") == "control-gained" else "Move the cylinder"
+        screens.draw_cylinder(canvas, view, event, title=title, note=note)
+    elif screen.name == "announcement":
+        screens.draw_announcement(canvas, view, event)
+    elif screen.name == "game-over":
+        screens.draw_game_over(canvas, view)
+    else:
+        screens.draw_turn(canvas, view)
+
+
+def render(view: Mapping[str, Any], screen: Screen | None = None, mode: str = "1") -> Image.Image:
+    """The 128x64 image of ``screen`` (default: the one `choose` picks for ``view``)."""
+    image = Image.new(mode, (screens.WIDTH, screens.HEIGHT), screens.OFF)
+    draw(ImageDraw.Draw(image), view, screen or choose(view))
+    return image
+
+
+def to_png(image: Image.Image, scale: int = 4) -> bytes:
+    """``image`` scaled up by whole pixels (sharp in a browser), as PNG bytes."""
+    big = image.convert("1").resize(
+        (image.width * scale, image.height * scale), Image.Resampling.NEAREST
+    )
+    out = io.BytesIO()
+    big.save(out, format="PNG")
+    return out.getvalue()
+
+
+def render_png(
+    view: Mapping[str, Any],
+    *,
+    event: Mapping[str, Any] | None = None,
+    majority: Mapping[str, Any] | None = None,
+    page: int = 1,
+    pages: int = 1,
+    scale: int = 4,
+) -> bytes:
+    """The screen for ``view`` (and an event or majority on top) as a PNG, scaled ×4 for
+    ``GET /api/display.png``."""
+    screen = choose(view, event=event, majority=majority, page=page, pages=pages)
+    return to_png(render(view, screen), scale)
+
+
+class Display:
+    """The panel's state: latest view, announcements waiting, majorities paging."""
+
+    def __init__(
+        self,
+        device: Any,
+        *,
+        announce_seconds: float = 5.0,
+        majorities_seconds: float = 30.0,
+        backlog: int = 4,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.device = device
+        self.announce_seconds = announce_seconds
+        self.majorities_seconds = majorities_seconds
+        self._clock = clock
+        self._lock = threading.RLock()
+        self._view: Mapping[str, Any] = {}
+        self._illegal: Mapping[str, Any] | None = None
+        self._waiting: deque[Mapping[str, Any]] = deque(maxlen=backlog)
+        self._shown_since: float | None = None
+        self._pages: list[Mapping[str, Any]] = []
+        self._page = 0
+        self._paged_at = 0.0
+        self._image: Image.Image | None = None
+        self.screen = Screen("turn")
+
+    # -- inputs
+
+    def update(self, view: Mapping[str, Any]) -> None:
+        """A new view model (after every settled table): redraw if anything changed."""
+        with self._lock:
+            self._view = view
+            if (view.get("table") or {}).get("legal", True):
+                self._illegal = None
+            self._refresh()
+
+    def on_event(self, event: Mapping[str, Any]) -> None:
+        """An event from the bus: announce it, or note an illegal act / its end."""
+        with self._lock:
+            kind = event.get("kind")
+            if kind == "illegal":
+                self._illegal = event
+            elif kind == "resolved":
+                self._illegal = None
+            if kind in ANNOUNCED:
+                if not self._waiting:
+                    self._shown_since = None
+                self._waiting.append(event)
+            self._refresh()
+
+    def tick(self) -> None:
+        """Call now and then (each loop): announcements and paging time out."""
+        with self._lock:
+            self._refresh()
+
+    def page_majorities(self, pages: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        """A short press of Majorities: the first unit, then the next; after the last,
+        back to the live view. ``pages`` is `Hub.majorities()` (most contested first)."""
+        with self._lock:
+            if not self._pages:
+                self._pages, self._page = list(pages), 0
+            elif self._page + 1 < len(self._pages):
+                self._pages = list(pages) or self._pages  # the latest strengths
+                self._page = min(self._page + 1, len(self._pages) - 1)
+            else:
+                self._pages = []
+            self._paged_at = self._clock()
+            self._refresh()
+            return self.describe()
+
+    def live(self) -> dict[str, Any]:
+        """A long press of Majorities: back to the live view."""
+        with self._lock:
+            self._pages = []
+            self._refresh()
+            return self.describe()
+
+    # -- outputs
+
+    def describe(self) -> dict[str, Any]:
+        """What is shown, for `Hub.press` replies and logs."""
+        out: dict[str, Any] = {"screen": self.screen.name}
+        if self.screen.name == "majority":
+            out.update(page=self.screen.page, of=self.screen.pages)
+            out["territories"] = list((self.screen.majority or {}).get("territories", []))
+        return out
+
+    def image(self) -> Image.Image:
+        """The 128x64 image on the panel now."""
+        with self._lock:
+            if self._image is None:
+                self._refresh(force=True)
+            assert self._image is not None
+            return self._image.copy()
+
+    def png(self, scale: int = 4) -> bytes:
+        """The panel now as PNG bytes, scaled for a browser (`Hub.display_png`)."""
+        return to_png(self.image(), scale)
+
+    # -- inside
+
+    def _announcement(self, now: float) -> Mapping[str, Any] | None:
+        while self._waiting:
+            if self._shown_since is None:
+                self._shown_since = now
+            if now - self._shown_since < self.announce_seconds:
+                return self._waiting[0]
+            self._waiting.popleft()
+            self._shown_since = None
+        return None
+
+    def _refresh(self, force: bool = False) -> None:
+        now = self._clock()
+        if self._pages and now - self._paged_at >= self.majorities_seconds:
+            self._pages = []
+        majority = self._pages[self._page] if self._pages else None
+        blocked = majority is not None or self._illegal or (self._view.get("table") or {}).get(
+            "illegal"
+        )
+        event = None if blocked else self._announcement(now)
+        screen = choose(
+            self._view,
+            event=event,
+            majority=majority,
+            page=self._page + 1,
+            pages=len(self._pages),
+            illegal=self._illegal,
+        )
+        image = render(self._view, screen, self.device.mode)
+        self.screen = screen
+        if force or self._image is None or image.tobytes() != self._image.tobytes():
+            self._image = image
+            self.device.display(image)

@@ -1,0 +1,318 @@
+"""The OLED: each screen against a reference image, and which screen shows when.
+
+Screens are drawn on luma's ``dummy`` device and compared pixel for pixel with
+``tests/firmware/reference/*.png``. After a deliberate change of a screen, regenerate
+them with ``CAROLUS_UPDATE_REFERENCE=1 .venv/bin/pytest tests/firmware/test_display.py``
+and look at the images before committing.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from luma.core.device import dummy
+from PIL import Image, ImageChops
+
+from firmware.display import Display, render_png
+from firmware.view import game_view, majorities_view
+from referee.check import check_file
+from referee.game import Game
+from referee.moves import ChooseDisc, PlayCubes
+from referee.selfplay import play_game
+from referee.setup import Player
+
+REFERENCE = Path(__file__).parent / "reference"
+UPDATE = os.environ.get("CAROLUS_UPDATE_REFERENCE") == "1"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def club_night() -> Game:
+    verdict = check_file("examples/club-night.json")
+    assert verdict.game is not None
+    return verdict.game
+
+
+def emperor_step() -> Game:
+    """Round 2 of the club night, Bob has played his cubes and must move the emperor."""
+    game = club_night()
+    game.push(ChooseDisc("Bob", 3))
+    game.push(ChooseDisc("Anna", 4))
+    game.push(PlayCubes.of("Bob", ["blue"], {7: ["green", "blue"]}))
+    return game
+
+
+def finished() -> Game:
+    return play_game([Player("Anna", "white"), Player("Bob", "black")], random.Random(7))
+
+
+ILLEGAL = {
+    "kind": "illegal",
+    "code": "wrong-court",
+    "player": "Bob",
+    "message": "Bob put a red cube into Anna's court: take it back to Bob's reserve.",
+}
+CUBES = {
+    "kind": "cubes-played",
+    "player": "Bob",
+    "court": ["blue"],
+    "territories": {"7": ["green", "blue"]},
+    "message": "Bob plays 1 blue to his court; 1 green, 1 blue on territory 7.",
+}
+
+
+def new_display(clock: Clock | None = None) -> tuple[Display, Any]:
+    device = dummy(width=128, height=64, mode="1")
+    clock = clock or Clock()
+    return Display(device, announce_seconds=5, majorities_seconds=30, clock=clock), device
+
+
+def check_reference(name: str, image: Image.Image) -> None:
+    path = REFERENCE / f"{name}.png"
+    if UPDATE:
+        REFERENCE.mkdir(parents=True, exist_ok=True)
+        image.convert("1").save(path)
+        return
+    assert path.exists(), f"no reference {path}; run with CAROLUS_UPDATE_REFERENCE=1"
+    want = Image.open(path).convert("1")
+    got = image.convert("1")
+    diff = ImageChops.difference(want.convert("L"), got.convert("L")).getbbox()
+    if diff is not None:
+        got.save(path.with_suffix(".actual.png"))
+    assert diff is None, f"{name} differs from the reference in box {diff}"
+
+
+def _turn(display: Display) -> None:
+    display.update(game_view(club_night()))
+
+
+def _emperor(display: Display) -> None:
+    display.update(game_view(emperor_step(), camera="ok"))
+
+
+def _cubes(display: Display) -> None:
+    display.update(game_view(emperor_step()))
+    display.on_event(CUBES)
+
+
+def _castle(display: Display) -> None:
+    display.update(
+        game_view(club_night(), pending=[{"kind": "castle", "territories": [7], "side": "white"}])
+    )
+
+
+def _cylinder(display: Display) -> None:
+    pending = [
+        {"kind": "cylinder", "colour": "red", "player": "Anna", "seat": "south"},
+        {"kind": "castle", "territories": [4, 5, 6], "side": "white"},
+    ]
+    display.update(game_view(emperor_step(), pending=pending))
+
+
+def _illegal(display: Display) -> None:
+    display.update(game_view(club_night(), illegal=ILLEGAL))
+
+
+def _majority(display: Display) -> None:
+    game = finished()
+    game.pop()  # the position just before the end: regions with castles
+    display.update(game_view(game))
+    pages = majorities_view(game)
+    display.page_majorities(pages)
+
+
+def _game_over(display: Display) -> None:
+    display.update(game_view(finished()))
+
+
+SCREENS: dict[str, tuple[Callable[[Display], None], str]] = {
+    "turn": (_turn, "turn"),
+    "turn-emperor": (_emperor, "turn"),
+    "cubes": (_cubes, "cubes"),
+    "castle": (_castle, "castle"),
+    "cylinder": (_cylinder, "cylinder"),
+    "illegal": (_illegal, "illegal"),
+    "majority": (_majority, "majority"),
+    "game-over": (_game_over, "game-over"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCREENS))
+def test_screen_matches_reference(name: str) -> None:
+    setup, screen = SCREENS[name]
+    display, device = new_display()
+    setup(display)
+    assert display.screen.name == screen
+    assert device.image is not None and device.image.size == (128, 64)
+    check_reference(name, device.image)
+
+
+def ink_rows(image: Image.Image, box: tuple[int, int, int, int]) -> int:
+    bbox = image.crop(box).getbbox()
+    return 0 if bbox is None else bbox[3] - bbox[1]
+
+
+def test_the_main_line_is_big_enough_for_arms_length() -> None:
+    display, device = new_display()
+    _turn(display)
+    # the player to move is written 14 pixels high below the 9-pixel title bar
+    assert ink_rows(device.image, (0, 11, 128, 27)) == 14
+    _castle(display)
+    assert ink_rows(device.image, (0, 11, 128, 27)) == 14  # "White"
+    assert ink_rows(device.image, (0, 28, 128, 44)) == 14  # "castle in 7"
+
+
+def test_an_announcement_shows_for_a_while_then_the_live_view_returns() -> None:
+    clock = Clock()
+    display, device = new_display(clock)
+    _emperor(display)
+    live = device.image.copy()
+    display.on_event(CUBES)
+    assert display.screen.name == "cubes"
+    clock.now += 4.9
+    display.tick()
+    assert display.screen.name == "cubes"
+    clock.now += 0.2
+    display.tick()
+    assert display.screen.name == "turn"
+    assert device.image.tobytes() == live.tobytes()
+
+
+def test_announcements_wait_their_turn() -> None:
+    clock = Clock()
+    display, _ = new_display(clock)
+    _emperor(display)
+    display.on_event(CUBES)
+    display.on_event({"kind": "castle-built", "territories": [7], "side": "black"})
+    display.on_event({"kind": "turn-started", "player": "Anna"})  # not announced: live view
+    seen = []
+    for _ in range(4):
+        seen.append(display.screen.name)
+        clock.now += 5
+        display.tick()
+    assert seen == ["cubes", "castle", "turn", "turn"]
+
+
+def test_an_illegal_act_stays_until_the_table_is_legal_again() -> None:
+    clock = Clock()
+    display, device = new_display(clock)
+    _emperor(display)
+    display.on_event(ILLEGAL)
+    display.on_event(CUBES)
+    clock.now += 60
+    display.tick()
+    assert display.screen.name == "illegal"
+    assert device.image.getpixel((127, 63)) == 255  # inverted: a white screen
+    display.update(game_view(emperor_step()))  # the table is legal again
+    assert display.screen.name == "cubes"  # what was said meanwhile still shows
+    clock.now += 5
+    display.tick()
+    assert display.screen.name == "turn"
+    display.on_event(ILLEGAL)
+    assert display.screen.name == "illegal"
+    display.on_event({"kind": "resolved", "message": "The table is back in order."})
+    assert display.screen.name == "announcement"
+
+
+def test_majorities_button_pages_through_every_unit_then_back() -> None:
+    clock = Clock()
+    display, _ = new_display(clock)
+    game = club_night()
+    display.update(game_view(game))
+    pages = majorities_view(game)
+    shown = [display.page_majorities(pages) for _ in range(len(pages) + 1)]
+    assert [s.get("page") for s in shown[:-1]] == list(range(1, len(pages) + 1))
+    assert [s["territories"] for s in shown[:-1]] == [p["territories"] for p in pages]
+    assert shown[-1] == {"screen": "turn"}
+    display.page_majorities(pages)
+    display.page_majorities(pages)
+    assert display.live() == {"screen": "turn"}  # long press
+    display.page_majorities(pages)
+    clock.now += 31  # nobody pressed for a while
+    display.tick()
+    assert display.screen.name == "turn"
+
+
+def test_majorities_show_even_over_an_illegal_act() -> None:
+    display, _ = new_display()
+    _illegal(display)
+    game = club_night()
+    assert display.page_majorities(majorities_view(game))["screen"] == "majority"
+    assert display.live()["screen"] == "illegal"
+
+
+def test_two_chores_are_numbered_and_the_first_is_shown() -> None:
+    display, _ = new_display()
+    _cylinder(display)
+    assert display.screen.name == "cylinder" and display.screen.pages == 2
+
+
+def test_the_panel_is_written_only_when_the_picture_changes() -> None:
+    writes = []
+    device = dummy(width=128, height=64, mode="1")
+    real = device.display
+    device.display = lambda image: (writes.append(1), real(image))
+    display = Display(device, clock=Clock())
+    for _ in range(3):
+        display.update(game_view(club_night()))
+        display.tick()
+    assert len(writes) == 1
+    display.update(game_view(emperor_step()))
+    assert len(writes) == 2
+
+
+def test_web_mirror_is_the_panel_scaled_four_times() -> None:
+    display, device = new_display()
+    _emperor(display)
+    png = Image.open(io.BytesIO(display.png()))
+    assert png.size == (512, 256)
+    assert png.convert("1").resize((128, 64), Image.Resampling.NEAREST).tobytes() == (
+        device.image.convert("1").tobytes()
+    )
+    same = Image.open(io.BytesIO(render_png(game_view(emperor_step(), camera="ok"))))
+    assert same.tobytes() == png.tobytes()
+    with_event = Image.open(io.BytesIO(render_png(game_view(emperor_step()), event=CUBES)))
+    assert with_event.tobytes() != png.tobytes()
+
+
+def test_long_names_and_messages_are_cut_not_overflowing() -> None:
+    game = club_night()
+    view = game_view(
+        game,
+        illegal={"code": "cube-count", "player": "Maximiliane", "message": "word " * 80},
+    )
+    view["to_move"] = "Maximiliane-Anna von Hohenzollern"
+    display, device = new_display()
+    display.update(view)
+    assert display.screen.name == "illegal"
+    view["table"] = {"legal": True, "illegal": None, "pending": []}
+    display.update(view)
+    assert display.screen.name == "turn"
+    assert device.image.getbbox() is not None
+
+
+def test_without_a_panel_the_appliance_says_so_once_and_draws_on_a_stand_in() -> None:
+    from firmware.config import DisplayConfig
+    from firmware.display.device import open_device
+
+    said: list[str] = []
+    device, attached = open_device(DisplayConfig(i2c_port=97), said.append)
+    assert not attached and len(said) == 1
+    assert "no ssd1306 on I2C bus 97 address 0x3c" in said[0] and "running without" in said[0]
+    display = Display(device, clock=Clock())
+    display.update(game_view(club_night()))
+    assert display.png().startswith(b"\x89PNG")
+    _, attached = open_device(DisplayConfig(enabled=False), said.append)
+    assert not attached and len(said) == 1  # switched off on purpose: nothing to say
