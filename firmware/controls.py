@@ -1,0 +1,169 @@
+"""The appliance's buttons, LEDs and buzzer (gpiozero).
+
+- **Majorities** button: a press steps through the territories and regions (the rules'
+  "check majorities on demand"); a long press goes back to the live view.
+- **Confirm/Undo** button: a press confirms the pending physical action (castle,
+  cylinder); a long press undoes the last accepted step.
+- **LEDs**: green while the table is legal, red while an illegal act is pending.
+- **Buzzer**: one beep on an illegal act, two when the game is over.
+
+A button only calls `Hub.press(button, long)` — what a press means lives in the hub, so
+the web page's buttons and the real ones behave the same. A long press fires as soon as
+the button has been held ``hold_seconds`` (the player feels it happen), and its release
+then does nothing more. Pins come from a gpiozero pin factory that is injected (tests use
+``MockFactory``); nothing touches GPIO at import time.
+"""
+
+from __future__ import annotations
+
+import threading
+import warnings
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+from firmware.config import GpioConfig
+from firmware.hub import CommandError
+
+#: The two buttons, by the name `Hub.press` knows them.
+BUTTONS = ("majorities", "confirm")
+
+
+class Presses(Protocol):
+    """The part of `firmware.hub.Hub` the buttons need."""
+
+    def press(self, button: str, long: bool = False) -> dict[str, Any]: ...
+
+
+class Controls:
+    """Buttons calling the hub; LEDs and buzzer following the view and the events."""
+
+    def __init__(
+        self,
+        hub: Presses,
+        *,
+        pin_factory: Any = None,
+        pins: GpioConfig | None = None,
+        say: Callable[[str], None] = print,
+    ) -> None:
+        from gpiozero import LED, Button, Buzzer  # type: ignore[import-untyped]
+
+        pins = pins or GpioConfig()
+        self._hub = hub
+        self._say = say
+        self._beep = pins.beep_seconds
+        self._held: dict[str, bool] = {}
+        self._lock = threading.Lock()
+        self.last_reply: dict[str, Any] | None = None
+        self.buttons: dict[str, Any] = {}
+        opened: list[Any] = []
+        try:
+            for name in BUTTONS:
+                button = Button(
+                    getattr(pins, name),
+                    pull_up=True,
+                    hold_time=pins.hold_seconds,
+                    pin_factory=pin_factory,
+                )
+                opened.append(button)
+                button.when_pressed = self._on_pressed(name)
+                button.when_held = self._on_held(name)
+                button.when_released = self._on_released(name)
+                self.buttons[name] = button
+            self.green = LED(pins.led_green, pin_factory=pin_factory)
+            opened.append(self.green)
+            self.red = LED(pins.led_red, pin_factory=pin_factory)
+            opened.append(self.red)
+            self.buzzer = Buzzer(pins.buzzer, pin_factory=pin_factory)
+            opened.append(self.buzzer)
+        except BaseException:
+            for device in opened:
+                device.close()
+            raise
+        self._legal: bool | None = None
+
+    # -- buttons
+
+    def _on_pressed(self, name: str) -> Callable[[], None]:
+        def pressed() -> None:
+            self._held[name] = False
+
+        return pressed
+
+    def _on_held(self, name: str) -> Callable[[], None]:
+        def held() -> None:
+            self._held[name] = True
+            self._press(name, long=True)
+
+        return held
+
+    def _on_released(self, name: str) -> Callable[[], None]:
+        def released() -> None:
+            if not self._held.pop(name, False):
+                self._press(name, long=False)
+
+        return released
+
+    def _press(self, name: str, long: bool) -> None:
+        """Call the hub; a refusal (nothing to undo …) is said, never lost in a thread."""
+        with self._lock:
+            try:
+                self.last_reply = self._hub.press(name, long=long)
+            except CommandError as exc:
+                self.last_reply = {"error": str(exc)}
+                self._say(f"{name} button: {exc}")
+            except Exception as exc:  # a button thread must survive anything the hub does
+                self.last_reply = {"error": str(exc)}
+                self._say(f"{name} button failed: {exc!r}")
+
+    # -- outputs
+
+    def update(self, view: Mapping[str, Any]) -> None:
+        """Green while the table is legal, red while an illegal act is pending."""
+        legal = bool((view.get("table") or {}).get("legal", True))
+        if legal == self._legal:
+            return
+        self._legal = legal
+        (self.green.on if legal else self.green.off)()
+        (self.red.off if legal else self.red.on)()
+
+    def on_event(self, event: Mapping[str, Any]) -> None:
+        """One beep for an illegal act, two for the end of the game (in the background)."""
+        beeps = {"illegal": 1, "game-over": 2}.get(str(event.get("kind")), 0)
+        if beeps:
+            self.buzzer.beep(on_time=self._beep, off_time=self._beep, n=beeps, background=True)
+
+    def close(self) -> None:
+        for device in (*self.buttons.values(), self.green, self.red, self.buzzer):
+            device.close()
+
+
+class NoControls:
+    """Stands in for `Controls` when there is no GPIO: the appliance runs without."""
+
+    def update(self, view: Mapping[str, Any]) -> None:
+        pass
+
+    def on_event(self, event: Mapping[str, Any]) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def open_controls(
+    hub: Presses,
+    pins: GpioConfig,
+    say: Callable[[str], None] = print,
+    pin_factory: Any = None,
+) -> Controls | NoControls:
+    """`Controls` on the configured pins, or `NoControls` when GPIO is switched off or
+    missing (a PC, no permission, pins in use) — said once, in one line."""
+    if not pins.enabled:
+        return NoControls()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # gpiozero warns for every factory it tries
+            return Controls(hub, pin_factory=pin_factory, pins=pins, say=say)
+    except Exception as exc:  # BadPinFactory, GPIOPinInUse, PermissionError …
+        say(f"gpio: buttons, LEDs and buzzer unavailable ({exc}); running without them")
+        return NoControls()
