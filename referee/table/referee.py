@@ -322,7 +322,7 @@ class TableReferee:
                         table_event(
                             "castle-pending",
                             self.t,
-                            self._castle_words(self._chores.castles) + ".",
+                            _sentence(self._castle_words(self._chores.castles)),
                             territories=sorted(self._chores.castles),
                             side=event.side,
                         )
@@ -336,16 +336,16 @@ class TableReferee:
         if full:
             self._candidate = table
             return [self._resolved()] if self.illegal is not None else []
+        if self._candidate is None:
+            return []  # the players are still laying out the table
         setup: Setup | None = None
         error: BadSetupError | None = None
         for base in (self._candidate, table):
-            if base is None:
-                continue
             try:
                 setup = self._setup_from(base)
                 break
             except BadSetupError as exc:
-                error = error or exc
+                error = exc  # the table now is what the players put right
         if setup is None:
             assert error is not None
             return self._raise(Problem(error.code, error.message, error.player))
@@ -637,7 +637,7 @@ class TableReferee:
                     table_event(
                         "cylinder-pending",
                         self.t,
-                        self._cylinder_words(game, colour).capitalize() + ".",
+                        _sentence(self._cylinder_words(game, colour)),
                         colour=colour,
                         to=self._cylinder_place(game, colour),
                     )
@@ -797,7 +797,7 @@ class TableReferee:
                         f"exactly {want}",
                         name,
                     )
-                if refiller is not None:
+                if name != self._chores.castles_by:
                     next_started = True
             elif name == done:
                 return Problem(
@@ -977,6 +977,10 @@ def _cubes_played(game: Game) -> int:
         if isinstance(move, PlayCubes):
             return move.count()
     return 0
+
+
+def _sentence(words: str) -> str:
+    return words[:1].upper() + words[1:] + "."
 
 
 def _and(items: Sequence[object]) -> str:

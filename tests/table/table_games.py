@@ -63,3 +63,85 @@ def announced(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if event["kind"] in RECORD_KINDS:
             keep.append({k: v for k, v in event.items() if k not in ("t", "message")})
     return keep
+
+
+PLAIN = ("red", "green", "yellow", "blue", "pink") * 3
+ANNA = Player("Anna", "white", "south")
+BOB = Player("Bob", "black", "north")
+
+
+class Script:
+    """A hand-played table: each change of the mat is shown to the referee for a few
+    frames, as the camera would."""
+
+    def __init__(self, players: Sequence[Player] = (ANNA, BOB)) -> None:
+        from referee.table.simulate import Mat
+
+        self.players = list(players)
+        self.mat = Mat()
+        for p in self.players:
+            self.mat.discs[p.seat or ""] = set(range(1, 6))
+        self.referee = TableReferee(self.players)
+        self.frames = 0
+        self.events: list[dict[str, Any]] = []
+
+    def lay_out(
+        self, reserves: dict[str, str], territories: Sequence[str] = PLAIN, emperor: int = 1
+    ) -> None:
+        for n, colour in enumerate(territories):
+            self.mat.territories[n][COLOURS.index(colour)] += 1  # type: ignore[arg-type]
+        self.mat.emperor = emperor
+        for seat, colours in reserves.items():
+            for c in colours.split():
+                self.mat.reserves[seat][COLOURS.index(c)] += 1  # type: ignore[arg-type]
+        self.show()
+
+    def show(self, frames: int = 5, occluded: bool = False) -> list[dict[str, Any]]:
+        new: list[dict[str, Any]] = []
+        for _ in range(frames):
+            snap = {
+                "format": "carolus-snapshot/1",
+                "t": round(self.frames / 5, 3),
+                "mat": True,
+                "occluded": occluded,
+                **self.mat.to_json(),
+            }
+            self.frames += 1
+            new += self.referee.feed(parse_snapshot(snap))
+        self.events += new
+        return new
+
+    def kinds(self, events: list[dict[str, Any]]) -> list[str]:
+        return [e["kind"] for e in events]
+
+    # one piece at a time
+    def disc(self, seat: str, number: int) -> list[dict[str, Any]]:
+        self.mat.discs[seat].discard(number)
+        return self.show()
+
+    def cube(self, seat: str, colour: str, to: str | int) -> list[dict[str, Any]]:
+        i = COLOURS.index(colour)  # type: ignore[arg-type]
+        self.mat.reserves[seat][i] -= 1
+        if isinstance(to, int):
+            self.mat.territories[to - 1][i] += 1
+        else:
+            self.mat.courts[to][i] += 1
+        return self.show()
+
+    def refill(self, seat: str, colour: str) -> list[dict[str, Any]]:
+        self.mat.reserves[seat][COLOURS.index(colour)] += 1  # type: ignore[arg-type]
+        return self.show()
+
+    def emperor(self, territory: int) -> list[dict[str, Any]]:
+        self.mat.emperor = territory
+        return self.show()
+
+    def castle(self, territory: int, side: str, n: int = 1) -> list[dict[str, Any]]:
+        from referee.pieces import CASTLE_COLOURS
+
+        self.mat.castles[territory - 1][CASTLE_COLOURS.index(side)] += n  # type: ignore[arg-type]
+        return self.show()
+
+    def cylinder(self, colour: str, place: str) -> list[dict[str, Any]]:
+        self.mat.cylinders[COLOURS.index(colour)] = place  # type: ignore[arg-type]
+        return self.show()

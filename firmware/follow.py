@@ -1,0 +1,321 @@
+"""``carolus follow``: referee a recorded table and write its game record.
+
+INPUT is a ``.jsonl`` file of ``carolus-snapshot/1`` lines, a folder of images (name
+order) or a video file; images and video go through `vision` first. The table referee
+turns the stream into events (one JSON object per line with ``--json``, else a
+commentary) and the game record. Bad input is one line on stderr and exit 2; whatever
+was refereed before the bad line is still written to ``--record``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, TextIO
+
+IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})
+VIDEO_SUFFIXES = frozenset({".mp4", ".avi", ".mov", ".mkv", ".h264", ".webm", ".m4v"})
+DEFAULT_FPS = 5.0
+
+
+class InputError(ValueError):
+    """The input cannot be refereed; the message names the file, line and field."""
+
+
+def register(subparsers: Any) -> None:
+    follow = subparsers.add_parser(
+        "follow",
+        help="referee a recorded table (snapshots, images or video) and write its record",
+        description="Referee a recorded table: INPUT is a .jsonl file of carolus-snapshot/1 "
+        "lines, a folder of images (name order) or a video file. Prints the referee's "
+        "events and writes the game record.",
+    )
+    follow.add_argument("input", metavar="INPUT", type=Path, help=".jsonl, image folder or video")
+    follow.add_argument(
+        "--players",
+        required=True,
+        metavar="SEAT=NAME:CASTLES,...",
+        help="who sits where, in record order, e.g. south=Anna:white,north=Bob:black",
+    )
+    follow.add_argument("--record", metavar="OUT", type=Path, help="write the game record here")
+    follow.add_argument("--json", action="store_true", help="one JSON event per line")
+    follow.add_argument("--calibration", metavar="CALIB", type=Path, help="camera calibration")
+    follow.add_argument("--layout", metavar="LAYOUT", type=Path, help="mat layout (default: ours)")
+    follow.add_argument(
+        "--fps",
+        type=float,
+        default=None,
+        metavar="N",
+        help=f"frames per second of an image folder (default {DEFAULT_FPS:g}); for a video, "
+        "read N frames a second",
+    )
+    follow.set_defaults(handler=run_follow)
+
+
+def parse_players(text: str) -> list[Any]:
+    """``south=Anna:white,north=Bob:black`` -> seated players; `InputError` if not."""
+    from referee.pieces import CASTLE_COLOURS, SEATS
+    from referee.setup import Player
+
+    players = []
+    for item in (part.strip() for part in text.split(",")):
+        if not item:
+            continue
+        seat, eq, rest = item.partition("=")
+        name, colon, castles = rest.partition(":")
+        seat, name, castles = seat.strip(), name.strip(), castles.strip()
+        if not eq or not colon or not name:
+            raise InputError(f"--players: {item!r} is not SEAT=NAME:CASTLES")
+        if seat not in SEATS:
+            raise InputError(f"--players: unknown seat {seat!r} (seats: {', '.join(SEATS)})")
+        if castles not in CASTLE_COLOURS:
+            raise InputError(
+                f"--players: {name}'s castles {castles!r} are not {', '.join(CASTLE_COLOURS)}"
+            )
+        players.append(Player(name, castles, seat))
+    return players
+
+
+def run_follow(args: argparse.Namespace) -> int:
+    from referee.table.events import describe
+    from referee.table.referee import TableReferee
+
+    try:
+        players = parse_players(args.players)
+        referee = TableReferee(players)
+    except (InputError, ValueError) as exc:
+        return _fail(str(exc) if isinstance(exc, InputError) else f"--players: {exc}")
+    if args.fps is not None and args.fps <= 0:
+        return _fail(f"--fps {args.fps:g}: must be positive")
+    seats = [p.seat for p in players]
+    progress = Progress(sys.stderr) if sys.stderr.isatty() else None
+    error: str | None = None
+    try:
+        for snapshot, done in snapshots(args, seats):
+            for event in referee.feed(snapshot):
+                if progress:
+                    progress.clear()
+                if args.json:
+                    sys.stdout.write(json.dumps(event, ensure_ascii=False) + "\n")
+                else:
+                    sys.stdout.write(describe(event) + "\n")
+                sys.stdout.flush()
+            if progress:
+                progress.show(snapshot.t, done)
+    except InputError as exc:
+        error = str(exc)
+    finally:
+        if progress:
+            progress.clear()
+    status = _write_record(referee, args.record)
+    if args.record is None and referee.game is None and error is None:
+        print(
+            "no game began: the table never showed every player's 5 discs in the tray and "
+            "then one leaving it (check the seats in --players)",
+            file=sys.stderr,
+        )
+        status = 1
+    if error is not None:
+        return _fail(error)
+    if referee.illegal is not None:
+        print(
+            f"note: the stream ends on an illegal act: {referee.illegal['message']}",
+            file=sys.stderr,
+        )
+    return status
+
+
+def _write_record(referee: Any, out: Path | None) -> int:
+    record = referee.record()
+    if out is None:
+        return 0
+    if record is None:
+        print(
+            f"{out}: not written: no game began (the table never showed every player's 5 "
+            f"discs in the tray and then one leaving it; check the seats in --players)",
+            file=sys.stderr,
+        )
+        return 1
+    try:
+        out.write_text(record.dumps(), encoding="utf-8")
+    except OSError as exc:
+        return _fail(f"{out}: cannot write the record ({exc.strerror or exc})")
+    return 0
+
+
+def _fail(message: str) -> int:
+    print(f"carolus follow: {message}", file=sys.stderr)
+    return 2
+
+
+# -------------------------------------------------------------------- inputs
+
+
+def snapshots(args: argparse.Namespace, seats: list[str]) -> Iterator[tuple[Any, float | None]]:
+    """The input as parsed snapshots, each with how much of the input is done (0..1)."""
+    path: Path = args.input
+    if path.is_dir():
+        yield from _images(path, args, seats)
+    elif not path.exists():
+        raise InputError(f"{path}: no such file or folder")
+    elif path.suffix.lower() == ".jsonl":
+        yield from _jsonl(path, seats)
+    elif path.suffix.lower() in VIDEO_SUFFIXES:
+        yield from _video(path, args, seats)
+    else:
+        raise InputError(
+            f"{path}: not a .jsonl file, an image folder or a video "
+            f"({', '.join(sorted(VIDEO_SUFFIXES))})"
+        )
+
+
+def _jsonl(path: Path, seats: list[str]) -> Iterator[tuple[Any, float | None]]:
+    from referee.table.snapshot import SnapshotError, parse_snapshot
+
+    try:
+        size = path.stat().st_size or 1
+        handle = path.open("rb")
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    read = 0
+    with handle:
+        for number, raw in enumerate(handle, start=1):
+            read += len(raw)
+            if not raw.strip():
+                continue
+            where = f"{path}:{number}"
+            try:
+                data = json.loads(raw)
+            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+                cut = "" if raw.endswith(b"\n") else " (the line is cut short: truncated file?)"
+                reason = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
+                raise InputError(f"{where}: not JSON: {reason}{cut}") from None
+            try:
+                snapshot = parse_snapshot(data)
+            except SnapshotError as exc:
+                raise InputError(f"{where}: {exc}") from None
+            _check_seats(snapshot, seats, where)
+            yield snapshot, read / size
+
+
+def _check_seats(snapshot: Any, seats: list[str], where: str) -> None:
+    if not snapshot.mat:
+        return
+    table = snapshot.table
+    for seat in seats:
+        for name, zone in (
+            ("courts", table.courts),
+            ("reserves", table.reserves),
+            ("discs", table.discs),
+        ):
+            if seat not in zone:
+                raise InputError(f"{where}: {name}.{seat}: missing, but a player sits there")
+
+
+def _vision(args: argparse.Namespace) -> Any:
+    try:
+        from vision.calibration import CalibrationError, load, reader_for
+        from vision.layout import LayoutError, load_layout
+    except ImportError as exc:
+        raise InputError(
+            f"{args.input}: reading images needs the vision package ({exc}); "
+            "give a .jsonl of snapshots instead"
+        ) from None
+    try:
+        layout = load_layout(args.layout)
+        calib = load(args.calibration) if args.calibration else None
+        return reader_for(layout, calib)
+    except (LayoutError, CalibrationError, OSError, ValueError) as exc:
+        raise InputError(str(exc)) from None
+
+
+def _parse_frame(reader: Any, frame: Any, t: float, where: str, seats: list[str]) -> Any:
+    from referee.table.snapshot import SnapshotError, parse_snapshot
+
+    try:
+        snapshot = parse_snapshot(reader.read(frame, t))
+    except (SnapshotError, ValueError) as exc:
+        raise InputError(f"{where}: {exc}") from None
+    _check_seats(snapshot, seats, where)
+    return snapshot
+
+
+def _images(
+    folder: Path, args: argparse.Namespace, seats: list[str]
+) -> Iterator[tuple[Any, float | None]]:
+    files = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    if not files:
+        raise InputError(f"{folder}: no images ({', '.join(sorted(IMAGE_SUFFIXES))}) in the folder")
+    reader = _vision(args)
+    import cv2
+    import numpy as np
+
+    fps = args.fps or DEFAULT_FPS
+    for i, path in enumerate(files):
+        data = np.fromfile(str(path), np.uint8)
+        frame = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+        if frame is None:
+            raise InputError(f"{path}: not an image file")
+        yield _parse_frame(reader, frame, round(i / fps, 3), str(path), seats), (i + 1) / len(files)
+
+
+def _video(
+    path: Path, args: argparse.Namespace, seats: list[str]
+) -> Iterator[tuple[Any, float | None]]:
+    reader = _vision(args)
+    import cv2
+
+    capture = cv2.VideoCapture(str(path))
+    if not capture.isOpened():
+        raise InputError(f"{path}: cannot open the video")
+    rate = capture.get(cv2.CAP_PROP_FPS) or 25.0
+    total = int(capture.get(cv2.CAP_PROP_FRAME_COUNT)) or 0
+    every = max(1, round(rate / args.fps)) if args.fps else 1
+    index = 0
+    try:
+        while True:
+            ok, frame = capture.read()
+            if not ok:
+                break
+            if index % every == 0:
+                where = f"{path}: frame {index}"
+                done = (index + 1) / total if total else None
+                yield _parse_frame(reader, frame, round(index / rate, 3), where, seats), done
+            index += 1
+    finally:
+        capture.release()
+    if index == 0:
+        raise InputError(f"{path}: the video has no readable frames")
+
+
+class Progress:
+    """A one-line progress indicator on a terminal's stderr, at most 4 updates a second."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.last = 0.0
+        self.shown = False
+
+    def show(self, t: float | None, done: float | None) -> None:
+        now = time.monotonic()
+        if now - self.last < 0.25:
+            return
+        self.last = now
+        parts = []
+        if done is not None:
+            parts.append(f"{done * 100:5.1f}%")
+        if t is not None:
+            parts.append(f"table time {t:.1f}s")
+        self.stream.write("\r  following… " + "  ".join(parts) + "  ")
+        self.stream.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r" + " " * 60 + "\r")
+            self.stream.flush()
+            self.shown = False

@@ -1,0 +1,160 @@
+"""The table referee step by step on a hand-played table: set-up, discs, a turn and its
+announcements, and the people's tools: undo, confirm, correct."""
+
+from __future__ import annotations
+
+from table_games import Script
+
+RESERVES = {
+    "south": "red red red green green blue pink",
+    "north": "green yellow yellow blue blue pink pink",
+}
+
+
+def opening(script: Script) -> None:
+    script.lay_out(RESERVES)
+    script.disc("south", 2)
+    script.disc("north", 3)
+
+
+def anna_plays_red(script: Script) -> list[dict[str, object]]:
+    """Anna: 2 red to her court, 1 red on territory 2 -> she controls red."""
+    events = script.cube("south", "red", "south")
+    events += script.cube("south", "red", 2)
+    events += script.cube("south", "red", "south")
+    return events
+
+
+def test_setup_is_the_last_settled_table_before_the_first_disc_leaves() -> None:
+    script = Script()
+    script.show()  # an empty mat first: players still setting up
+    script.lay_out(RESERVES, emperor=4)
+    assert script.events == []
+    events = script.disc("north", 5)
+    assert script.kinds(events) == ["setup", "disc-chosen"]
+    setup = events[0]
+    assert setup["territories"] == list(("red", "green", "yellow", "blue", "pink") * 3)
+    assert setup["emperor"] == 4
+    assert setup["reserves"]["Bob"] == ["green", "yellow", "yellow", "blue", "blue", "pink", "pink"]
+    assert events[1]["player"] == "Bob" and events[1]["number"] == 5  # Bob chose first
+
+
+def test_a_bad_setup_is_flagged_when_play_begins_and_resolved_when_put_right() -> None:
+    script = Script()
+    script.lay_out(RESERVES)
+    script.mat.territories[6] = [2, 0, 0, 0, 0]  # two red on territory 7
+    script.show()
+    events = script.disc("south", 1)
+    assert script.kinds(events) == ["illegal"]
+    assert events[0]["code"] == "bad-setup" and "territory 7" in events[0]["message"]
+    script.mat.territories[6] = [1, 0, 0, 0, 0]  # 4 red, 2 green: still wrong
+    events = script.show()
+    assert script.kinds(events) == ["illegal"] and "red has 4" in events[0]["message"]
+    script.mat.territories[6] = [0, 1, 0, 0, 0]
+    events = script.show()
+    assert script.kinds(events) == ["resolved", "setup", "disc-chosen"]
+
+
+def test_a_turn_is_announced_piece_by_piece() -> None:
+    script = Script()
+    opening(script)
+    assert script.events[-1]["kind"] == "turn-started" and script.events[-1]["player"] == "Anna"
+    first = script.cube("south", "red", "south")
+    assert script.kinds(first) == ["cubes-placed"] and first[0]["count"] == 1
+    second = script.cube("south", "red", 2)
+    assert second[0]["count"] == 2 and second[0]["territories"] == {"2": ["red"]}
+    third = script.cube("south", "red", "south")
+    assert script.kinds(third) == ["cubes-played", "control-gained", "cylinder-pending"]
+    assert third[1]["colour"] == "red" and third[1]["player"] == "Anna"
+    assert "red cylinder to Anna's court" in third[2]["message"]
+
+    moved = script.emperor(2)
+    assert script.kinds(moved) == ["emperor-moved", "castle-built", "castle-pending"]
+    assert moved[1]["territories"] == [2] and moved[1]["side"] == "white"
+    assert moved[2]["message"] == "Build a white castle on territory 2."
+    assert script.kinds(script.castle(2, "white")) == ["castles-placed"]
+    assert script.kinds(script.cylinder("red", "south")) == ["cylinder-moved"]
+    script.refill("south", "blue")
+    script.refill("south", "blue")
+    done = script.refill("south", "yellow")
+    assert script.kinds(done) == ["refilled", "turn-started"]
+    assert done[1]["player"] == "Bob"
+    record = script.referee.record()
+    assert record is not None
+    turn = record.rounds[0].turns[0]
+    assert (turn.court, dict(turn.territories), turn.emperor) == (
+        ("red", "red"),
+        {"2": ("red",)},
+        1,
+    )
+    assert sorted(turn.refill or ()) == ["blue", "blue", "yellow"]
+
+
+def test_a_flicker_or_an_occluded_frame_never_moves_the_game() -> None:
+    script = Script()
+    opening(script)
+    script.mat.reserves["south"][0] -= 1
+    script.mat.courts["south"][0] += 1
+    assert script.show(frames=2) == []  # a two-frame misread
+    assert script.show(frames=9, occluded=True) == []  # a hand over the mat
+    script.mat.reserves["south"][0] += 1
+    script.mat.courts["south"][0] -= 1
+    assert script.show() == []
+    assert script.referee.record().rounds[0].turns == ()  # type: ignore[union-attr]
+
+
+def test_undo_takes_back_the_last_step_and_waits_for_the_table_to_change() -> None:
+    script = Script()
+    opening(script)
+    anna_plays_red(script)
+    game = script.referee.game
+    assert game is not None and game.step.value == "emperor"
+    events = script.referee.undo()
+    assert script.kinds(events) == ["undone"] and "Anna played 3 red" in events[0]["message"]
+    assert game.step.value == "cubes"
+    assert script.show() == []  # the same table: ignored
+    # Anna takes the cube off territory 2 and plays it to her court instead
+    script.mat.territories[1][0] -= 1
+    script.mat.reserves["south"][0] += 1
+    assert script.kinds(script.show()) == ["cubes-placed"]
+    events = script.cube("south", "red", "south")
+    assert events[0]["kind"] == "cubes-played" and events[0]["court"] == ["red", "red", "red"]
+    assert script.kinds(script.referee.undo()) == ["undone"]
+    assert script.kinds(script.referee.undo()) == ["undone"]  # Bob's disc
+    assert script.kinds(script.referee.undo()) == ["undone"]  # Anna's disc
+    assert script.kinds(script.referee.undo()) == ["undone"]  # nothing left
+    assert script.referee.record().rounds == ()  # type: ignore[union-attr]
+
+
+def test_confirm_accepts_a_castle_the_camera_cannot_see() -> None:
+    script = Script()
+    opening(script)
+    anna_plays_red(script)
+    script.emperor(2)
+    script.cylinder("red", "south")
+    for colour in ("blue", "blue", "yellow"):
+        script.refill("south", colour)
+    # Bob starts; the white castle on territory 2 is not seen (built out of view)
+    events = script.cube("north", "green", "north")
+    assert script.kinds(events) == ["illegal"] and events[0]["code"] == "castle-missing"
+    assert events[0]["player"] == "Anna"
+    events = script.referee.confirm()
+    assert script.kinds(events)[:2] == ["confirmed", "resolved"]
+    assert script.kinds(events)[2:] == ["castles-placed", "cubes-placed"]
+    assert script.referee.pending() == []
+
+
+def test_a_correction_overrides_the_camera_while_its_reading_lasts() -> None:
+    script = Script()
+    opening(script)
+    script.cube("south", "red", "south")
+    script.cube("south", "red", "south")
+    # the camera misses the cube Anna puts on territory 7 (it stays at 1 red)
+    script.mat.reserves["south"][0] -= 1
+    assert script.kinds(script.show()) == []
+    events = script.referee.correct("territory 6", {"red": 2})
+    assert script.kinds(events)[0] == "corrected"
+    assert "2 red" in events[0]["message"] and "1 red" in events[0]["message"]
+    assert "cubes-played" in script.kinds(events)
+    record_game = script.referee.game
+    assert record_game is not None and record_game.territory(6).get("red") == 2
