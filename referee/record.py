@@ -40,7 +40,11 @@ class TurnRecord:
     returned: Mapping[str, int] = field(default_factory=dict)
 
     def cube_play(self) -> PlayCubes:
-        return PlayCubes.of(self.player, self.court, self.territories)
+        play = PlayCubes.of(self.player, self.court, self.territories)
+        # `PlayCubes.of` drops keys with no cubes; keep them so that the referee still
+        # sees a territory key like "16" and calls it unknown
+        empty = tuple((key, ()) for key, colours in self.territories.items() if not colours)
+        return PlayCubes(play.player, play.court, play.territories + empty) if empty else play
 
     def emperor_move(self) -> MoveEmperor:
         return MoveEmperor(self.player, self.emperor)
@@ -137,7 +141,7 @@ class Record:
                 turns.append(
                     TurnRecord(**pending, refill=move.colours, returned=dict(move.returned))
                 )
-        if discs:
+        if len(discs) == players:  # discs of an unfinished opening phase are no whole turn
             close_round()
         return cls(game.setup, tuple(rounds), dict(meta or {}))
 

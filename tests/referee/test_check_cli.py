@@ -790,3 +790,32 @@ def test_bad_setup_and_malformed_are_one_clear_line(run: Run, tmp_path: Path, re
     assert "rounds[0].turns[0].emperor" in text
     assert str(broken) in text
     assert "'2'" in text or '"2"' in text
+
+
+# ------------------------------------------------------------ records from games
+
+
+def test_an_unknown_territory_key_is_a_fault_even_with_no_cubes(judge: Judge, records: Any) -> None:
+    data = records.example()
+    data["rounds"][0]["turns"][BOB]["territories"] = {"4": ["red"], "16": []}
+    _, verdict = judge(data)
+    assert fault(verdict) == ("unknown-territory", 1, 1, "Bob")
+    data["rounds"][0]["turns"][BOB]["territories"] = {"4": ["red"], "5": []}
+    assert judge(data)[0] == 0
+
+
+def test_a_game_saved_while_discs_are_being_chosen_is_a_legal_record(
+    table: Any, judge: Judge
+) -> None:
+    from referee.record import Record
+
+    game = table.game()
+    table.discs(game, ("Anna", 3), ("Bob", 2))
+    table.turn(game, "Bob", court=["red", "green"], territories={4: ["yellow"]}, steps=2)
+    table.turn(game, "Anna", court=["red", "red", "green"], steps=3)
+    table.discs(game, ("Bob", 1))  # round 2 half chosen
+    record = Record.from_game(game)
+    assert [len(r.discs) for r in record.rounds] == [2]
+    status, verdict = judge(record.to_json())
+    assert status == 0
+    assert verdict["final"]["round"] == 1
