@@ -56,8 +56,10 @@ def main() -> None:
     opening = (time.perf_counter() - start) / 5
     cuts = statistics.quantiles(latencies, n=100)
     print(f"steps logged: {len(latencies)} in 200 games; file {size / 1e6:.1f} MB ({folder})")
-    print(f"step commit: median {1000 * statistics.median(latencies):.2f} ms, "
-          f"p99 {1000 * cuts[98]:.2f} ms")
+    print(
+        f"step commit: median {1000 * statistics.median(latencies):.2f} ms, "
+        f"p99 {1000 * cuts[98]:.2f} ms"
+    )
     print(f"resume by replay, {steps_per_game[longest - 1]} steps: {1000 * resume:.1f} ms")
     print(f"open (quick_check) of the 200-game log: {1000 * opening:.1f} ms")
 

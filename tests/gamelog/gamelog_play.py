@@ -11,12 +11,16 @@ import random
 import sys
 import time
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from referee.events import Event
 from referee.game import Game, Phase, Step
 from referee.moves import Move, PlayCubes, Refill
 from referee.pieces import COLOURS, Cubes
 from referee.setup import Player, Setup, roll
+
+if TYPE_CHECKING:
+    from firmware.gamelog.store import GameLog
 
 
 def two_players(seed: int = 1, cubes_per_colour: int = 40) -> Setup:
@@ -80,6 +84,24 @@ def play(
         move = choose(game, rng)
         yield move, game.push(move)
         count += 1
+
+
+def log_game(
+    log: GameLog,
+    setup: Setup,
+    seed: int,
+    moves: int | None = None,
+    finish: bool = True,
+    t0: float = 1_790_000_000.0,
+) -> tuple[int, Game]:
+    """Play a random game into ``log`` as the appliance would; its id and the live game."""
+    game_id = log.start_game(setup, t=t0)
+    game = Game(setup)
+    for i, (move, events) in enumerate(play(game, random.Random(seed), moves)):
+        log.step(game_id, move, events, t=t0 + i)
+    if finish:
+        log.finish(game_id, t=t0 + 10_000)
+    return game_id, game
 
 
 def main() -> int:

@@ -14,8 +14,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import log_game
-from gamelog_play import choose, two_players
+from gamelog_play import choose, log_game, two_players
 
 from firmware.cli import main
 from firmware.gamelog import schema

@@ -7,8 +7,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from conftest import log_game
-from gamelog_play import four_players, two_players
+from gamelog_play import four_players, log_game, two_players
 
 from firmware.cli import main
 from firmware.gamelog import schema

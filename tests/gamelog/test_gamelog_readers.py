@@ -103,7 +103,7 @@ def test_readers_in_threads_and_processes_while_a_process_writes(tmp_path: Path)
 
 def test_two_writers_in_threads_each_keep_their_game(tmp_path: Path) -> None:
     """Two tables sharing one log file (or the appliance and an import) both commit."""
-    from conftest import log_game
+    from gamelog_play import log_game
 
     db = tmp_path / "games.sqlite3"
     results: dict[int, Game] = {}

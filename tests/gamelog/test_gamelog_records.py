@@ -6,8 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import log_game
-from gamelog_play import four_players, two_players
+from gamelog_play import four_players, log_game, two_players
 
 from firmware.cli import main
 from firmware.gamelog.store import GameLog, ImportRejectedError

@@ -7,8 +7,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from conftest import log_game
-from gamelog_play import choose, four_players, play, two_players
+from gamelog_play import choose, four_players, log_game, play, two_players
 
 from firmware.gamelog import schema
 from firmware.gamelog.steps import move_from_json, move_to_json
