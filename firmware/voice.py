@@ -1,0 +1,127 @@
+"""Announcements spoken aloud with ``espeak-ng`` (optional, off by default).
+
+Speaking takes seconds and the referee must not wait for it: `Voice.speak` only puts the
+line in a short queue that a worker thread reads. When lines come faster than they can
+be said, the oldest waiting ones are dropped — a stale "Anna's turn" is worse than none.
+
+The sentences are the referee's (`referee.announcements`, table events' ``message``),
+which exist in English only; another language's voice would mangle them, so until they
+are translated the voice speaks English whatever ``language`` says (and says so once).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import threading
+from collections import deque
+from collections.abc import Callable, Mapping
+from typing import Any
+
+#: Event kinds worth saying aloud (the rest are visible on the display and the page).
+SPOKEN = frozenset(
+    {
+        "turn-started",
+        "control-gained",
+        "castle-built",
+        "castle-taken",
+        "merged",
+        "returned",
+        "game-over",
+        "illegal",
+        "resolved",
+        "castle-pending",
+        "cylinder-pending",
+        "undone",
+    }
+)
+
+Runner = Callable[..., Any]
+
+
+class Voice:
+    """Speaks lines in the background; does nothing when disabled or espeak-ng is missing."""
+
+    def __init__(
+        self,
+        enabled: bool,
+        language: str = "en",
+        *,
+        voice: str = "",
+        speed: int = 150,
+        backlog: int = 3,
+        runner: Runner = subprocess.run,
+        which: Callable[[str], str | None] = shutil.which,
+        say: Callable[[str], None] = print,
+    ) -> None:
+        self._runner = runner
+        self._say = say
+        self._waiting: deque[str] = deque(maxlen=backlog)
+        self._changed = threading.Condition()
+        self._closed = False
+        self._thread: threading.Thread | None = None
+        self._failed = False
+        self.dropped = 0
+        self.program = which("espeak-ng") if enabled else None
+        self.enabled = self.program is not None
+        if enabled and not self.enabled:
+            say("voice: espeak-ng not found (sudo apt install espeak-ng); running silent")
+        if not voice and not language.lower().startswith("en"):
+            if self.enabled:
+                say(f"voice: announcements exist in English only; speaking English, not {language}")
+            voice = "en"
+        self.voice = voice or language
+        self.speed = speed
+
+    def command(self, text: str) -> list[str]:
+        """The espeak-ng command line that says ``text``."""
+        return [self.program or "espeak-ng", "-v", self.voice, "-s", str(self.speed), "--", text]
+
+    def speak(self, text: str) -> None:
+        """Queue ``text``; returns at once. The oldest waiting line goes when the queue is full."""
+        if not self.enabled or not text.strip():
+            return
+        with self._changed:
+            if self._closed:
+                return
+            if len(self._waiting) == self._waiting.maxlen:
+                self.dropped += 1
+            self._waiting.append(text)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._work, name="voice", daemon=True)
+                self._thread.start()
+            self._changed.notify()
+
+    def on_event(self, event: Mapping[str, Any]) -> None:
+        """Say the event's sentence if it is one worth hearing."""
+        if event.get("kind") in SPOKEN:
+            self.speak(str(event.get("message") or str(event.get("kind")).replace("-", " ")))
+
+    def close(self, timeout: float = 2.0) -> None:
+        """Stop after the line being said; lines still waiting are dropped."""
+        with self._changed:
+            self._closed = True
+            self._waiting.clear()
+            self._changed.notify_all()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def _work(self) -> None:
+        while True:
+            with self._changed:
+                self._changed.wait_for(lambda: self._waiting or self._closed)
+                if self._closed:
+                    return
+                text = self._waiting.popleft()
+            try:
+                self._runner(
+                    self.command(text),
+                    check=False,
+                    timeout=60,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            except (OSError, subprocess.SubprocessError) as exc:
+                if not self._failed:  # say it once, keep trying with the next line
+                    self._failed = True
+                    self._say(f"voice: espeak-ng failed ({exc})")

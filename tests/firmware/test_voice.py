@@ -1,0 +1,108 @@
+"""The voice: espeak-ng lines said in the background, never holding the referee up."""
+
+from __future__ import annotations
+
+import subprocess
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from firmware.voice import Voice
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = 2.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.005)
+
+
+class Runner:
+    """Records espeak-ng calls; can hold each call until released (a slow speaker)."""
+
+    def __init__(self, hold: bool = False) -> None:
+        self.calls: list[list[str]] = []
+        self.gate = threading.Event()
+        if not hold:
+            self.gate.set()
+        self.started = threading.Semaphore(0)
+
+    def __call__(self, args: list[str], **kwargs: Any) -> None:
+        self.calls.append(args)
+        self.started.release()
+        assert self.gate.wait(5)
+
+
+def found(name: str) -> str:
+    return f"/usr/bin/{name}"
+
+
+def test_events_worth_hearing_are_spoken_in_order() -> None:
+    runner = Runner()
+    voice = Voice(True, "en", runner=runner, which=found, speed=170)
+    voice.on_event({"kind": "castle-built", "message": "White builds a castle on territory 7."})
+    voice.on_event({"kind": "cubes-placed", "message": "Anna has placed 1 of 3 cubes."})
+    voice.on_event({"kind": "illegal", "message": "Bob played out of turn."})
+    wait_for(lambda: len(runner.calls) == 2)
+    voice.close()
+    espeak = ["/usr/bin/espeak-ng", "-v", "en", "-s", "170", "--"]
+    assert runner.calls == [
+        [*espeak, "White builds a castle on territory 7."],
+        [*espeak, "Bob played out of turn."],
+    ]
+
+
+def test_speaking_never_blocks_and_old_lines_are_dropped_when_behind() -> None:
+    runner = Runner(hold=True)
+    voice = Voice(True, "en", runner=runner, which=found, backlog=2)
+    voice.speak("one")
+    assert runner.started.acquire(timeout=2)  # "one" is being said, slowly
+    start = time.monotonic()
+    for line in ("two", "three", "four", "five"):
+        voice.speak(line)
+    assert time.monotonic() - start < 0.1
+    runner.gate.set()
+    wait_for(lambda: len(runner.calls) == 3)
+    time.sleep(0.05)
+    voice.close()
+    assert [c[-1] for c in runner.calls] == ["one", "four", "five"]
+    assert voice.dropped == 2
+
+
+def test_off_by_default_and_silent_without_espeak() -> None:
+    runner = Runner()
+    said: list[str] = []
+    off = Voice(False, runner=runner, which=found, say=said.append)
+    off.speak("nothing")
+    missing = Voice(True, runner=runner, which=lambda name: None, say=said.append)
+    missing.speak("nothing either")
+    assert not off.enabled and not missing.enabled
+    assert runner.calls == []
+    assert said == ["voice: espeak-ng not found (sudo apt install espeak-ng); running silent"]
+
+
+def test_english_sentences_are_not_read_with_another_languages_voice() -> None:
+    said: list[str] = []
+    voice = Voice(True, "de", runner=Runner(), which=found, say=said.append)
+    assert voice.command("x")[1:3] == ["-v", "en"]
+    assert said == ["voice: announcements exist in English only; speaking English, not de"]
+    chosen = Voice(True, "de", voice="en-gb", runner=Runner(), which=found, say=said.append)
+    assert chosen.command("x")[1:3] == ["-v", "en-gb"] and len(said) == 1
+
+
+def test_a_failing_espeak_is_said_once_and_the_voice_goes_on() -> None:
+    calls: list[str] = []
+    said: list[str] = []
+
+    def broken(args: list[str], **kwargs: Any) -> None:
+        calls.append(args[-1])
+        raise subprocess.TimeoutExpired(args, 60)
+
+    voice = Voice(True, runner=broken, which=found, say=said.append)
+    voice.speak("one")
+    wait_for(lambda: len(calls) == 1)
+    voice.speak("two")
+    wait_for(lambda: len(calls) == 2)
+    voice.close()
+    assert len(said) == 1 and said[0].startswith("voice: espeak-ng failed")
