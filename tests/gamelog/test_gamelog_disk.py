@@ -11,6 +11,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,7 @@ from firmware.gamelog.store import (
     LogReadOnlyError,
     LogWriteError,
 )
+from referee.game import Game
 
 BIG = {"kind": "note", "text": "x" * 20_000}
 
@@ -206,3 +208,54 @@ def test_an_unopenable_path_is_one_line_and_exit_1(
     blocker = tmp_path / "file"
     blocker.write_text("")
     assert main(["games", "stats", "--db", str(blocker / "games.db")]) == 1
+
+
+@pytest.fixture
+def tiny_disk(tmp_path: Path) -> Iterator[Path]:
+    """A real 256 KB filesystem (tmpfs), where the privileges allow mounting one."""
+    mount = tmp_path / "sd"
+    mount.mkdir()
+    if shutil.which("mount") is None or os.geteuid() != 0:
+        pytest.skip("needs root to mount a small filesystem")
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount)], capture_output=True
+    )
+    if done.returncode != 0:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", str(mount)], check=True)
+
+
+def test_a_really_full_card_refuses_cleanly_and_takes_the_queue_when_space_returns(
+    tiny_disk: Path,
+) -> None:
+    db = tiny_disk / "games.sqlite3"
+    log = GameLog(db)
+    setup = two_players(3)
+    game_id = log.start_game(setup)
+    live = Game(setup)
+    rng = random.Random(3)
+    refused = 0
+    while not live.is_over and refused < 5:
+        move = choose(live, rng)
+        events = live.push(move)
+        try:
+            log.step(game_id, move, events)
+            log.event(game_id, {"kind": "note", "text": "z" * 3000})  # fill the card faster
+        except LogFullError:
+            refused += 1
+    assert refused == 5 and log.queued >= 5
+    log.close()  # the appliance restarts on the full card: the log opens, undamaged
+    with GameLog(db) as again:
+        assert again.warnings == []
+        resumed = again.open_running()
+        assert resumed is not None
+        committed = resumed.steps
+        assert resumed.game.move_stack == live.move_stack[:committed]
+    subprocess.run(["mount", "-o", "remount,size=4m", str(tiny_disk)], check=True)
+    with GameLog(db) as again:
+        for move in live.move_stack[committed:]:  # what the appliance still holds in memory
+            again.step(game_id, move)
+        assert again.resume(game_id).game.move_stack == live.move_stack
