@@ -1,0 +1,105 @@
+"""``carolus advise RECORD``: threats, exposure and a hint for the end of a record.
+
+Training mode at the terminal: the position after the record's last whole turn,
+explained from one player's side (``--player``, default the player to move). With
+``--review`` it also lists the turns where the eventual loser lost the most.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    advise = subparsers.add_parser(
+        "advise",
+        help="threats, exposure and the best play at the end of a game record",
+        description="Replay a carolus-record/1 file and advise on the position after its "
+        "last turn: colours and castles that can change hands this turn, what flips each "
+        "unit, and the best play for the player to move. Exit 2 for a file that is not a "
+        "record or an unknown player, 1 for a record that breaks a rule.",
+    )
+    advise.add_argument("record", metavar="RECORD", help="game record file")
+    advise.add_argument("--player", metavar="NAME", help='whose side to speak to ("you")')
+    advise.add_argument("--json", action="store_true", help="one JSON object")
+    advise.add_argument(
+        "--review", action="store_true", help="also review the losing side's costliest turns"
+    )
+    advise.set_defaults(handler=run_advise)
+
+
+def run_advise(args: argparse.Namespace) -> int:
+    from referee.advisor import advise
+    from referee.advisor.review import describe, review
+    from referee.check import judge
+    from referee.record import MalformedRecordError, load
+
+    try:
+        record = load(args.record)
+    except MalformedRecordError as exc:
+        print(f"{args.record}: not a valid record: {exc}", file=sys.stderr)
+        return 2
+    verdict = judge(record, args.record)
+    if not verdict.legal or verdict.game is None:
+        error = verdict.error or {}
+        print(
+            f"{args.record}: breaks a rule ({error.get('code')}): {error.get('message')}",
+            file=sys.stderr,
+        )
+        return 1
+    game = verdict.game
+    names = [p.name for p in game.players]
+    you = args.player or game.to_move
+    if args.player is not None and args.player not in names:
+        print(
+            f"{args.record}: --player {args.player!r} is not a player ({', '.join(names)})",
+            file=sys.stderr,
+        )
+        return 2
+    advice = advise(game)
+    items = review(record) if args.review else []
+    if args.json:
+        data: dict[str, Any] = {
+            "file": args.record,
+            "round": game.round,
+            "phase": game.phase.value,
+            "to_move": game.to_move,
+            "player": you,
+            "finished": game.is_over,
+            "winner": game.winner,
+            **advice.to_json(),
+        }
+        if args.review:
+            data["review"] = [i.to_json() for i in items]
+        print(json.dumps(data, ensure_ascii=False))
+        return 0
+    print(_text(game, advice, you))
+    if args.review:
+        print("Review:")
+        print(describe(items))
+    return 0
+
+
+def _text(game: Any, advice: Any, you: str | None) -> str:
+    lines: list[str] = []
+    if game.is_over:
+        return f"The game is over: {game.describe_result()}."
+    if game.phase.value == "action":
+        lines.append(f"Round {game.round}: {game.to_move} to play.")
+    else:
+        lines.append(
+            f"Round {game.round}: discs are being chosen (threats count every disc still in "
+            "hand; a hint needs the discs)."
+        )
+    lines.append("Threats:")
+    lines += [f"  {line}" for line in advice.threats.lines(you)] or ["  none"]
+    lines.append("Exposure (smallest change that flips each unit):")
+    lines += [f"  {e.text()}" for e in advice.exposure]
+    hint = advice.hint
+    if hint is not None:
+        lines.append(f"Hint for {hint.play.player}: {hint.why}")
+        lines += [f"  or: {h.why}" for h in advice.hints[1:3]]
+    return "\n".join(lines)

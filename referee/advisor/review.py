@@ -1,0 +1,122 @@
+"""Post-game review: the turns where the eventual loser lost the most.
+
+The record is replayed; before each turn of a losing player the hint search runs, and
+his actual play is scored by the same evaluation (`score_play`). The difference is what
+the turn cost him, in the search's units (10 = one castle ahead). The search is one
+reply deep and ignores the dice, so a review is a second opinion, not a verdict.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from referee.advisor.hints import Hint, Search
+from referee.advisor.words import play_words
+from referee.errors import IllegalMoveError
+from referee.game import Game
+from referee.moves import ChooseDisc, PlayCubes
+from referee.record import Record
+
+
+@dataclass(frozen=True)
+class ReviewItem:
+    """One turn of a loser: what he played, what the search prefers, and the cost."""
+
+    round: int
+    turn: int
+    player: str
+    played: PlayCubes
+    steps: int
+    played_score: float
+    better: Hint
+    loss: float
+
+    def text(self) -> str:
+        return (
+            f"Round {self.round}, turn {self.turn} — {self.player} played "
+            f"{play_words(self.played, self.steps)}; better: {self.better.why} "
+            f"(costs {self.loss:.1f}, 10 = a castle)"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "turn": self.turn,
+            "player": self.player,
+            "played": {
+                "court": list(self.played.court),
+                "territories": {str(k): list(v) for k, v in self.played.territories},
+                "emperor": self.steps,
+                "score": round(self.played_score, 2),
+            },
+            "better": self.better.to_json(),
+            "loss": round(self.loss, 2),
+            "text": self.text(),
+        }
+
+
+def losers(game: Game) -> set[str]:
+    """The players who did not win (a draw: everyone; unfinished: those behind)."""
+    names = {p.name for p in game.players}
+    if game.winner == "draw":
+        return names
+    if game.winner is not None:
+        return {p.name for p in game.players if game.winner not in (p.name, p.castles)}
+    counts = {side: game.castles(side) for side in game.sides}
+    best = max(counts.values())
+    behind = {p.name for p in game.players if counts[p.castles] < best}
+    return behind or names
+
+
+def review(record: Record, limit: int = 5) -> list[ReviewItem]:
+    """Up to ``limit`` turns of the eventual loser(s), costliest first. Replays the
+    record up to its first illegal move, if any."""
+    final = _replay(record, None)
+    who = losers(final)
+    items: list[ReviewItem] = []
+    _replay(record, lambda game, item: items.append(item) if item else None, who)
+    items.sort(key=lambda i: -i.loss)
+    return [i for i in items if i.loss > 0][:limit]
+
+
+def describe(items: list[ReviewItem]) -> str:
+    if not items:
+        return "No turn of the losing side stands out: the search finds nothing better."
+    return "\n".join(i.text() for i in items)
+
+
+def _replay(
+    record: Record,
+    visit: Any,
+    reviewed: set[str] | None = None,
+) -> Game:
+    game = Game(record.setup)
+    try:
+        for r, rnd in enumerate(record.rounds, start=1):
+            for name, number in rnd.discs:
+                game.push(ChooseDisc(name, number))
+            for t, turn in enumerate(rnd.turns, start=1):
+                if visit is not None and reviewed is not None and turn.player in reviewed:
+                    visit(game, _judge_turn(game, r, t, turn.cube_play(), turn.emperor))
+                game.push(turn.cube_play())
+                game.push(turn.emperor_move())
+                if game.is_over:
+                    return game
+                game.push(turn.refill_move())
+    except IllegalMoveError:
+        pass
+    return game
+
+
+def _judge_turn(game: Game, r: int, t: int, play: PlayCubes, steps: int) -> ReviewItem | None:
+    if not game.is_legal(play):
+        return None
+    try:
+        search = Search(game)
+    except ValueError:
+        return None
+    hints = search.run()
+    actual = search.score_play(play, steps)
+    best = hints[0]
+    return ReviewItem(r, t, play.player, play, steps, actual, best, best.score - actual)
