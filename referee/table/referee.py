@@ -285,6 +285,7 @@ class TableReferee:
         game = self.game
         if game.is_over:
             return self._announce(table, [])
+        out: list[TableEvent] = self._revise_emperor(game, table)
         pushed: list[list[Event]] = []
         problem: Problem | None = None
         while True:
@@ -310,8 +311,7 @@ class TableReferee:
             for _ in pushed:
                 game.pop()
                 self._chores = self._chores_stack.pop()
-            return self._raise(problem)
-        out: list[TableEvent] = []
+            return out + self._raise(problem)
         if self.illegal is not None:
             out.append(self._resolved())
         for events in pushed:
@@ -328,6 +328,39 @@ class TableReferee:
                         )
                     )
         return self._announce(table, out)
+
+    def _revise_emperor(self, game: Game, table: Table) -> list[TableEvent]:
+        """People count the emperor's steps by hopping him along: when he moves on before
+        anything else happened (no castle touched, no refill, the next player idle), his
+        first stop is taken back and the whole move judged again."""
+        if game.phase is not Phase.ACTION or game.step is not Step.REFILL:
+            return []
+        last = game.move_stack[-1] if game.move_stack else None
+        if not isinstance(last, MoveEmperor) or not self._emperor_steps(game, table):
+            return []
+        seat = self._seat[last.player]
+        if table.reserves.get(seat, NO_CUBES) != game.reserve(last.player):
+            return []
+        following = self._next_player(game)
+        if following is not None and (
+            not game.cubes_to_play(following)
+            or table.reserves.get(self._seat[following], NO_CUBES) != game.reserve(following)
+        ):
+            return []
+        for t, (old, _) in self._chores.castles.items():
+            if table.castles[t - 1] != castle_of(old):
+                return []
+        stop = game.emperor
+        game.pop()
+        self._chores = self._chores_stack.pop()
+        return [
+            table_event(
+                "undone",
+                self.t,
+                f"The emperor goes on from territory {stop}: {last.player}'s move is judged again.",
+                move=_move_json(last),
+            )
+        ]
 
     # ---------------------------------------------------------- set-up phase
 

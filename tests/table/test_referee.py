@@ -158,3 +158,19 @@ def test_a_correction_overrides_the_camera_while_its_reading_lasts() -> None:
     assert "cubes-played" in script.kinds(events)
     record_game = script.referee.game
     assert record_game is not None and record_game.territory(6).get("red") == 2
+
+
+def test_an_emperor_hopped_along_is_judged_where_he_stops() -> None:
+    script = Script()
+    opening(script)
+    anna_plays_red(script)
+    first = script.emperor(2)  # one step: Anna would build on territory 2 ...
+    assert script.kinds(first) == ["emperor-moved", "castle-built", "castle-pending"]
+    events = script.emperor(3)  # ... but he goes on: two steps, to territory 3
+    assert script.kinds(events) == ["undone", "emperor-moved"]
+    assert events[1]["steps"] == 2 and events[1]["territory"] == 3
+    assert script.referee.pending() == ["move the red cylinder to Anna's court"]
+    events = script.emperor(5)  # three steps: more than disc 2 allows
+    assert script.kinds(events) == ["undone", "illegal"] and events[1]["code"] == "emperor-steps"
+    events = script.emperor(3)
+    assert script.kinds(events) == ["resolved", "emperor-moved"]
