@@ -25,7 +25,7 @@ WHITE_LEVEL = 235.0
 DEFAULT_PIECES = {"red": (40, 38, 195), "green": (55, 148, 42), "yellow": (32, 200, 232),
                   "blue": (160, 80, 24), "pink": (180, 124, 232), "emperor": (28, 186, 230)}
 DEFAULT_NEUTRALS = [(232, 232, 230), (135, 136, 134), (42, 40, 40)]
-DEFAULT_BACKGROUND = [(178, 206, 190), (70, 150, 110), (50, 105, 65), (80, 165, 190),
+DEFAULT_BACKGROUND = [(205, 200, 105), (170, 165, 80), (185, 180, 95), (70, 150, 110), (50, 105, 65), (80, 165, 190),
                       (60, 100, 140), (140, 190, 205), (150, 125, 85), (95, 135, 120),
                       (65, 120, 150), (170, 200, 215), (165, 135, 95), (150, 190, 212),
                       (40, 60, 80)]
@@ -34,6 +34,7 @@ NEUTRAL_SHADES = (1.05, 0.9, 0.75, 0.6, 0.45, 0.3)
 BACKGROUND_SHADES = (1.1, 0.9, 0.7, 0.55, 0.45)
 L_WEIGHT = 0.45
 MAX_DISTANCE = 30.0
+NEUTRAL_CHROMA = 8.0     # Lab a-b distance from grey below which a pixel is "no colour"
 
 
 def _lab(bgr: np.ndarray) -> np.ndarray:
@@ -77,6 +78,9 @@ def build_table(pieces: Mapping[str, tuple[float, ...]] | None = None,
     nearest = d.argmin(axis=1)
     table = proto_cls[nearest].copy()
     table[np.sqrt(d[np.arange(len(grid)), nearest]) > MAX_DISTANCE] = NONE
+    table[table == NEUTRAL] = NONE
+    chroma = np.hypot(grid[:, 1], grid[:, 2])
+    table[(chroma < NEUTRAL_CHROMA) | ((grid[:, 0] < 22) & (chroma < 12))] = NEUTRAL
     return table
 
 

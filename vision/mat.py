@@ -17,7 +17,7 @@ from vision.layout import Layout, Zone
 
 PAPER = (255, 255, 255)
 INK = (60, 60, 60)
-SPOT_FILL = (178, 206, 190)        # pale grey-green (BGR): not white, not a piece colour
+SPOT_FILL = (205, 200, 105)        # light turquoise (BGR): not white, not a piece colour
 GREY_REFERENCE = (128, 128, 128)
 STRIPE_MM = 3.0
 
@@ -117,9 +117,9 @@ def render_mat(layout: Layout, px_per_mm: float) -> np.ndarray:
         facing = int(zone.raw.get("facing", 0))
         if zone.kind == "territory":
             _fill(img, zone.polygon, s, SPOT_FILL)
-            _outline(img, zone.polygon, s, (140, 150, 145), 0.8)
+            _outline(img, zone.polygon, s, (170, 165, 80), 0.8)
             cx, cy = zone.raw.get("centre_mm", zone.centre())
-            _text(img, str(zone.raw["territory"]), (cx, cy), s, 14, (150, 170, 160))
+            _text(img, str(zone.raw["territory"]), (cx, cy), s, 14, (185, 180, 95))
         elif zone.kind == "court":
             _court(img, zone, s)
         elif zone.kind == "reserve":

@@ -21,6 +21,7 @@ from vision.markers import MatLocator
 from vision.occlusion import BorderWatch, MotionWatch
 
 CUBE_PITCH_MM = 8.3
+ROW_START_MM = 15.5       # where the row samples begin, from the dot
 CAMERA_HEIGHT_MM = 1100.0
 
 
@@ -69,6 +70,11 @@ class Reader:
         self._nadir = (layout.size_mm[0] / 2, layout.size_mm[1] / 2)
         self._sizes = layout.pieces_mm
         self._kernel = np.ones((2, 2), np.uint8)
+        self._kernel3 = np.ones((3, 3), np.uint8)
+        rows = self.atlas.blob_rows
+        kinds = np.array([False] + [c.zone.kind == "territory" for c in self.atlas.cells])
+        self._territory_rows = kinds[self.atlas.zone_index[:rows]]
+        self.debug: list[tuple[Any, ...]] | None = None
 
     # -- geometry -------------------------------------------------------------------
     def _set_pose(self, homography: np.ndarray, frame_shape: tuple[int, ...]) -> None:
@@ -101,7 +107,7 @@ class Reader:
                 length = float(np.linalg.norm(d))
                 d /= length
                 n = np.array([-d[1], d[0]])
-                ts = np.arange(15.5, length, 1.0 / self.scale)
+                ts = np.arange(ROW_START_MM, length, 1.0 / self.scale)
                 ss = np.arange(-4.0, 4.01, 1.0 / self.scale)
                 tt, s2 = np.meshgrid(ts, ss, indexing="ij")
                 xm, ym = x0 + d[0] * tt + n[0] * s2, y0 + d[1] * tt + n[1] * s2
@@ -168,8 +174,10 @@ class Reader:
         rows = self.atlas.blob_rows
         zone_index = self.atlas.zone_index[:rows]
         lab = labels[:rows]
-        mask = ((lab > 0) & (zone_index > 0)).astype(np.uint8)
+        inside = zone_index > 0
+        mask = ((lab > 0) & (lab != colours.NEUTRAL) & inside).astype(np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel)
+        self._count_castles(snap, atlas, lab, inside & self._territory_rows)
         n, cc, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
         big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= 12 * self.scale**2)
         big = big[big > 0]
@@ -200,6 +208,28 @@ class Reader:
                                   by + pce[j][1], pcc[py:py + ph, px:px + pw] == j,
                                   (bx + px, by + py, pw, ph)))
         self._interpret(snap, atlas, blobs)
+
+    def _count_castles(self, snap: dict[str, Any], atlas: np.ndarray, lab: np.ndarray,
+                       inside: np.ndarray) -> None:
+        """Castles: colourless blobs as big as a castle on the territories."""
+        mask = ((lab == colours.NEUTRAL) & inside).astype(np.uint8)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel3)
+        n, cc, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        cells = self.atlas.cells
+        for k in range(1, n):
+            area = float(stats[k, cv2.CC_STAT_AREA])
+            if area < 40 * self.scale**2:
+                continue
+            ax, ay = cents[k]
+            bx, by, bw, bh = (int(v) for v in stats[k, :4])
+            blob = cc[by:by + bh, bx:bx + bw] == k
+            zi = int(self.atlas.zone_index[int(ay), int(ax)])
+            if zi == 0:
+                sub = self.atlas.zone_index[by:by + bh, bx:bx + bw][blob]
+                zi = int(np.bincount(sub, minlength=2)[1:].argmax() + 1)
+            cell = cells[zi - 1]
+            x, y = cell.mm(ax, ay, self.scale)
+            self._castles(snap, cell, atlas, blob, (bx, by, bw, bh), area, x, y)
 
     def _interpret(self, snap: dict[str, Any], atlas: np.ndarray, blobs: list) -> None:
         cells = self.atlas.cells
@@ -236,6 +266,9 @@ class Reader:
                     self._add_cubes(snap, cell, colour, max(0, extra))
                     continue
             cube = self._footprint_px("cube", x, y)
+            if self.debug is not None:
+                self.debug.append(("cube", cell.zone.raw.get("territory", cell.zone.seat), colour,
+                                   area / cube, x, y))
             if area < 0.42 * cube:
                 continue
             self._add_cubes(snap, cell, colour, max(1, round(area / cube - 0.1)))
@@ -272,6 +305,8 @@ class Reader:
         bx, by, bw, bh = box
         bright = atlas[by:by + bh, bx:bx + bw].max(axis=2)[blob]
         top = float(np.percentile(bright, 80))
+        if self.debug is not None:
+            self.debug.append(("castle", cell.zone.raw["territory"], top, area / one, x, y))
         tune = self.tuning
         colour = ("white" if top >= tune.castle_white else "black" if top < tune.castle_black
                   else "grey")
@@ -285,8 +320,11 @@ class Reader:
                 continue
             hit = labels[iy, ix] == colours.CLASS_OF[colour]
             cover = hit.mean(axis=1) >= 0.3
-            length = _run_length(cover, gap=2)
+            length = _run_length(cover, gap=2, from_start=True) + ROW_START_MM * self.scale
+            length -= self._row_start(cell) * self.scale
             n = round((length - along * self.scale) / pitch) if length >= 4 else 0
+            if self.debug is not None:
+                self.debug.append(("row", cell.zone.seat, colour, length, along, n))
             snap["courts"][cell.zone.seat][colour] = max(0, n)
         best: dict[str, float] = {}
         for cell, colour, (iy, ix) in self._dots:
@@ -297,28 +335,39 @@ class Reader:
                 best[colour] = area
                 snap["cylinders"][colour] = cell.zone.seat
 
+    def _row_start(self, cell: Cell) -> float:
+        """Distance from the dot to the board's edge, where the first cube begins."""
+        return float(cell.zone.raw.get("row_start_mm", 17.0))
+
     def _count_discs(self, snap: dict[str, Any], atlas: np.ndarray) -> None:
         for cell, (iy, ix) in self._discs:
             if cell.zone.seat not in snap["discs"]:
                 continue
             values = atlas[iy, ix].max(axis=-1).astype(np.float32)
+            if self.debug is not None:
+                self.debug.append(("disc", cell.zone.seat, cell.zone.raw["disc"],
+                                   float(values.std())))
             if float(values.std()) < self.tuning.disc_texture:
                 snap["discs"][cell.zone.seat].append(int(cell.zone.raw["disc"]))
         for seat in snap["discs"]:
             snap["discs"][seat].sort()
 
 
-def _run_length(cover: np.ndarray, gap: int, shortest: int = 3) -> float:
-    """Total covered length, bridging gaps up to `gap` bins and dropping specks."""
+def _run_length(cover: np.ndarray, gap: int, shortest: int = 3,
+                from_start: bool = False) -> float:
+    """Extent from the first to the last covered run, ignoring specks shorter than `shortest`."""
     idx = np.flatnonzero(cover)
     if idx.size == 0:
         return 0.0
-    total = 0
+    runs = []
     start = end = int(idx[0])
     for i in idx[1:]:
         if i - end > gap + 1:
-            total += end - start + 1 if end - start + 1 >= shortest else 0
+            runs.append((start, end))
             start = int(i)
         end = int(i)
-    total += end - start + 1 if end - start + 1 >= shortest else 0
-    return float(total)
+    runs.append((start, end))
+    runs = [r for r in runs if r[1] - r[0] + 1 >= shortest]
+    if not runs:
+        return 0.0
+    return float(runs[-1][1] + 1) if from_start else float(runs[-1][1] - runs[0][0] + 1)

@@ -96,7 +96,9 @@ def shadow(mask: np.ndarray, cam: Camera, piece: Piece, light: Light, sizes: dic
 
 def draw(img: np.ndarray, cam: Camera, piece: Piece, light: Light, sizes: dict[str, float],
          heights: dict[str, float], rng: np.random.Generator) -> None:
-    base = np.array(piece.bgr(), np.float64) * rng.uniform(0.94, 1.06, 3)
+    tint = 0.015 if piece.kind in ("castle", "disc") else 0.05
+    base = (np.array(piece.bgr(), np.float64) * rng.uniform(1 - tint, 1 + tint, 3)
+            * rng.uniform(0.95, 1.04))
     eye = cam.position()
     for bottom, top, factor in solids(piece, sizes, heights):
         n = len(bottom)

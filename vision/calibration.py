@@ -1,0 +1,137 @@
+"""Calibration: learn this camera's colours and the tiles' art from one frame.
+
+In a calibration frame every swatch holds the piece it names and the tiles lie on their
+spots. The reader then classifies against the colours measured here (after the same white
+balance it applies at run time) instead of the defaults, and treats the tiles' dominant
+colours as background.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision import colours
+from vision.atlas import Atlas
+from vision.layout import Layout
+from vision.markers import MatLocator
+from vision.occlusion import BorderWatch
+from vision.reader import Reader, Tuning
+
+FORMAT = "carolus-calibration/1"
+
+
+class CalibrationError(ValueError):
+    """A calibration frame or file that cannot be used; the message says why."""
+
+
+def _sample(atlas: Atlas, img: np.ndarray, cell_zone: Any, x: float, y: float,
+            radius: float) -> np.ndarray:
+    cell = next(c for c in atlas.cells if c.zone is cell_zone)
+    yy, xx = np.mgrid[-radius:radius + 0.1:0.5, -radius:radius + 0.1:0.5]
+    keep = xx**2 + yy**2 <= radius**2
+    iy, ix = cell.px(x + xx[keep], y + yy[keep], atlas.scale)
+    return img[iy, ix].reshape(-1, 3).astype(np.float32)
+
+
+def calibrate(frame: np.ndarray, layout: Layout) -> dict[str, Any]:
+    """Measure piece colours on the swatches and tile colours on the territories."""
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    pose = MatLocator(layout).detect(gray)
+    if pose is None:
+        raise CalibrationError("calibration frame: mat markers not found")
+    reader = Reader(layout)
+    reader._set_pose(pose.homography, frame.shape)
+    atlas_img = reader.atlas.cut(frame)
+    white = reader.border.white_field(frame, reader.atlas, atlas_img)
+    reader._balance(atlas_img, white)
+    measured: dict[str, list[float]] = {}
+    castle_tops: dict[str, float] = {}
+    for zone in layout.of_kind("swatch"):
+        piece, colour = zone.raw["piece"], zone.raw["colour"]
+        cx, cy = zone.centre()
+        dx, dy = reader.parallax(cx, cy, layout.height_mm(piece))
+        radius = {"cube": 2.0, "cylinder": 3.0, "castle": 2.5, "emperor": 2.0}[piece]
+        px = _sample(reader.atlas, atlas_img, zone, cx + dx, cy + dy, radius)
+        value = np.median(px, axis=0)
+        if piece == "castle":
+            castle_tops[colour] = float(np.percentile(px.max(axis=1), 80))
+            measured[f"castle-{colour}"] = value.tolist()
+        elif piece == "emperor":
+            measured["emperor"] = value.tolist()
+        elif piece == "cube":
+            measured[colour] = value.tolist()
+        else:
+            measured[f"cylinder-{colour}"] = value.tolist()
+    background = _tile_colours(reader, atlas_img, measured)
+    tuning = {}
+    if {"white", "grey", "black"} <= castle_tops.keys():
+        tuning = {"castle_white": (castle_tops["white"] + castle_tops["grey"]) / 2,
+                  "castle_black": (castle_tops["grey"] + castle_tops["black"]) / 2}
+    return {"format": FORMAT, "layout": layout.raw.get("name", ""),
+            "frame_size": [int(frame.shape[1]), int(frame.shape[0])],
+            "homography": pose.homography.tolist(), "markers_seen": pose.markers_seen,
+            "colours": measured, "background": background, "tuning": tuning}
+
+
+def _tile_colours(reader: Reader, atlas_img: np.ndarray, measured: dict[str, list[float]],
+                  k: int = 10) -> list[list[float]]:
+    """Dominant tile colours, minus any too close to a piece colour."""
+    px = []
+    for cell in reader.atlas.of_kind("territory"):
+        roi = atlas_img[cell.y:cell.y + cell.h, cell.x:cell.x + cell.w][cell.mask]
+        px.append(roi[::7])
+    data = np.vstack(px).astype(np.float32)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
+    _, _, centres = cv2.kmeans(data, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    pieces = colours._lab(np.asarray(list(measured.values()), np.float32))
+    keep = []
+    for c in centres:
+        lab = colours._lab(c[None, :])
+        if float(np.sqrt(((pieces - lab) ** 2).sum(axis=1)).min()) > 22:
+            keep.append([float(v) for v in c])
+    return keep
+
+
+def save(calib: dict[str, Any], path: Path) -> None:
+    path.write_text(json.dumps(calib, indent=1), encoding="utf-8")
+
+
+def load(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise CalibrationError(f"{path}: cannot read calibration ({exc.strerror or exc})") \
+            from exc
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise CalibrationError(f"{path}: not a calibration file ({exc})") from exc
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise CalibrationError(f"{path}: field 'format' is not {FORMAT!r}")
+    if not isinstance(data.get("colours"), dict):
+        raise CalibrationError(f"{path}: field 'colours' missing")
+    return data
+
+
+def reader_for(layout: Layout, calib: dict[str, Any] | None) -> Reader:
+    """A reader using the calibration's colours, or the defaults without one."""
+    if calib is None:
+        return Reader(layout)
+    measured = calib["colours"]
+    pieces = {c: tuple(v) for c, v in measured.items() if c in colours.CLASS_OF}
+    if "emperor" in measured:
+        pieces["emperor"] = tuple(measured["emperor"])
+    neutrals = [tuple(measured[f"castle-{c}"]) for c in ("white", "grey", "black")
+                if f"castle-{c}" in measured] or None
+    background = [tuple(b) for b in calib.get("background", [])]
+    table = colours.build_table(pieces, neutrals,
+                                list(colours.DEFAULT_BACKGROUND) + background)
+    tuning = Tuning(**{k: float(v) for k, v in calib.get("tuning", {}).items()
+                       if k in ("castle_white", "castle_black")})
+    return Reader(layout, table=table, tuning=tuning)
+
+
+__all__ = ["BorderWatch", "CalibrationError", "calibrate", "load", "reader_for", "save"]
