@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sqlite3
 import sys
 from datetime import datetime
@@ -175,7 +176,8 @@ def run_export(args: argparse.Namespace) -> int:
             for row in rows:
                 path = folder / f"carolus-game-{row.id:04d}.json"
                 with _create(path) as out:
-                    out.write(log.record(row.id).dumps())
+                    out.write(json.dumps(log.record_json(row.id), indent=1, ensure_ascii=False))
+                    out.write("\n")
                 print(f"{path}: game {row.id} ({row.status})")
     return 0
 
@@ -198,8 +200,9 @@ def run_import(args: argparse.Namespace) -> int:
     with _open(args) as log:
         for name in args.files:
             try:
-                record = load(name)
-                imported = log.import_record(record, name)
+                load(name)  # the shape, with the field of any misfit
+                data = json.loads(Path(name).read_text(encoding="utf-8"))
+                imported = log.import_record(data, name)  # kept as written
             except MalformedRecordError as exc:
                 where = f" in {exc.field}" if exc.field else ""
                 _error(f"{name}: not a valid record{where}: {exc.message}")

@@ -90,8 +90,16 @@ def _run(conn: sqlite3.Connection, script: str) -> None:
 
 
 def record_digest(record: Mapping[str, Any]) -> str:
-    """What identifies a game: its record without ``meta`` (notes do not make a new game)."""
-    body = {k: v for k, v in record.items() if k != "meta"}
+    """What identifies a game: its record without ``meta`` (notes do not make a new game),
+    in the referee's canonical form (an omitted default or another cube order is the same
+    game)."""
+    from referee.record import parse
+
+    try:
+        canonical = parse(record).to_json()
+    except ValueError:
+        canonical = dict(record)
+    body = {k: v for k, v in canonical.items() if k != "meta"}
     text = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
 

@@ -550,14 +550,16 @@ class GameLog:
         game, _ = self.rebuild(game_id)
         record = Record.from_game(game, merged)
         ended = _stamp(t) if t is not None else _now()
+        data = record.to_json()
         self._write(
-            lambda conn: _store_result(conn, game_id, game, record, ended, merged), keep=False
+            lambda conn: _store_result(conn, game_id, game, data, ended, merged), keep=False
         )
         return record
 
     def import_record(self, record: Record | Mapping[str, Any], file: str = "<record>") -> Imported:
         """Judge a record with the referee and keep it if it is legal (finished or not);
         `ImportRejectedError` with the reason otherwise. The same game twice is kept once."""
+        original = record.to_json() if isinstance(record, Record) else dict(record)
         if not isinstance(record, Record):
             try:
                 record = parse(record)
@@ -577,8 +579,7 @@ class GameLog:
                 f"breaks a rule{where} — {error.get('code')}: {error.get('message')}",
             )
         game = verdict.game
-        data = record.to_json()
-        digest = schema.record_digest(data)
+        digest = schema.record_digest(original)
         row = self._conn.execute(
             "SELECT id, status FROM games WHERE digest = ?", (digest,)
         ).fetchone()
@@ -598,7 +599,7 @@ class GameLog:
                 [(game_id, seq, text, imported_t) for seq, text in enumerate(moves, start=1)],
             )
             _insert_events(conn, game_id, None, imported_t, facts)
-            _store_result(conn, game_id, game, record, None, meta)
+            _store_result(conn, game_id, game, original, None, meta)
             return game_id
 
         game_id = self._write(op, keep=False)
@@ -691,6 +692,16 @@ class GameLog:
         for message in warnings:
             log.warning(message)
         return game, warnings
+
+    def record_json(self, game_id: int) -> dict[str, Any]:
+        """The record to export: the stored final record as it was written or imported,
+        or, for a running game, the record of its whole turns so far."""
+        row = self._conn.execute("SELECT record FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise UnknownGameError(f"no game {game_id} in the log")
+        if row[0]:
+            return dict(json.loads(row[0]))
+        return self.record(game_id).to_json()
 
     def record(self, game_id: int) -> Record:
         """The game's record: the stored final record, or one made from its steps."""
@@ -837,11 +848,12 @@ def _store_result(
     conn: sqlite3.Connection,
     game_id: int,
     game: Game,
-    record: Record,
+    data: Mapping[str, Any],
     ended: str | None,
     meta: Mapping[str, Any],
 ) -> None:
-    data = record.to_json()
+    """Close a game with its final record ``data`` (kept as given: an imported file
+    exports as it came)."""
     conn.execute(
         "UPDATE games SET status = ?, ended = ?, winner = ?, reason = ?, rounds = ?, "
         "result = ?, record = ?, digest = ?, meta = ? WHERE id = ?",

@@ -10,6 +10,7 @@ from gamelog_play import four_players, log_game, two_players
 
 from firmware.cli import main
 from firmware.gamelog.store import GameLog, ImportRejectedError
+from referee.check import final_state
 from referee.record import Record
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "club-night.json"
@@ -143,3 +144,38 @@ def test_a_game_where_the_supply_ran_short_round_trips(tmp_path: Path) -> None:
     assert carolus(home, "import", str(path)) == 0
     assert carolus(home, "export", "1", "--out", str(tmp_path / "out")) == 0
     assert json.loads((tmp_path / "out" / "carolus-game-0001.json").read_text()) == data
+
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+
+
+@pytest.mark.parametrize(
+    "name", sorted(p.name for p in (GOLDEN / "records").glob("*.json")) or ["none"]
+)
+def test_golden_records_import_as_their_hand_checked_verdicts(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Legal golden records are kept, rebuild to the verdict's final position and export
+    as they came; illegal and malformed ones are refused with the verdict's code."""
+    record = GOLDEN / "records" / name
+    if not record.exists():
+        pytest.skip("no golden records")
+    expected = json.loads((GOLDEN / "expected" / name).read_text())
+    db = tmp_path / "g.db"
+    code = carolus(db, "import", str(record))
+    err = capsys.readouterr().err
+    with GameLog(db) as log:
+        if expected["legal"]:
+            assert code == 0, err
+            (row,) = log.games()
+            game, _ = log.rebuild(row.id)
+            assert final_state(game) == expected["final"]
+            assert row.status == ("finished" if expected["final"]["finished"] else "unfinished")
+            assert row.winner == expected["final"]["winner"]
+            assert log.record_json(row.id) == json.loads(record.read_text())
+            # the same game in the referee's canonical layout is not a new game
+            assert log.import_record(log.record(row.id).to_json()).duplicate
+        else:
+            assert code == (2 if expected["legal"] is None else 1)
+            assert expected["error"]["code"] in err or expected["legal"] is None
+            assert log.games() == []
