@@ -1,6 +1,6 @@
 """Game-log figures for BENCHMARKS.md (not a test: run it by hand).
 
-    .venv/bin/python tests/gamelog/bench_gamelog.py [FOLDER]
+    .venv/bin/python benchmarks/gamelog_bench.py [FOLDER]
 
 Commit latency of one step (WAL, synchronous=FULL: what the table waits for before it
 announces a move), resuming a whole game by replay, and opening a log of many games
