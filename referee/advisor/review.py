@@ -110,8 +110,9 @@ def _replay(
 
 
 def _judge_turn(game: Game, r: int, t: int, play: PlayCubes, steps: int) -> ReviewItem | None:
-    if not game.is_legal(play):
-        return None
+    disc = game.disc(play.player) or 0
+    if not game.is_legal(play) or not 1 <= steps <= disc:
+        return None  # the replay stops at this turn
     try:
         search = Search(game)
     except ValueError:
