@@ -1,0 +1,119 @@
+"""The live stream (SSE): a hello with the whole table, then every bus event with its
+id, the fresh state after each change, and a resume after Last-Event-ID without loss."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+
+from conftest import sse_messages
+from flask.testing import FlaskClient
+
+from web.preview import PreviewHub
+
+
+def _read(client: FlaskClient, count: int, **headers: str) -> list[dict[str, str]]:
+    """The first ``count`` messages of a fresh stream."""
+    answer = client.get("/api/events", buffered=False, headers=headers)
+    assert answer.status_code == 200 and answer.mimetype == "text/event-stream"
+    chunks: Iterator[bytes] = iter(answer.response)
+    got: list[dict[str, str]] = []
+    text = ""
+    while len(got) < count:
+        text += next(chunks).decode()
+        got = sse_messages(text)
+    answer.close()
+    return got[:count]
+
+
+def test_hello_carries_the_table_and_the_latest_announcements(
+    client: FlaskClient, hub: PreviewHub
+) -> None:
+    for _ in range(4):
+        hub.advance()
+    hello = json.loads(_read(client, 1)[0]["data"])
+    assert hello["kind"] == "hello" and hello["id"] == hub.bus.last_id
+    assert hello["state"] == hub.state()
+    texts = [e["text"] for e in hello["recent"]]
+    assert texts[0] == "Bob lays disc " + str(hub.game.chosen_discs()[0][1]) + "."
+    assert all(e["kind"] != "state" for e in hello["recent"])
+
+
+def test_every_event_follows_with_its_bus_id(client: FlaskClient, hub: PreviewHub) -> None:
+    start = hub.bus.last_id
+    timer = threading.Timer(0.2, lambda: [hub.advance() for _ in range(3)])
+    timer.start()
+    messages = _read(client, 1 + 6)  # hello, then per move: its events and a state
+    timer.join()
+    ids = [int(m["id"]) for m in messages[1:]]
+    assert ids == list(range(start + 1, start + 1 + len(ids)))
+    published = dict(hub.bus.since(start))
+    for m in messages[1:]:
+        data = json.loads(m["data"])
+        assert data["kind"] == published[int(m["id"])]["kind"]
+        if data["kind"] == "state":
+            assert data["state"]["round"] == 2
+        else:
+            assert data["text"]  # said in words
+
+
+def test_reconnect_with_last_event_id_misses_nothing(client: FlaskClient, hub: PreviewHub) -> None:
+    seen = hub.bus.last_id
+    for _ in range(6):  # the page was away for six moves
+        hub.advance()
+    missed = hub.bus.since(seen)
+    messages = _read(client, 1 + len(missed), **{"Last-Event-ID": str(seen)})
+    assert [int(m["id"]) for m in messages[1:]] == [i for i, _ in missed]
+    kinds = [json.loads(m["data"])["kind"] for m in messages[1:]]
+    assert kinds == [e["kind"] for _, e in missed]
+
+
+def test_a_reader_too_far_behind_is_told_of_the_gap(client: FlaskClient) -> None:
+    from firmware.bus import EventBus
+
+    hub = PreviewHub(bus=EventBus(history=10))
+    for _ in range(10):
+        hub.advance()
+    app = client.application
+    app.extensions["carolus"].hub = hub
+    from web.live import StateCache
+
+    app.extensions["carolus"].cache = StateCache(hub.bus, hub.state)
+    messages = _read(client, 2, **{"Last-Event-ID": "1"})
+    assert json.loads(messages[1]["data"])["kind"] == "gap"
+
+
+def test_bad_last_event_id_is_400(client: FlaskClient) -> None:
+    answer = client.get("/api/events", headers={"Last-Event-ID": "abc"})
+    assert answer.status_code == 400 and "Last-Event-ID" in answer.get_json()["error"]
+
+
+def test_the_stream_ends_when_the_server_stops(client: FlaskClient) -> None:
+    stopping = client.application.extensions["carolus"].stopping
+    answer = client.get("/api/events", buffered=False)
+    chunks = iter(answer.response)
+    next(chunks)
+    stopping.set()
+    rest = list(chunks)  # returns within a tick instead of hanging
+    assert all(b"data" not in c or b"hello" in c for c in rest)
+
+
+def test_state_is_computed_once_per_event_for_all_readers(hub: PreviewHub) -> None:
+    from web.live import StateCache
+
+    calls = []
+
+    def state() -> dict[str, object]:
+        calls.append(1)
+        return hub.state()
+
+    cache = StateCache(hub.bus, state)
+    hub.advance()
+    last = hub.bus.last_id
+    for _ in range(30):
+        cache.json_at_least(last)
+    assert len(calls) == 1
+    hub.advance()
+    cache.json_at_least(hub.bus.last_id)
+    assert len(calls) == 2

@@ -1,0 +1,289 @@
+"""The JSON API under ``/api`` (documented in ``web/openapi.json``).
+
+Reading is open; everything that changes the table goes through `protected` (PIN once
+per browser + CSRF token). Input is checked in `web.validate` (400 with the field and
+value); a command the hub refuses (`firmware.hub.CommandError`) is a 409 with its words.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request, stream_with_context
+
+from firmware.hub import CommandError
+from web import i18n, validate
+from web.app import context, language, tr
+from web.auth import Guard, protected
+from web.errors import ApiError
+from web.hub_extras import extra, offered
+from web.live import stream
+
+blueprint = Blueprint("api", __name__, url_prefix="/api")
+OPENAPI = Path(__file__).resolve().parent / "openapi.json"
+#: Frames per second of the camera stream (a Pi camera read at 4-5 fps anyway).
+CAMERA_FPS = 5.0
+
+
+def _guard() -> Guard:
+    return context().guard
+
+
+def _command(call: Callable[[], Any]) -> Any:
+    """Run a hub command; its refusal is a 409 with the hub's words."""
+    try:
+        return call()
+    except CommandError as exc:
+        raise ApiError(409, str(exc)) from None
+
+
+def _no_store(response: Response) -> Response:
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+# ------------------------------------------------------------------ reading
+
+
+@blueprint.get("/state")
+def state() -> Any:
+    ctx = context()
+    return _no_store(
+        Response(ctx.cache.json_at_least(ctx.hub.bus.last_id), mimetype="application/json")
+    )
+
+
+@blueprint.get("/events")
+def events() -> Response:
+    """The live stream; ``Last-Event-ID`` (or ``?since=``) resumes after that event."""
+    ctx = context()
+    asked = request.headers.get("Last-Event-ID") or request.args.get("since")
+    since: int | None = None
+    if asked is not None:
+        if not asked.strip().isdigit():
+            raise ApiError(400, f"Last-Event-ID must be an event id (a number), not {asked!r}")
+        since = int(asked)
+    body = stream(ctx.hub.bus, ctx.cache, tr(), since, ctx.stopping)
+    response = Response(stream_with_context(body), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response
+
+
+@blueprint.get("/majorities")
+def majorities() -> Any:
+    """Every unit, most contested first; ``?territory=N`` for the unit holding N."""
+    hub = context().hub
+    asked = request.args.get("territory")
+    if asked is not None:
+        return jsonify(hub.majority(validate.territory(asked)))
+    return jsonify(hub.majorities())
+
+
+@blueprint.get("/majority/<territory>")
+def majority(territory: str) -> Any:
+    return jsonify(context().hub.majority(validate.territory(territory)))
+
+
+@blueprint.get("/display.png")
+def display_png() -> Response:
+    return _no_store(Response(context().hub.display_png(), mimetype="image/png"))
+
+
+@blueprint.get("/session")
+def session_info() -> Any:
+    """What this browser may do, its CSRF token and language, and the hub's extras."""
+    ctx = context()
+    return _no_store(
+        jsonify(
+            trusted=ctx.guard.trusted(),
+            csrf=ctx.guard.csrf_token(),
+            lang=language(),
+            languages=i18n.LANGUAGES,
+            extras=offered(ctx.hub),
+            history=ctx.history is not None,
+        )
+    )
+
+
+@blueprint.get("/i18n")
+def messages() -> Any:
+    """The page's words in this browser's language (msgid -> text) for the script."""
+    return jsonify(lang=language(), messages=i18n.messages(language()))
+
+
+@blueprint.get("/openapi.json")
+def openapi() -> Response:
+    return Response(OPENAPI.read_bytes(), mimetype="application/json")
+
+
+# ------------------------------------------------------------------ changing
+
+
+@blueprint.post("/pin")
+def pin() -> Any:
+    guard = _guard()
+    guard.check_request(need_pin=False)
+    guard.enter(validate.json_body().get("pin"))
+    return jsonify(trusted=True)
+
+
+@blueprint.post("/correction")
+@protected(_guard)
+def correction() -> Any:
+    body = validate.json_body()
+    hub = context().hub
+    seats = [p["seat"] for p in hub.state()["players"] if p.get("seat")]
+    zone = validate.zone(body.get("zone"), seats)
+    counts = validate.counts(body.get("counts"))
+    return jsonify(_command(lambda: hub.correct(zone, counts)))
+
+
+@blueprint.post("/undo")
+@protected(_guard)
+def undo() -> Any:
+    validate.json_body()
+    return jsonify(_command(context().hub.undo))
+
+
+@blueprint.post("/confirm")
+@protected(_guard)
+def confirm() -> Any:
+    validate.json_body()
+    return jsonify(_command(context().hub.confirm))
+
+
+@blueprint.post("/button/<name>")
+@protected(_guard)
+def button(name: str) -> Any:
+    name = validate.button(name)
+    long = validate.flag(validate.json_body().get("long"), "long")
+    return jsonify(_command(lambda: context().hub.press(name, long)))
+
+
+@blueprint.post("/game")
+@protected(_guard)
+def start_game() -> Any:
+    players = validate.players(validate.json_body().get("players"))
+    start = extra(context().hub, "new_game")
+    if start is None:
+        raise ApiError(501, "this appliance cannot start games from the page")
+    return jsonify(_command(lambda: start(players)))
+
+
+@blueprint.post("/game/end")
+@protected(_guard)
+def end_game() -> Any:
+    validate.json_body()
+    end = extra(context().hub, "end_game")
+    if end is None:
+        raise ApiError(501, "this appliance cannot end games from the page")
+    return jsonify(_command(end))
+
+
+# ------------------------------------------------------------------ history
+
+
+def _history() -> Any:
+    history = context().history
+    if history is None:
+        raise ApiError(404, "this appliance keeps no game log")
+    return history
+
+
+def _game_id(value: str) -> int:
+    if not value.isdigit():
+        raise ApiError(400, f"a game id is a number, not {value!r}")
+    return int(value)
+
+
+@blueprint.get("/games")
+def games() -> Any:
+    history = context().history
+    return jsonify(log=history is not None, games=history.games() if history else [])
+
+
+@blueprint.get("/games/<game_id>/record")
+def record(game_id: str) -> Response:
+    number = _game_id(game_id)
+    data = _history().record(number)
+    response = Response(json.dumps(data, ensure_ascii=False, indent=1), mimetype="application/json")
+    if request.args.get("download") != "0":
+        response.headers["Content-Disposition"] = (
+            f'attachment; filename="carolus-game-{number}.json"'
+        )
+    return response
+
+
+@blueprint.get("/games/<game_id>/step/<step>")
+def replay_step(game_id: str, step: str) -> Any:
+    if not step.isdigit():
+        raise ApiError(400, f"a step is a number, not {step!r}")
+    return jsonify(_history().step(_game_id(game_id), int(step), tr()))
+
+
+@blueprint.get("/games/<game_id>/charts")
+def charts(game_id: str) -> Any:
+    return jsonify(_history().charts(_game_id(game_id)))
+
+
+# ------------------------------------------------------------------ camera
+
+
+def _camera() -> Callable[[], bytes | None]:
+    jpeg = extra(context().hub, "camera_jpeg")
+    if jpeg is None:
+        raise ApiError(404, "no camera")
+    return jpeg
+
+
+@blueprint.get("/camera.jpg")
+def camera_frame() -> Response:
+    frame = _camera()()
+    if frame is None:
+        raise ApiError(503, "the camera has no picture yet")
+    return _no_store(Response(frame, mimetype="image/jpeg"))
+
+
+@blueprint.get("/camera.mjpeg")
+def camera_stream() -> Response:
+    """The camera as MJPEG (``multipart/x-mixed-replace``) until the page goes away."""
+    jpeg = _camera()
+    stopping = context().stopping
+
+    def frames() -> Iterator[bytes]:
+        while not stopping.is_set():
+            frame = jpeg()
+            if frame is not None:
+                yield (
+                    b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: "
+                    + str(len(frame)).encode()
+                    + b"\r\n\r\n"
+                    + frame
+                    + b"\r\n"
+                )
+            time.sleep(1 / CAMERA_FPS)
+
+    return _no_store(Response(frames(), mimetype="multipart/x-mixed-replace; boundary=frame"))
+
+
+@blueprint.get("/camera/overlay")
+def camera_overlay() -> Any:
+    overlay = extra(context().hub, "camera_overlay")
+    if overlay is None:
+        raise ApiError(404, "this camera does not report its zones")
+    return jsonify(overlay())
+
+
+@blueprint.post("/calibrate")
+@protected(_guard)
+def calibrate() -> Any:
+    validate.json_body()
+    run = extra(context().hub, "calibrate")
+    if run is None:
+        raise ApiError(404, "no camera")
+    return jsonify(_command(run))

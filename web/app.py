@@ -1,0 +1,112 @@
+"""The Flask app: one factory, given the hub (and optionally the game log).
+
+`create_app` is what the appliance's server and the tests both build; everything the
+views need lives in one `Context` on ``app.extensions["carolus"]``, so several apps (one
+per test) never share state.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from babel.support import Translations
+from flask import Flask, current_app, g, request
+
+from web import errors, i18n
+from web.auth import Guard, new_pin
+from web.history import History
+from web.live import StateCache
+
+
+@dataclass
+class Context:
+    """What one running page knows: the hub, its PIN guard, its log and its language."""
+
+    hub: Any
+    guard: Guard
+    cache: StateCache
+    history: History | None
+    language: str
+    stopping: threading.Event = field(default_factory=threading.Event)
+
+
+def context() -> Context:
+    ctx: Context = current_app.extensions["carolus"]
+    return ctx
+
+
+def tr() -> Translations:
+    """The current request's catalog."""
+    found: Translations | None = g.get("tr")
+    if found is None:
+        found = i18n.translations(language())
+        g.tr = found
+    return found
+
+
+def language() -> str:
+    return i18n.pick(request.args.get("lang"), request.cookies.get(i18n.COOKIE), context().language)
+
+
+def create_app(
+    hub: Any,
+    *,
+    log: Any = None,
+    pin: str | None = None,
+    language: str = i18n.DEFAULT,
+    secret_key: bytes | None = None,
+) -> Flask:
+    """The page over ``hub`` (a `firmware.hub.Hub`). ``log`` is a `GameLog` or the
+    path of one, for the history; ``pin`` the appliance's PIN (a new one if None, in
+    ``app.extensions["carolus"].guard.pin``); ``language`` the club's default;
+    ``secret_key`` keeps browsers trusted across restarts when it is kept."""
+    if language not in i18n.LANGUAGES:
+        raise ValueError(f"unknown language {language!r}; one of {', '.join(i18n.LANGUAGES)}")
+    app = Flask(__name__)
+    app.config.update(
+        SECRET_KEY=secret_key or secrets.token_bytes(32),
+        SESSION_COOKIE_NAME="carolus_session",
+        SESSION_COOKIE_SAMESITE="Strict",
+        SESSION_COOKIE_HTTPONLY=True,
+        PERMANENT_SESSION_LIFETIME=timedelta(days=365),
+        MAX_CONTENT_LENGTH=64 * 1024,
+    )
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.extensions["carolus"] = Context(
+        hub=hub,
+        guard=Guard(pin or new_pin()),
+        cache=StateCache(hub.bus, hub.state),
+        history=History(log) if log is not None else None,
+        language=language,
+    )
+    errors.install(app)
+    _install_i18n(app)
+
+    from web import api, pages
+
+    app.register_blueprint(api.blueprint)
+    app.register_blueprint(pages.blueprint)
+    return app
+
+
+def _install_i18n(app: Flask) -> None:
+    app.jinja_env.add_extension("jinja2.ext.i18n")
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=lambda text, **kw: tr().gettext(text) % kw if kw else tr().gettext(text),
+        ngettext=lambda s, p, n, **kw: tr().ngettext(s, p, n) % {"num": n, **kw},
+        pgettext=lambda ctx, text, **kw: tr().pgettext(ctx, text),
+        newstyle=True,
+    )
+
+    @app.after_request
+    def remember_language(response: Any) -> Any:
+        asked = request.args.get("lang")
+        if asked in i18n.LANGUAGES:
+            response.set_cookie(
+                i18n.COOKIE, asked, max_age=365 * 86400, samesite="Strict", httponly=False
+            )
+        return response

@@ -1,0 +1,106 @@
+"""Who may change the game: browsers that entered the appliance's PIN once.
+
+Watching needs nothing. Anything that changes state needs (1) a session cookie that
+proves the PIN was entered in this browser — bound to the PIN, so a new PIN revokes old
+browsers — and (2) the session's CSRF token in an ``X-CSRF-Token`` header, which a page
+on another site cannot read or send (and a cross-site ``Origin`` is refused outright).
+Wrong PINs are rate-limited per client address, so a 4-6 digit PIN cannot be guessed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar, cast
+from urllib.parse import urlsplit
+
+from flask import request, session
+
+from web.errors import ApiError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: Wrong PINs allowed per client address in `WINDOW_S` seconds.
+MAX_TRIES = 5
+WINDOW_S = 60.0
+
+
+def new_pin(digits: int = 6) -> str:
+    """A fresh PIN for the appliance's display."""
+    return "".join(secrets.choice("0123456789") for _ in range(digits))
+
+
+def _pin_mark(pin: str) -> str:
+    return hashlib.sha256(("carolus-pin:" + pin).encode()).hexdigest()[:16]
+
+
+class Guard:
+    """The PIN, the session marks and the wrong-PIN counter of one app."""
+
+    def __init__(self, pin: str) -> None:
+        if not pin.isdigit() or not 4 <= len(pin) <= 8:
+            raise ValueError(f"the PIN must be 4 to 8 digits, not {pin!r}")
+        self.pin = pin
+        self._wrong: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def csrf_token(self) -> str:
+        """This browser's CSRF token (made on first use, kept in the session)."""
+        token = session.get("csrf")
+        if not isinstance(token, str):
+            token = secrets.token_urlsafe(24)
+            session["csrf"] = token
+        return token
+
+    def trusted(self) -> bool:
+        return session.get("pin") == _pin_mark(self.pin)
+
+    def enter(self, pin: object) -> None:
+        """Trust this browser if ``pin`` is right; `ApiError` otherwise."""
+        client = request.remote_addr or "?"
+        now = time.monotonic()
+        with self._lock:
+            tries = self._wrong.setdefault(client, deque())
+            while tries and now - tries[0] > WINDOW_S:
+                tries.popleft()
+            if len(tries) >= MAX_TRIES:
+                raise ApiError(429, "too many wrong PINs; wait a minute and try again")
+            if not isinstance(pin, str) or not hmac.compare_digest(pin.strip(), self.pin):
+                tries.append(now)
+                raise ApiError(403, "wrong PIN: enter the PIN shown on the appliance")
+            tries.clear()
+        session["pin"] = _pin_mark(self.pin)
+        session.permanent = True
+
+    def check_request(self, need_pin: bool = True) -> None:
+        """Refuse a state-changing request from another site, without the CSRF token,
+        or (``need_pin``) from a browser that never entered the PIN."""
+        origin = request.headers.get("Origin")
+        if origin and origin != "null" and urlsplit(origin).netloc != request.host:
+            raise ApiError(403, f"requests from {origin} are not accepted")
+        sent = request.headers.get("X-CSRF-Token", "")
+        token = session.get("csrf")
+        if not isinstance(token, str) or not hmac.compare_digest(sent, token):
+            raise ApiError(403, "missing or wrong X-CSRF-Token: reload the page")
+        if need_pin and not self.trusted():
+            raise ApiError(401, "enter the PIN shown on the appliance first")
+
+
+def protected(guard_of: Callable[[], Guard]) -> Callable[[F], F]:
+    """Decorate a view that changes state: it runs only for a trusted, same-site request."""
+
+    def decorate(view: F) -> F:
+        @wraps(view)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            guard_of().check_request()
+            return view(*args, **kwargs)
+
+        return cast(F, wrapper)
+
+    return decorate

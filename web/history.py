@@ -1,0 +1,139 @@
+"""Past and running games from the game log: lists, records, replays and charts.
+
+The log (`firmware.gamelog.store.GameLog`) keeps decisions, not positions, so a replay
+step and the charts are the stored moves folded over the set-up by the referee again.
+One `GameLog` connection is shared by the page's threads, hence the lock.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from babel.support import Translations
+
+from firmware.view import game_view
+from referee.game import Game, Phase
+from referee.pieces import COLOURS
+from web.announce import sentence
+from web.errors import ApiError
+
+
+class History:
+    """Read-only questions to the game log (a `GameLog` or the path of its file)."""
+
+    def __init__(self, log: Any) -> None:
+        self._log = log
+        self._own = False
+        self._lock = threading.Lock()
+
+    def _opened(self) -> Any:
+        if isinstance(self._log, str | Path):
+            from firmware.gamelog.store import GameLog
+
+            self._log = GameLog(self._log, readonly=True)
+            self._own = True
+        return self._log
+
+    def close(self) -> None:
+        if self._own:
+            self._log.close()
+
+    def games(self) -> list[dict[str, Any]]:
+        """Every game, newest first."""
+        with self._lock:
+            rows = self._opened().games()
+        return [
+            {
+                "id": row.id,
+                "status": row.status,
+                "source": row.source,
+                "started": row.started,
+                "ended": row.ended,
+                "winner": row.winner,
+                "reason": row.reason,
+                "rounds": row.rounds,
+                "players": [
+                    {
+                        "name": s.name,
+                        "castles": s.castles,
+                        "seat": s.seat,
+                        "territories": s.territories,
+                    }
+                    for s in row.seats
+                ],
+            }
+            for row in reversed(rows)
+        ]
+
+    def _moves(self, game_id: int) -> tuple[Any, list[Any]]:
+        from firmware.gamelog.store import UnknownGameError
+
+        with self._lock:
+            log = self._opened()
+            try:
+                return log.setup(game_id), log.moves(game_id)
+            except UnknownGameError:
+                raise ApiError(404, f"no game {game_id} in the game log") from None
+
+    def record(self, game_id: int) -> dict[str, Any]:
+        """The game's ``carolus-record/1``."""
+        from firmware.gamelog.store import UnknownGameError
+
+        with self._lock:
+            try:
+                record = self._opened().record(game_id)
+            except UnknownGameError:
+                raise ApiError(404, f"no game {game_id} in the game log") from None
+        data: dict[str, Any] = record.to_json()
+        return data
+
+    def step(self, game_id: int, step: int, tr: Translations) -> dict[str, Any]:
+        """The table after the first ``step`` moves, and what the last one caused."""
+        setup, moves = self._moves(game_id)
+        if not 0 <= step <= len(moves):
+            raise ApiError(400, f"step must be from 0 to {len(moves)}, not {step}")
+        game = Game(setup)
+        events: list[Any] = []
+        for move in moves[:step]:
+            events = game.push(move)
+        texts = [sentence(e.to_json(), tr) for e in events]
+        return {
+            "game": game_id,
+            "step": step,
+            "steps": len(moves),
+            "state": game_view(game),
+            "events": [t for t in texts if t],
+        }
+
+    def charts(self, game_id: int) -> dict[str, Any]:
+        """Castles per side and who held each colour, at the end of every round."""
+        setup, moves = self._moves(game_id)
+        game = Game(setup)
+        rounds: list[int] = []
+        castles: dict[str, list[int]] = {side: [] for side in game.sides}
+        control: dict[str, list[str | None]] = {c: [] for c in COLOURS}
+
+        def sample(number: int) -> None:
+            rounds.append(number)
+            for side in game.sides:
+                castles[side].append(game.castles(side))
+            for c in COLOURS:
+                control[c].append(game.controller(c))
+
+        for move in moves:
+            before = game.round
+            game.push(move)
+            if game.round != before or game.is_over:
+                sample(before)
+        running = game.phase is not Phase.OVER and game.last_turn_round == game.round
+        if running and (not rounds or rounds[-1] != game.round):
+            sample(game.round)  # the running round, so far
+        return {
+            "game": game_id,
+            "rounds": rounds,
+            "sides": {side: list(game.players_of(side)) for side in game.sides},
+            "castles": castles,
+            "control": control,
+        }

@@ -1,0 +1,111 @@
+"""Server-Sent Events: the bus, pushed to every open page.
+
+Each page holds one ``GET /api/events`` stream. Its first message (``hello``, no id) is
+the whole view model plus the latest announcements; then every bus event follows with
+its bus id as the SSE ``id:``, so a browser that reconnects sends ``Last-Event-ID`` and
+gets exactly the events it missed (or a ``gap`` when they left the history). A
+``state`` event carries the fresh view model, computed once per event for all readers.
+Comments (``: ping``) keep idle streams alive through proxies and let the server notice
+closed tabs.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from babel.support import Translations
+
+from firmware.bus import EventBus
+from web.announce import sentence
+
+#: Announcements sent with the first message of a stream.
+RECENT = 20
+#: Seconds between keep-alive comments on an idle stream.
+HEARTBEAT_S = 15.0
+#: How often a waiting stream looks at the stop flag.
+TICK_S = 0.5
+
+
+class StateCache:
+    """The view model as JSON, computed at most once per bus event whatever the number
+    of readers."""
+
+    def __init__(self, bus: EventBus, state: Callable[[], dict[str, Any]]) -> None:
+        self._bus = bus
+        self._state = state
+        self._lock = threading.Lock()
+        self._id = -1
+        self._json = ""
+
+    def json_at_least(self, event_id: int) -> str:
+        """The view model as of bus event ``event_id`` or later."""
+        with self._lock:
+            if self._id < event_id:
+                last = self._bus.last_id
+                self._json = json.dumps(self._state(), ensure_ascii=False)
+                self._id = last
+            return self._json
+
+
+def recent(bus: EventBus, tr: Translations, count: int = RECENT) -> list[dict[str, Any]]:
+    """The latest announcements in the history, oldest first, with their text."""
+    out: list[dict[str, Any]] = []
+    for _, event in bus.since(max(0, bus.last_id - 20 * count)):
+        text = sentence(event, tr)
+        if text is not None:
+            out.append({**event, "text": text})
+    return out[-count:]
+
+
+def frame(event_id: int | None, data: str) -> str:
+    head = f"id: {event_id}\n" if event_id is not None else ""
+    return f"{head}data: {data}\n\n"
+
+
+def stream(
+    bus: EventBus,
+    cache: StateCache,
+    tr: Translations,
+    since: int | None,
+    stopping: threading.Event,
+    heartbeat: float = HEARTBEAT_S,
+) -> Iterator[str]:
+    """The SSE text of one page's stream, until the server stops or the bus closes."""
+    start = bus.last_id if since is None else min(since, bus.last_id)
+    yield "retry: 1000\n\n"
+    latest = json.dumps(recent(bus, tr), ensure_ascii=False)
+    state = cache.json_at_least(start)
+    hello = f'{{"kind": "hello", "id": {start}, "recent": {latest}, "state": {state}}}'
+    yield frame(None, hello)
+    reader = bus.subscribe(since=start)
+    quiet = 0.0
+    while not stopping.is_set():
+        item = reader.get(timeout=TICK_S)
+        if item is None:
+            if bus.closed:
+                return
+            quiet += TICK_S
+            if quiet >= heartbeat:
+                quiet = 0.0
+                yield ": ping\n\n"
+            continue
+        quiet = 0.0
+        chunk = [render(item[0], item[1], cache, tr)]
+        while len(chunk) < 100:  # send what piled up in one write
+            item = reader.get(timeout=0)
+            if item is None:
+                break
+            chunk.append(render(item[0], item[1], cache, tr))
+        yield "".join(chunk)
+
+
+def render(event_id: int, event: dict[str, Any], cache: StateCache, tr: Translations) -> str:
+    """One bus event as an SSE message in the reader's language."""
+    if event.get("kind") == "state":
+        data = f'{{"kind": "state", "id": {event_id}, "state": {cache.json_at_least(event_id)}}}'
+        return frame(event_id, data)
+    text = sentence(event, tr)
+    return frame(event_id, json.dumps({**event, "text": text}, ensure_ascii=False))

@@ -1,0 +1,48 @@
+"""The HTML pages: live table, history, camera, corrections. Each is a small template;
+the drawing and the live updates are plain scripts in ``web/static`` (no build step, no
+CDN: everything is served by the appliance)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, render_template
+
+from web import i18n
+from web.app import context, language
+from web.hub_extras import offered
+
+blueprint = Blueprint("pages", __name__)
+
+
+def _page(template: str, **extra: Any) -> str:
+    ctx = context()
+    return render_template(
+        template,
+        lang=language(),
+        languages=i18n.LANGUAGES,
+        csrf=ctx.guard.csrf_token(),
+        trusted=ctx.guard.trusted(),
+        extras=offered(ctx.hub),
+        **extra,
+    )
+
+
+@blueprint.get("/")
+def live() -> str:
+    return _page("live.html", page="live")
+
+
+@blueprint.get("/history")
+def history() -> str:
+    return _page("history.html", page="history")
+
+
+@blueprint.get("/camera")
+def camera() -> str:
+    return _page("camera.html", page="camera")
+
+
+@blueprint.get("/table")
+def table() -> str:
+    return _page("table.html", page="table")

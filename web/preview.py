@@ -1,0 +1,200 @@
+"""A hub without a table: a real `Game` driven by self-play, for the page's tests, its
+benchmark and a preview on a laptop (``python -m web.preview``).
+
+It follows the `firmware.hub.Hub` contract like the appliance does: every engine event
+is published on the bus as ``{**event.to_json(), "t": ...}`` and each change of the
+position is followed by ``{"kind": "state"}``. Corrections lay the position out with
+`Game.arrange`, as a person correcting the referee would.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from firmware.bus import EventBus
+from firmware.hub import CommandError
+from firmware.view import game_view, majorities_view, majority_view
+from referee.check import check_file
+from referee.game import Game, Phase
+from referee.moves import MoveEmperor
+from referee.pieces import COLOURS
+from referee.selfplay import choose_disc, random_player, roll_refill
+from referee.setup import Player, Setup
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "club-night.json"
+
+
+class PreviewHub:
+    """A self-playing table: `advance` makes the next move, like a player would."""
+
+    def __init__(
+        self, record: str | Path = EXAMPLE, seed: int = 7, bus: EventBus | None = None
+    ) -> None:
+        verdict = check_file(record)
+        if verdict.game is None:
+            raise ValueError(f"{record}: not a playable record")
+        self.game: Game = verdict.game
+        self.bus = bus or EventBus()
+        self.rng = random.Random(seed)
+        self.screen = "live"
+        self.confirmed = 0
+        self._lock = threading.RLock()
+        self._planned_steps: int | None = None
+        self._t0 = time.monotonic()
+
+    # ------------------------------------------------------------ playing
+
+    def _publish(self, events: list[dict[str, Any]]) -> None:
+        t = round(time.monotonic() - self._t0, 3)
+        for event in events:
+            self.bus.publish({**event, "t": t})
+        self.bus.publish({"kind": "state", "t": t})
+
+    def advance(self) -> list[dict[str, Any]]:
+        """Play the next move (disc, cubes, emperor or refill); its events as published.
+        Nothing happens once the game is over."""
+        with self._lock:
+            game = self.game
+            if game.is_over:
+                return []
+            if game.phase is Phase.OPENING:
+                move: Any = choose_disc(game, self.rng)
+            elif game.step.value == "cubes":
+                move, self._planned_steps = random_player(game, self.rng)
+            elif game.step.value == "emperor":
+                player = game.to_move
+                assert player is not None
+                move = MoveEmperor(player, self._planned_steps or 1)
+            else:
+                move = roll_refill(game, self.rng)
+            events = [e.to_json() for e in game.push(move)]
+            self._publish(events)
+            return events
+
+    def play_out(self, max_moves: int = 5000) -> int:
+        """Advance until the game is over; the number of moves made."""
+        made = 0
+        while not self.game.is_over and made < max_moves:
+            self.advance()
+            made += 1
+        return made
+
+    # ---------------------------------------------------------------- Hub
+
+    def state(self) -> dict[str, Any]:
+        with self._lock:
+            return game_view(self.game, camera="demo", message="")
+
+    def majority(self, territory: int) -> dict[str, Any]:
+        with self._lock:
+            return majority_view(self.game, territory)
+
+    def majorities(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return majorities_view(self.game)
+
+    def correct(self, zone: str, counts: dict[str, int]) -> dict[str, Any]:
+        kind, _, where = zone.partition(":")
+        colours = [c for c in COLOURS for _ in range(int(counts.get(c, 0)))]
+        with self._lock:
+            try:
+                if kind == "territory" and where.isdigit() and 1 <= int(where) <= 15:
+                    self.game.arrange(territories={int(where): colours})
+                elif kind in ("court", "reserve"):
+                    player = next((p.name for p in self.game.players if p.seat == where), None)
+                    if player is None:
+                        raise CommandError(f"nobody sits at {where!r}")
+                    if kind == "court":
+                        self.game.arrange(courts={player: colours})
+                    else:
+                        self.game.arrange(reserves={player: colours})
+                else:
+                    raise CommandError(f"unknown zone {zone!r}")
+            except ValueError as exc:
+                raise CommandError(str(exc)) from None
+            self._publish([{"kind": "corrected", "zone": zone, "counts": dict(counts)}])
+            return self.state()
+
+    def undo(self) -> dict[str, Any]:
+        with self._lock:
+            if not self.game.move_stack:
+                raise CommandError("there is no step to undo")
+            self.game.pop()
+            self._publish([{"kind": "undone"}])
+            return self.state()
+
+    def confirm(self) -> dict[str, Any]:
+        with self._lock:
+            self.confirmed += 1
+            self._publish([{"kind": "confirmed"}])
+            return self.state()
+
+    def press(self, button: str, long: bool = False) -> dict[str, Any]:
+        if button == "majorities":
+            self.screen = "live" if long or self.screen == "majorities" else "majorities"
+            return {"screen": self.screen}
+        if button == "confirm":
+            return self.undo() if long else self.confirm()
+        raise CommandError(f"no button {button!r}")
+
+    def display_png(self) -> bytes:
+        """A 128x64 picture of the OLED, scaled 4x: round, whose turn, castles."""
+        from PIL import Image, ImageDraw
+
+        view = self.state()
+        image = Image.new("1", (128, 64))
+        draw = ImageDraw.Draw(image)
+        lines = [f"Round {view['round']} {view['phase']}", f"> {view['to_move'] or '-'}"]
+        lines += [f"{p['name'][:10]} {p['territories']} castles" for p in view["players"]]
+        for i, line in enumerate(lines[:5]):
+            draw.text((2, 2 + 12 * i), line, fill=1)
+        out = io.BytesIO()
+        image.resize((512, 256)).save(out, "PNG")
+        return out.getvalue()
+
+    # ------------------------------------------------------------- extras
+
+    def new_game(self, players: list[dict[str, str]]) -> dict[str, Any]:
+        with self._lock:
+            chosen = [Player(p["name"], p["castles"], p.get("seat")) for p in players]
+            try:
+                self.game = Game(Setup.random(chosen, self.rng))
+            except ValueError as exc:
+                raise CommandError(str(exc)) from None
+            self._publish([{"kind": "game-started", "players": [p["name"] for p in players]}])
+            return self.state()
+
+    def end_game(self) -> dict[str, Any]:
+        with self._lock:
+            self._publish([{"kind": "game-ended"}])
+            return self.state()
+
+
+def main() -> None:  # pragma: no cover - a manual preview
+    """Serve the page on http://127.0.0.1:8080 over a self-playing game."""
+    import argparse
+
+    from web.server import serve
+
+    parser = argparse.ArgumentParser(description="Preview the web page over self-play.")
+    parser.add_argument("--port", type=int, default=8080)
+    parser.add_argument("--speed", type=float, default=1.0, help="moves per second")
+    args = parser.parse_args()
+    hub = PreviewHub()
+    handle = serve(hub, "127.0.0.1", args.port)
+    print(f"{handle.url}  PIN {handle.pin}", flush=True)
+    try:
+        while True:
+            time.sleep(1 / args.speed)
+            hub.advance()
+    except KeyboardInterrupt:
+        handle.stop()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,87 @@
+/* The live page: one SSE stream (/api/events) keeps the board, the seats and the
+   announcements current; EventSource reconnects by itself and resumes with
+   Last-Event-ID, so no event is missed and the page never reloads. */
+"use strict";
+
+(() => {
+  const { t, api, light, el } = Carolus;
+  const ring = document.getElementById("ring");
+  const seats = document.getElementById("seats");
+  const status = document.getElementById("status");
+  const banner = document.getElementById("banner");
+  const list = document.getElementById("announcements");
+  const panel = document.getElementById("majority");
+  const contested = document.querySelector("#contested tbody");
+  let state = null;
+  let selected = null;
+  let refresh = null;
+  const KEEP = 30;
+
+  window.carolus = { lastEventId: 0, events: 0 };
+
+  function announce(event) {
+    if (!event.text) return;
+    const item = el("li", { class: `announcement ${event.kind}`, "data-kind": event.kind }, event.text);
+    list.prepend(item);
+    while (list.children.length > KEEP) list.lastChild.remove();
+  }
+
+  function tap(territory) {
+    selected = territory;
+    if (state) Board.drawRing(ring, state, tap, selected);
+    showMajority();
+  }
+
+  async function showMajority() {
+    if (!selected) return;
+    try {
+      const view = await api(`/api/majority/${selected}`);
+      Board.drawMajority(panel, view, () => { selected = null; panel.hidden = true; if (state) Board.drawRing(ring, state, tap, null); });
+    } catch (e) { panel.hidden = true; }
+  }
+
+  function scheduleMajorities() {
+    clearTimeout(refresh);
+    refresh = setTimeout(async () => {
+      try { Board.drawContested(contested, await api("/api/majorities"), tap); } catch (e) { /* next event retries */ }
+      showMajority();
+    }, 150);
+  }
+
+  function render(next) {
+    state = next;
+    Board.drawRing(ring, state, tap, selected);
+    Board.drawSeats(seats, state);
+    Board.drawStatus(status, state);
+    const illegal = state.table && state.table.illegal;
+    banner.hidden = !illegal && state.status.camera !== "lost";
+    banner.textContent = illegal ? t("Not allowed (%(code)s): %(message)s", illegal)
+      : state.status.camera === "lost" ? t("The camera lost the mat.") : "";
+    scheduleMajorities();
+  }
+
+  function connect() {
+    const source = new EventSource("/api/events");
+    source.onopen = () => light(true);
+    source.onerror = () => {
+      light(false);
+      if (source.readyState === EventSource.CLOSED) setTimeout(connect, 2000);
+    };
+    source.onmessage = (message) => {
+      const event = JSON.parse(message.data);
+      if (message.lastEventId) window.carolus.lastEventId = Number(message.lastEventId);
+      window.carolus.events += 1;
+      if (event.kind === "hello") {
+        list.replaceChildren();
+        event.recent.forEach(announce);
+        render(event.state);
+      } else if (event.kind === "state") {
+        render(event.state);
+      } else {
+        announce(event);
+      }
+    };
+  }
+
+  Carolus.ready.then(connect);
+})();
