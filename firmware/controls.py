@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import threading
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from firmware.config import GpioConfig
@@ -117,8 +117,11 @@ class Controls:
 
     # -- outputs
 
-    def update(self, view: Mapping[str, Any]) -> None:
-        """Green while the table is legal, red while an illegal act is pending."""
+    def update(self, view: Mapping[str, Any], events: Sequence[Mapping[str, Any]] = ()) -> None:
+        """Green while the table is legal, red while an illegal act is pending; beeps for
+        the ``events`` that led to ``view`` (the appliance's output protocol)."""
+        for event in events:
+            self.on_event(event)
         legal = bool((view.get("table") or {}).get("legal", True))
         if legal == self._legal:
             return
@@ -140,7 +143,7 @@ class Controls:
 class NoControls:
     """Stands in for `Controls` when there is no GPIO: the appliance runs without."""
 
-    def update(self, view: Mapping[str, Any]) -> None:
+    def update(self, view: Mapping[str, Any], events: Sequence[Mapping[str, Any]] = ()) -> None:
         pass
 
     def on_event(self, event: Mapping[str, Any]) -> None:

@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import threading
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 #: Event kinds worth saying aloud (the rest are visible on the display and the page).
@@ -91,6 +91,11 @@ class Voice:
                 self._thread = threading.Thread(target=self._work, name="voice", daemon=True)
                 self._thread.start()
             self._changed.notify()
+
+    def update(self, view: Mapping[str, Any], events: Sequence[Mapping[str, Any]] = ()) -> None:
+        """The appliance's output protocol: say the events worth hearing."""
+        for event in events:
+            self.on_event(event)
 
     def on_event(self, event: Mapping[str, Any]) -> None:
         """Say the event's sentence if it is one worth hearing."""

@@ -14,12 +14,15 @@ Priority, highest first:
 
 The device is injected (a luma device: ``ssd1306`` on the Pi, ``dummy`` in tests and when
 no panel is attached), and every render is kept as an image for the web mirror
-(`Display.png`). Wiring in the main loop::
+(`Display.png`). Wiring in the main loop (``update(view, events)`` is the appliance's
+output protocol; a Majorities press arrives as a ``button`` event)::
 
-    display = Display(device, announce_seconds=cfg.display.announce_seconds)
-    display.update(hub.state()); display.on_event(event); display.tick()  # each loop
-    # Hub.press("majorities", long): display.live() if long
-    #                                 else display.page_majorities(hub.majorities())
+    device, attached = open_device(config.display)
+    display = Display(device, majorities=hub.majorities,
+                      announce_seconds=config.display.announce_seconds)
+    display.start()                      # a timer so announcements and paging time out
+    outputs.append(display)              # display.update(view, events) after each change
+    render_display = lambda view: display.png()   # GET /api/display.png
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ ANNOUNCED = frozenset(
         "corrected",
         "resolved",
         "setup",
+        "resumed",
     }
 )
 
@@ -174,8 +178,12 @@ class Display:
         majorities_seconds: float = 30.0,
         backlog: int = 4,
         clock: Callable[[], float] = time.monotonic,
+        majorities: Callable[[], Sequence[Mapping[str, Any]]] | None = None,
     ) -> None:
         self.device = device
+        self._majorities = majorities
+        self._timer: threading.Thread | None = None
+        self._stop = threading.Event()
         self.announce_seconds = announce_seconds
         self.majorities_seconds = majorities_seconds
         self._clock = clock
@@ -192,9 +200,12 @@ class Display:
 
     # -- inputs
 
-    def update(self, view: Mapping[str, Any]) -> None:
-        """A new view model (after every settled table): redraw if anything changed."""
+    def update(self, view: Mapping[str, Any], events: Sequence[Mapping[str, Any]] = ()) -> None:
+        """A new view model and the events that led to it: redraw if anything changed.
+        The view is the authority on illegal acts (``table.illegal``)."""
         with self._lock:
+            for event in events:
+                self._event(event)
             self._view = view
             if (view.get("table") or {}).get("legal", True):
                 self._illegal = None
@@ -203,16 +214,25 @@ class Display:
     def on_event(self, event: Mapping[str, Any]) -> None:
         """An event from the bus: announce it, or note an illegal act / its end."""
         with self._lock:
-            kind = event.get("kind")
-            if kind == "illegal":
-                self._illegal = event
-            elif kind == "resolved":
-                self._illegal = None
-            if kind in ANNOUNCED:
-                if not self._waiting:
-                    self._shown_since = None
-                self._waiting.append(event)
+            self._event(event)
             self._refresh()
+
+    def _event(self, event: Mapping[str, Any]) -> None:
+        kind = event.get("kind")
+        if kind == "button" and event.get("button") == "majorities":
+            if event.get("long"):
+                self._pages = []
+            elif self._majorities is not None:
+                self.page_majorities(self._majorities())
+            return
+        if kind == "illegal":
+            self._illegal = event
+        elif kind == "resolved":
+            self._illegal = None
+        if kind in ANNOUNCED:
+            if not self._waiting:
+                self._shown_since = None
+            self._waiting.append(event)
 
     def tick(self) -> None:
         """Call now and then (each loop): announcements and paging time out."""
@@ -240,6 +260,26 @@ class Display:
             self._pages = []
             self._refresh()
             return self.describe()
+
+    def start(self, interval: float = 0.25) -> None:
+        """Tick from a background thread, so that timeouts happen between events."""
+        if self._timer is not None:
+            return
+        self._stop.clear()
+
+        def run() -> None:
+            while not self._stop.wait(interval):
+                self.tick()
+
+        self._timer = threading.Thread(target=run, name="display", daemon=True)
+        self._timer.start()
+
+    def close(self) -> None:
+        """Stop the timer (the panel keeps its last picture)."""
+        self._stop.set()
+        if self._timer is not None:
+            self._timer.join(2)
+            self._timer = None
 
     # -- outputs
 

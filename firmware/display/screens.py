@@ -105,6 +105,9 @@ def cubes_to_play(view: View, name: str) -> int:
 
 def draw_turn(draw: ImageDraw.ImageDraw, view: View) -> None:
     """The live view: round, whose turn, what he does now, castles per player."""
+    if view.get("phase") == "setup" or not view.get("players"):
+        draw_setup(draw, view)
+        return
     name = view.get("to_move") or ""
     player = next((p for p in view.get("players", []) if p["name"] == name), None)
     camera = view.get("status", {}).get("camera")
@@ -132,6 +135,18 @@ def draw_turn(draw: ImageDraw.ImageDraw, view: View) -> None:
     y = _line(draw, y + 1, doing, big=False)
     _line(draw, y, then, big=False)
     _scores(draw, view, HEIGHT - 8)
+
+
+def draw_setup(draw: ImageDraw.ImageDraw, view: View) -> None:
+    """Before round 1: the players lay out the table; the camera's state matters most."""
+    camera = view.get("status", {}).get("camera")
+    note = {"lost": "NO CAMERA", "demo": "DEMO", "ok": "camera ok"}.get(camera or "", "")
+    _bar(draw, "Set-up", note)
+    y = _line(draw, BODY, "Set up")
+    names = " ".join(p["name"] for p in view.get("players", []))
+    message = view.get("status", {}).get("message") or "the table, then choose discs"
+    _text(draw, y + 1, message, bottom=HEIGHT - 9)
+    SMALL.draw(draw, (0, HEIGHT - 8), SMALL.fit(names, WIDTH), fill=ON)
 
 
 def draw_cubes(draw: ImageDraw.ImageDraw, view: View, event: Mapping[str, Any]) -> None:
@@ -303,6 +318,7 @@ TITLES = {
     "corrected": "Corrected",
     "resolved": "Table in order",
     "setup": "Set-up",
+    "resumed": "Resumed",
     "castle-pending": "Castle to place",
     "cylinder-pending": "Move the cylinder",
     "castles-placed": "Castles placed",

@@ -161,3 +161,12 @@ def test_without_gpio_the_appliance_runs_without_and_says_so_once(factory: MockF
     controls.on_event({"kind": "illegal"})
     assert isinstance(open_controls(hub, GpioConfig(enabled=False), said.append), NoControls)
     assert len(said) == 1
+
+
+def test_the_appliance_output_protocol_update_with_events(rig: Any, factory: MockFactory) -> None:
+    controls, _, _ = rig
+    illegal = {"kind": "illegal", "code": "cube-count", "message": "...", "player": "Anna"}
+    controls.update(view(illegal), [illegal])
+    assert factory.pin(PINS.led_red).state and not factory.pin(PINS.led_green).state
+    wait_for(lambda: len(states(factory, PINS.buzzer)) == 3)
+    NoControls().update(view(None), [illegal])  # without GPIO: nothing, and no error

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import os
 import random
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -137,6 +138,31 @@ def _game_over(display: Display) -> None:
     display.update(game_view(finished()))
 
 
+def setup_view() -> dict[str, Any]:
+    """The appliance's view before round 1 (phase ``setup``), as the main loop builds it."""
+    return {
+        "round": 0,
+        "phase": "setup",
+        "step": None,
+        "to_move": None,
+        "players": [
+            {"name": "Anna", "castles": "white", "seat": "south", "territories": 0},
+            {"name": "Bob", "castles": "black", "seat": "north", "territories": 0},
+        ],
+        "finished": False,
+        "table": {"legal": True, "illegal": None, "pending": []},
+        "status": {
+            "camera": "ok",
+            "message": "Set up the table: 3 cubes of each colour on the territories, "
+            "the emperor, each reserve; then choose discs.",
+        },
+    }
+
+
+def _setup(display: Display) -> None:
+    display.update(setup_view())
+
+
 SCREENS: dict[str, tuple[Callable[[Display], None], str]] = {
     "turn": (_turn, "turn"),
     "turn-emperor": (_emperor, "turn"),
@@ -146,6 +172,7 @@ SCREENS: dict[str, tuple[Callable[[Display], None], str]] = {
     "illegal": (_illegal, "illegal"),
     "majority": (_majority, "majority"),
     "game-over": (_game_over, "game-over"),
+    "setup": (_setup, "turn"),
 }
 
 
@@ -316,3 +343,38 @@ def test_without_a_panel_the_appliance_says_so_once_and_draws_on_a_stand_in() ->
     assert display.png().startswith(b"\x89PNG")
     _, attached = open_device(DisplayConfig(enabled=False), said.append)
     assert not attached and len(said) == 1  # switched off on purpose: nothing to say
+
+
+def test_the_appliance_output_protocol_update_with_events() -> None:
+    """``update(view, events)``: the events that led to the view, then the view itself."""
+    clock = Clock()
+    game = club_night()
+    display, _ = new_display(clock)
+    display._majorities = lambda: majorities_view(game)
+    display.update(game_view(game), [CUBES, {"kind": "turn-started", "player": "Bob"}])
+    assert display.screen.name == "cubes"
+    press = {"kind": "button", "button": "majorities", "long": False}
+    display.update(game_view(game), [press])
+    assert display.describe()["screen"] == "majority" and display.describe()["page"] == 1
+    display.update(game_view(game), [press])
+    assert display.describe()["page"] == 2
+    display.update(game_view(game), [{**press, "long": True}])
+    assert display.screen.name == "cubes"  # back from paging: the announcement still due
+    clock.now += 5
+    display.tick()
+    assert display.screen.name == "turn"
+
+
+def test_the_timer_lets_announcements_time_out_between_events() -> None:
+    device = dummy(width=128, height=64, mode="1")
+    display = Display(device, announce_seconds=0.05)
+    display.update(game_view(emperor_step()), [CUBES])
+    assert display.screen.name == "cubes"
+    display.start(interval=0.01)
+    try:
+        deadline = time.monotonic() + 2
+        while display.screen.name != "turn":
+            assert time.monotonic() < deadline, "the announcement never timed out"
+            time.sleep(0.01)
+    finally:
+        display.close()

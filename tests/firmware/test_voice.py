@@ -106,3 +106,13 @@ def test_a_failing_espeak_is_said_once_and_the_voice_goes_on() -> None:
     wait_for(lambda: len(calls) == 2)
     voice.close()
     assert len(said) == 1 and said[0].startswith("voice: espeak-ng failed")
+
+
+def test_the_appliance_output_protocol_update_with_events() -> None:
+    runner = Runner()
+    voice = Voice(True, runner=runner, which=found)
+    voice.update({}, [{"kind": "button", "message": "Majorities."},
+                      {"kind": "game-over", "message": "Game over by castles: Anna wins."}])
+    wait_for(lambda: len(runner.calls) == 1)
+    voice.close()
+    assert runner.calls[0][-1] == "Game over by castles: Anna wins."
