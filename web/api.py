@@ -67,8 +67,17 @@ def events() -> Response:
         if not asked.strip().isdigit():
             raise ApiError(400, f"Last-Event-ID must be an event id (a number), not {asked!r}")
         since = int(asked)
+    if not ctx.open_stream():
+        raise ApiError(503, "too many live pages open; this one will retry")
     body = stream(ctx.hub.bus, ctx.cache, tr(), since, ctx.stopping)
-    response = Response(stream_with_context(body), mimetype="text/event-stream")
+
+    def counted() -> Iterator[str]:
+        try:
+            yield from body
+        finally:
+            ctx.close_stream()
+
+    response = Response(stream_with_context(counted()), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"
     return response

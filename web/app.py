@@ -32,6 +32,22 @@ class Context:
     history: History | None
     language: str
     stopping: threading.Event = field(default_factory=threading.Event)
+    max_streams: int | None = None
+    """Live streams allowed at once (`web.server` keeps threads free for the rest)."""
+    streams: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def open_stream(self) -> bool:
+        """Count a new live stream in; False when there are too many already."""
+        with self.lock:
+            if self.max_streams is not None and self.streams >= self.max_streams:
+                return False
+            self.streams += 1
+            return True
+
+    def close_stream(self) -> None:
+        with self.lock:
+            self.streams -= 1
 
 
 def context() -> Context:

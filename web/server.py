@@ -1,0 +1,94 @@
+"""The production server for the page: waitress, sized for many open live streams.
+
+Why waitress, and sized how: waitress is pure Python (installs on a Pi with pip, no
+compiler), is a real HTTP/1.1 server (keep-alive, chunked streaming, slow-client
+buffering), and sends each chunk as soon as it is written (its default
+``send_bytes=1``), which is what Server-Sent Events need. Its one limit is that every open response holds a worker
+thread for its whole life — an SSE stream is a thread for as long as the page is open.
+So the pool is sized for the table's readers: ``threads=96`` by default (a club night
+is a few phones, a tablet, a projector: dozens, not thousands), and live streams are
+capped at ``threads - RESERVED`` so that page loads, the API and corrections always find
+a free thread; a stream over the cap gets a 503 and the browser retries. Idle streams
+send a comment every 15 s, so ``channel_timeout=60`` only ever closes dead
+connections, and ``asyncore_use_poll`` lifts select()'s 1024-descriptor limit.
+Threads are cheap here: each waits on the event bus's condition, costing no CPU until
+an event comes.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from web.app import create_app
+
+#: Worker threads kept free of live streams for pages, the API and corrections.
+RESERVED = 8
+THREADS = 96
+CHANNEL_TIMEOUT_S = 60
+
+
+@dataclass
+class WebServer:
+    """A running page: its address, its PIN, and `stop`."""
+
+    url: str
+    pin: str
+    app: Any
+    _server: Any = field(repr=False)
+    _thread: threading.Thread = field(repr=False)
+
+    @property
+    def port(self) -> int:
+        return int(self._server.effective_port)
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """End every stream and close the server (returns within about ``timeout``)."""
+        ctx = self.app.extensions["carolus"]
+        ctx.stopping.set()
+        deadline = time.monotonic() + timeout / 2
+        while ctx.streams and time.monotonic() < deadline:  # streams end within a tick
+            time.sleep(0.02)
+        time.sleep(0.05)  # let their last writes leave before the sockets close
+        self._server.close()
+        self._thread.join(timeout)
+
+
+def serve(
+    hub: Any,
+    host: str = "0.0.0.0",
+    port: int = 8080,
+    *,
+    log: Any = None,
+    pin: str | None = None,
+    language: str = "en",
+    secret_key: bytes | None = None,
+    threads: int = THREADS,
+) -> WebServer:
+    """Serve the page over ``hub`` in a background thread; ``port=0`` picks a free port.
+    The appliance shows ``handle.pin`` on its display (``carolus run`` prints it when
+    there is none)."""
+    from waitress.server import create_server
+
+    if threads < RESERVED + 4:
+        raise ValueError(f"threads must be at least {RESERVED + 4}, not {threads}")
+    app = create_app(hub, log=log, pin=pin, language=language, secret_key=secret_key)
+    app.extensions["carolus"].max_streams = threads - RESERVED
+    server = create_server(
+        app,
+        host=host,
+        port=port,
+        threads=threads,
+        connection_limit=threads * 2,
+        channel_timeout=CHANNEL_TIMEOUT_S,
+        asyncore_use_poll=True,
+        ident="carolus",
+        clear_untrusted_proxy_headers=True,
+    )
+    thread = threading.Thread(target=server.run, name="carolus-web", daemon=True)
+    thread.start()
+    shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
+    guard = app.extensions["carolus"].guard
+    return WebServer(f"http://{shown}:{server.effective_port}/", guard.pin, app, server, thread)
