@@ -89,7 +89,7 @@ class _Follower:
 class Search:
     """One hint search from the position of ``game`` (the player to move, cube step)."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, replies: bool = True) -> None:
         if game.phase is not Phase.ACTION or game.step is not Step.CUBES:
             raise ValueError("a hint needs a player about to play cubes (discs are chosen)")
         player = game.to_move
@@ -100,7 +100,9 @@ class Search:
         self.side = self.board.side_of[self.p]
         self.disc = game.disc(player) or 1
         self.cubes = game.cubes_to_play(player)
+        self.replies = replies  # False: no look-ahead (for measuring what it is worth)
         self.followers = self._followers(game)
+        self.guard: dict[int, str] = {}  # unit -> the opponent who threatens it
         self.defence = self._defence_units()
         self._colour_memo: dict[object, float] = {}
         self._unit_memo: dict[object, float] = {}
@@ -151,6 +153,7 @@ class Search:
                         threatened[u] = len(board.units[u]) * (
                             2 if board.owner[u] == self.side else 1
                         )
+                        self.guard[u] = board.names[f.player]
         ranked = sorted(threatened, key=lambda u: (-threatened[u], u))
         return ranked[:2]
 
@@ -253,24 +256,27 @@ class Search:
 
     def reply_cost(self, board: Board) -> float:
         """What the following players' best captures cost our side (negative: gain)."""
-        if board.over:
+        if board.over or not self.replies:
             return 0.0
         total = 0.0
         for group in self.followers:
             worst = None
             for f in group:
-                loss = self._best_capture_loss(board, f)
+                loss, _ = self._best_capture_loss(board, f)
                 if worst is None or loss > worst:
                     worst = loss
             total += group[0].weight * (worst or 0.0)
         return total
 
-    def _best_capture_loss(self, board: Board, f: _Follower) -> float:
+    def _best_capture_loss(self, board: Board, f: _Follower) -> tuple[float, int]:
+        """The most damaging capture ``f`` can make (for a partner: the most useful),
+        as a loss for our side, and its unit (-1: none)."""
         q = f.player
         partner = board.side_of[q] == self.side
         budget = min(board.per_turn, sum(board.reserves[q]))
         base = CASTLE * _castle_lead(board, self.side)
         best = 0.0
+        where = -1
         seen: set[int] = set()
         for steps in range(f.first, f.last + 1):
             u = board.reach(steps)
@@ -299,8 +305,30 @@ class Search:
             if taken.castles(board.side_of[q]) >= board.goal:
                 lead += WIN if partner else -WIN
             loss = base - lead
-            best = min(best, loss) if partner else max(best, loss)
-        return best
+            if (loss < best) if partner else (loss > best):
+                best, where = loss, u
+        return best, where
+
+    def reply_words(self, board: Board) -> str:
+        """The next opponent's most damaging capture after our turn, in words."""
+        if board.over or not self.replies:
+            return ""
+        worst: tuple[float, int, int] | None = None
+        for f in self.followers[0]:
+            if board.side_of[f.player] == self.side:
+                continue
+            loss, u = self._best_capture_loss(board, f)
+            if worst is None or loss > worst[0]:
+                worst = (loss, u, f.player)
+        if worst is None:
+            return ""
+        loss, u, q = worst
+        name = board.names[q]
+        if u < 0 or loss <= 0:
+            return f"{name} then has no capture that hurts"
+        verb = "build on" if board.owner[u] < 0 else "take over"
+        wins = " and win" if loss >= WIN / 2 else ""
+        return f"{name} could then {verb} {unit_words(board.units[u])}{wins}"
 
     # ------------------------------------------------------------------ search
 
@@ -312,6 +340,11 @@ class Search:
 
     def score_play(self, play: PlayCubes, steps: int) -> float:
         """The score (with replies) of a given legal play, to compare with the hints."""
+        after = self.after_play(play, steps)
+        return self.static(after) - self.reply_cost(after)
+
+    def after_play(self, play: PlayCubes, steps: int) -> Board:
+        """The board after a given legal play and emperor move."""
         board = self.board
         court = [0, 0, 0, 0, 0]
         for colour in play.court:
@@ -323,8 +356,7 @@ class Search:
                 counts[COLOUR_INDEX[colour]] += 1
         vecs = tuple((u, _vec5(v)) for u, v in placed.items())
         court_vec = _vec5(court)
-        after = _play(board.with_court(self.p, court_vec), self.p, court_vec, vecs, steps)
-        return self.static(after) - self.reply_cost(after)
+        return _play(board.with_court(self.p, court_vec), self.p, court_vec, vecs, steps)
 
     def _hint(self, c: _Candidate) -> Hint:
         board = self.board
@@ -364,9 +396,9 @@ class Search:
                 + (f" ({', '.join(won)})" if won else "")
             )
         for key, colours in play.territories:
-            parts.append(
-                f"{_count_words(colours)} onto {unit_words(board.units[_unit_of(board, int(key))])}"
-            )
+            u = _unit_of(board, int(key))
+            guard = f" (against {self.guard[u]})" if u in self.guard and u != stop else ""
+            parts.append(f"{_count_words(colours)} onto {unit_words(board.units[u])}{guard}")
         totals = before.strengths(stop)
         score = " to ".join(str(t) for t in sorted(totals, reverse=True)[:2])
         where = unit_words(board.units[stop])
@@ -382,9 +414,10 @@ class Search:
             verb = "builds on" if outcome == "build" else "takes over"
             result = f"{board.sides[side]} {verb} {where} ({score})"
         if c.board.over and c.board.winner == self.side:
-            result += " and wins the game"
+            result += " and win the game" if side == self.side else ", and your side wins"
         steps = f"emperor {c.steps} step{'s' if c.steps > 1 else ''}"
-        return f"{', '.join(parts)}; {steps}: {result}"
+        reply = self.reply_words(c.board)
+        return f"{', '.join(parts)}; {steps}: {result}" + (f"; {reply}" if reply else "")
 
 
 def search(game: Game, finalists: int = FINALISTS) -> list[Hint]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from referee.advisor.hints import Hint, Search
+from referee.advisor.hints import CASTLE, WIN, Hint, Search
 from referee.advisor.words import play_words
 from referee.errors import IllegalMoveError
 from referee.game import Game
@@ -31,12 +31,19 @@ class ReviewItem:
     played_score: float
     better: Hint
     loss: float
+    consequence: str  # what the played turn allowed, e.g. "Bob could then take over ..."
+
+    def cost_words(self) -> str:
+        if self.loss >= WIN / 2:
+            return "this turn lost the game"
+        return f"this turn cost {self.loss / CASTLE:.1f} castles' worth"
 
     def text(self) -> str:
+        then = f" ({self.consequence})" if self.consequence else ""
         return (
             f"Round {self.round}, turn {self.turn} — {self.player} played "
-            f"{play_words(self.played, self.steps)}; better: {self.better.why} "
-            f"(costs {self.loss:.1f}, 10 = a castle)"
+            f"{play_words(self.played, self.steps)}{then}; {self.cost_words()}. "
+            f"Better: {self.better.why}"
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -52,6 +59,7 @@ class ReviewItem:
             },
             "better": self.better.to_json(),
             "loss": round(self.loss, 2),
+            "consequence": self.consequence,
             "text": self.text(),
         }
 
@@ -118,6 +126,8 @@ def _judge_turn(game: Game, r: int, t: int, play: PlayCubes, steps: int) -> Revi
     except ValueError:
         return None
     hints = search.run()
-    actual = search.score_play(play, steps)
+    after = search.after_play(play, steps)
+    actual = search.static(after) - search.reply_cost(after)
     best = hints[0]
-    return ReviewItem(r, t, play.player, play, steps, actual, best, best.score - actual)
+    loss = best.score - actual
+    return ReviewItem(r, t, play.player, play, steps, actual, best, loss, search.reply_words(after))

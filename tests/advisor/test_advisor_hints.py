@@ -57,7 +57,7 @@ def test_the_tenth_castle_is_found(layout: Any) -> None:
     hint = best_play(game)
     apply(game, hint.play, hint.steps)
     assert game.winner == "Anna"
-    assert "wins the game" in hint.why
+    assert "win the game" in hint.why
 
 
 def defence_position(layout: Any) -> Game:
@@ -192,3 +192,15 @@ def test_the_hint_player_plays_whole_legal_games() -> None:
         table_players(2), random.Random(5), [hint_player, random_player], max_rounds=40
     )
     assert game.is_over
+
+
+def test_training_mode_is_off_unless_enabled(layout: Any) -> None:
+    from referee.advisor import Advisor
+
+    game = layout.worked_example()
+    assert Advisor().advise(game) is None
+    advice = Advisor(enabled=True).advise(game)
+    assert advice is not None and advice.hint is not None
+    assert advice.hint.play == best_play(game).play
+    data = advice.to_json()
+    assert data["hint"]["emperor"] == 3 and len(data["exposure"]) == 11
