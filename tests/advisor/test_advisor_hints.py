@@ -203,4 +203,4 @@ def test_training_mode_is_off_unless_enabled(layout: Any) -> None:
     assert advice is not None and advice.hint is not None
     assert advice.hint.play == best_play(game).play
     data = advice.to_json()
-    assert data["hint"]["emperor"] == 3 and len(data["exposure"]) == 11
+    assert data["hint"]["emperor"] == 3 and len(data["exposure"]) == 13
