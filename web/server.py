@@ -3,16 +3,16 @@
 Why waitress, and sized how: waitress is pure Python (installs on a Pi with pip, no
 compiler), is a real HTTP/1.1 server (keep-alive, chunked streaming, slow-client
 buffering), and sends each chunk as soon as it is written (its default
-``send_bytes=1``), which is what Server-Sent Events need. Its one limit is that every open response holds a worker
-thread for its whole life — an SSE stream is a thread for as long as the page is open.
-So the pool is sized for the table's readers: ``threads=96`` by default (a club night
-is a few phones, a tablet, a projector: dozens, not thousands), and live streams are
-capped at ``threads - RESERVED`` so that page loads, the API and corrections always find
-a free thread; a stream over the cap gets a 503 and the browser retries. Idle streams
-send a comment every 15 s, so ``channel_timeout=60`` only ever closes dead
-connections, and ``asyncore_use_poll`` lifts select()'s 1024-descriptor limit.
-Threads are cheap here: each waits on the event bus's condition, costing no CPU until
-an event comes.
+``send_bytes=1``), which is what Server-Sent Events need. Its one limit is that every
+open response holds a worker thread for its whole life — an SSE stream is a thread for
+as long as the page is open. So the pool is sized for the table's readers:
+``threads=96`` by default (a club night is a few phones, a tablet, a projector: dozens,
+not thousands), and live streams are capped at ``threads - RESERVED`` so that page
+loads, the API and corrections always find a free thread; a stream over the cap gets a
+503 and the page retries. Idle streams send a comment every 15 s, so
+``channel_timeout=60`` only ever closes dead connections, and ``asyncore_use_poll``
+lifts select()'s 1024-descriptor limit. Threads are cheap here: each waits on the
+event bus's condition, costing no CPU until an event comes.
 """
 
 from __future__ import annotations

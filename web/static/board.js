@@ -91,15 +91,18 @@ const Board = (() => {
         path.addEventListener("click", () => onTap && onTap(n));
         path.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") onTap && onTap(n); });
         g.append(path);
+        // cubes on a small upright grid (2 columns) around the tile's middle, so the
+        // counts read the same on every side of the ring
         const cubes = state.territories[String(n)].cubes;
-        let row = 0;
-        for (const colour of COLOURS) {
-          if (!cubes[colour]) continue;
-          const [x, y] = polar(R_OUT - 14 - row * 15, b1 + STEP / 2 - 2.5);
-          g.append(cube(x, y, colour, cubes[colour], 12));
-          row += 1;
-        }
-        const [nx, ny] = polar(R_IN + 7, b1 + STEP / 2);
+        const present = COLOURS.filter((c) => cubes[c]);
+        const [cx, cy] = polar((R_IN + R_OUT) / 2 + 4, b1 + STEP / 2);
+        const rows = Math.ceil(present.length / 2);
+        present.forEach((colour, i) => {
+          const col = present.length === 1 ? 0.5 : i % 2, row = Math.floor(i / 2);
+          const x = cx - 20 + col * 28, y = cy - ((rows - 1) * 18) / 2 + row * 18;
+          g.append(cube(x, y, colour, cubes[colour], 14));
+        });
+        const [nx, ny] = polar(R_IN + 9, b1 + STEP / 2);
         g.append(s("text", { x: nx.toFixed(1), y: (ny + 3).toFixed(1), class: "number" }, n));
       }
       if (order.length > 1) {
