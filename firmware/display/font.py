@@ -44,11 +44,14 @@ def _columns(char: str) -> tuple[int, ...]:
 
 
 class Font:
-    """The CP437 font at ``scale`` (1: 8 px high, 2: 16 px high)."""
+    """The font scaled by whole pixels: ``scale`` across, ``tall`` down (default the same).
+    ``Font(2)`` is the big font; ``Font(1, 2)`` is tall and narrow — nearly as legible
+    as the big one, with twice as many letters to a line."""
 
-    def __init__(self, scale: int = 1) -> None:
+    def __init__(self, scale: int = 1, tall: int | None = None) -> None:
         self.scale = scale
-        self.height = 7 * scale  # the LCD font's letters are 7 rows high
+        self.tall = tall or scale
+        self.height = 7 * self.tall  # the LCD font's letters are 7 rows high
 
     def width(self, text: str) -> int:
         """Pixels ``text`` takes, without a trailing gap."""
@@ -60,13 +63,13 @@ class Font:
     def draw(self, draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, fill: str) -> int:
         """Draw ``text`` with its top-left at ``xy``; returns the x just after it."""
         x, y = xy
-        s = self.scale
+        s, t = self.scale, self.tall
         for char in text:
             for column in _columns(char):
                 for row in range(8):
                     if column >> row & 1:
-                        top = y + row * s
-                        draw.rectangle((x, top, x + s - 1, top + s - 1), fill=fill)
+                        top = y + row * t
+                        draw.rectangle((x, top, x + s - 1, top + t - 1), fill=fill)
                 x += s
             x += GAP * s
         return x - GAP * s
@@ -103,4 +106,5 @@ class Font:
 
 
 SMALL = Font(1)
+TALL = Font(1, 2)
 BIG = Font(2)

@@ -8,7 +8,7 @@ Priority, highest first:
    ``resolved`` event comes);
 3. **announcements** — each event worth saying (castle built, control gained, cubes
    played …) for ``announce_seconds``, in order, the oldest dropped when they pile up;
-4. **game over**;
+4. **set-up** (before round 1) or **game over**;
 5. **pending chores** — a castle to place, a cylinder to move (from the view);
 6. the **live view** — whose turn and what he does.
 
@@ -89,12 +89,19 @@ def choose(
         return Screen("illegal", event=illegal)
     if event is not None:
         return Screen(_event_screen(event), event=event)
+    if view.get("phase") == "setup":
+        return Screen("setup")
     if view.get("finished"):
         return Screen("game-over")
     pending = list(table.get("pending") or [])
     if pending:
         chore = pending[0]
-        return Screen(str(chore.get("kind")), event=chore, page=1, pages=len(pending))
+        kind = str(chore.get("kind"))
+        structured = (kind == "castle" and chore.get("side")) or (
+            kind == "cylinder" and chore.get("colour")
+        )
+        name = kind if structured else "chore"
+        return Screen(name, event=chore, page=1, pages=len(pending))
     return Screen("turn")
 
 
@@ -107,6 +114,16 @@ def _event_screen(event: Mapping[str, Any]) -> str:
     if kind in ("control-gained", "cylinder-pending") and event.get("colour"):
         return "cylinder"
     return "announcement"
+
+
+def _same_cubes(shown: Mapping[str, Any], new: Mapping[str, Any]) -> bool:
+    """Two reports of the same player's cubes (placed so far, then played)."""
+    kinds = ("cubes-placed", "cubes-played")
+    return (
+        shown.get("kind") in kinds
+        and new.get("kind") in kinds
+        and shown.get("player") == new.get("player")
+    )
 
 
 def draw(canvas: ImageDraw.ImageDraw, view: Mapping[str, Any], screen: Screen) -> None:
@@ -129,8 +146,12 @@ def draw(canvas: ImageDraw.ImageDraw, view: Mapping[str, Any], screen: Screen) -
         screens.draw_cylinder(canvas, view, event, title=title, note=note)
     elif screen.name == "announcement":
         screens.draw_announcement(canvas, view, event)
+    elif screen.name == "chore":
+        screens.draw_chore(canvas, view, event, note=note)
     elif screen.name == "game-over":
         screens.draw_game_over(canvas, view)
+    elif screen.name == "setup":
+        screens.draw_setup(canvas, view)
     else:
         screens.draw_turn(canvas, view)
 
@@ -232,6 +253,12 @@ class Display:
         if kind in ANNOUNCED:
             if not self._waiting:
                 self._shown_since = None
+            elif _same_cubes(self._waiting[-1], event):
+                # one cube after another: show the latest count, not each step in turn
+                if len(self._waiting) == 1:
+                    self._shown_since = None
+                self._waiting[-1] = event
+                return
             self._waiting.append(event)
 
     def tick(self) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 from PIL import ImageDraw
 
-from firmware.display.font import BIG, CASTLE, SMALL, Font
+from firmware.display.font import BIG, CASTLE, SMALL, TALL, Font
 
 WIDTH = 128
 HEIGHT = 64
@@ -53,9 +53,9 @@ def _line(
 def _text(
     draw: ImageDraw.ImageDraw, y: int, text: str, *, fill: str = ON, bottom: int = HEIGHT
 ) -> int:
-    """A sentence in the space from ``y`` to ``bottom``: big letters if it fits, else small,
-    the last line cut with ".." when even small letters do not fit."""
-    for font, pitch in ((BIG, 16), (SMALL, LINE)):
+    """A sentence in the space from ``y`` to ``bottom``: big letters if it fits, else tall
+    narrow ones, else small, the last line cut with ".." when even those do not fit."""
+    for font, pitch in ((BIG, 16), (TALL, 16), (SMALL, LINE)):
         lines = font.wrap(text, WIDTH)
         room = max(1, (bottom - y + (pitch - font.height)) // pitch)
         if len(lines) <= room or font is SMALL:
@@ -207,6 +207,17 @@ def draw_cylinder(
     to = cylinder.get("player") or cylinder.get("to") or ""
     y = _line(draw, y + 1, f"to {to}")
     _line(draw, y + 2, _next_hint(view), big=False)
+
+
+def draw_chore(
+    draw: ImageDraw.ImageDraw, view: View, chore: Mapping[str, Any], *, note: str = ""
+) -> None:
+    """A chore the table still owes, given in words only (``{"kind": "chore",
+    "message": "move the red cylinder to Anna's court"}``): the sentence, big if it fits."""
+    _bar(draw, "To do", note)
+    message = str(chore.get("message") or "")
+    _text(draw, BODY + 1, message[:1].upper() + message[1:] + ".", bottom=HEIGHT - 9)
+    SMALL.draw(draw, (0, HEIGHT - 8), "Confirm when done", fill=ON)
 
 
 def _next_hint(view: View) -> str:

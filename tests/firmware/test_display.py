@@ -122,6 +122,15 @@ def _cylinder(display: Display) -> None:
     display.update(game_view(emperor_step(), pending=pending))
 
 
+def _chore(display: Display) -> None:
+    """Chores as the appliance passes them today: in words only."""
+    pending = [
+        {"kind": "chore", "message": "move the red cylinder to Anna's court"},
+        {"kind": "chore", "message": "build a white castle on territory 7"},
+    ]
+    display.update(game_view(emperor_step(), pending=pending))
+
+
 def _illegal(display: Display) -> None:
     display.update(game_view(club_night(), illegal=ILLEGAL))
 
@@ -169,10 +178,11 @@ SCREENS: dict[str, tuple[Callable[[Display], None], str]] = {
     "cubes": (_cubes, "cubes"),
     "castle": (_castle, "castle"),
     "cylinder": (_cylinder, "cylinder"),
+    "chore": (_chore, "chore"),
     "illegal": (_illegal, "illegal"),
     "majority": (_majority, "majority"),
     "game-over": (_game_over, "game-over"),
-    "setup": (_setup, "turn"),
+    "setup": (_setup, "setup"),
 }
 
 
@@ -378,3 +388,22 @@ def test_the_timer_lets_announcements_time_out_between_events() -> None:
             time.sleep(0.01)
     finally:
         display.close()
+
+
+def test_cubes_placed_one_by_one_show_the_latest_count_not_a_queue() -> None:
+    clock = Clock()
+    display, _ = new_display(clock)
+    _emperor(display)
+    placed = {"kind": "cubes-placed", "player": "Bob", "court": [], "territories": {}}
+    display.on_event({**placed, "territories": {"7": ["green"]}})
+    clock.now += 3
+    display.tick()
+    display.on_event({**placed, "territories": {"7": ["green", "blue"]}})
+    display.on_event({**CUBES})
+    assert display.screen.name == "cubes" and display.screen.event == CUBES
+    clock.now += 4.9  # the latest report shows for its full time
+    display.tick()
+    assert display.screen.name == "cubes"
+    clock.now += 0.2
+    display.tick()
+    assert display.screen.name == "turn"
