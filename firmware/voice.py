@@ -18,6 +18,8 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from firmware.config import Config
+
 #: Event kinds worth saying aloud (the rest are visible on the display and the page).
 SPOKEN = frozenset(
     {
@@ -72,6 +74,17 @@ class Voice:
             voice = "en"
         self.voice = voice or language
         self.speed = speed
+
+    @classmethod
+    def from_config(cls, config: Config, say: Callable[[str], None] = print) -> Voice:
+        """The voice as ``[voice]`` and ``language`` in the settings ask."""
+        return cls(
+            config.voice.enabled,
+            config.language,
+            voice=config.voice.voice,
+            speed=config.voice.speed,
+            say=say,
+        )
 
     def command(self, text: str) -> list[str]:
         """The espeak-ng command line that says ``text``."""

@@ -17,9 +17,8 @@ no panel is attached), and every render is kept as an image for the web mirror
 (`Display.png`). Wiring in the main loop (``update(view, events)`` is the appliance's
 output protocol; a Majorities press arrives as a ``button`` event)::
 
-    device, attached = open_device(config.display)
-    display = Display(device, majorities=hub.majorities,
-                      announce_seconds=config.display.announce_seconds)
+    device, attached = open_device(config.display)      # firmware.display.device
+    display = Display.from_config(device, config.display, majorities=hub.majorities)
     display.start()                      # a timer so announcements and paging time out
     outputs.append(display)              # display.update(view, events) after each change
     render_display = lambda view: display.png()   # GET /api/display.png
@@ -37,6 +36,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from firmware.config import DisplayConfig
 from firmware.display import screens
 
 #: Events the panel announces for a few seconds (the rest are in the live view anyway).
@@ -114,6 +114,15 @@ def _event_screen(event: Mapping[str, Any]) -> str:
     if kind in ("control-gained", "cylinder-pending") and event.get("colour"):
         return "cylinder"
     return "announcement"
+
+
+def _is_press(event: Mapping[str, Any], *, long: bool) -> bool:
+    """A Majorities button press (announced on the bus by `Hub.press`)."""
+    return (
+        event.get("kind") == "button"
+        and event.get("button") == "majorities"
+        and bool(event.get("long")) == long
+    )
 
 
 def _same_cubes(shown: Mapping[str, Any], new: Mapping[str, Any]) -> bool:
@@ -219,14 +228,30 @@ class Display:
         self._image: Image.Image | None = None
         self.screen = Screen("turn")
 
+    @classmethod
+    def from_config(
+        cls,
+        device: Any,
+        config: DisplayConfig,
+        majorities: Callable[[], Sequence[Mapping[str, Any]]] | None = None,
+    ) -> Display:
+        """The panel with the timings of ``[display]`` in the settings."""
+        return cls(
+            device,
+            announce_seconds=config.announce_seconds,
+            majorities_seconds=config.majorities_seconds,
+            majorities=majorities,
+        )
+
     # -- inputs
 
     def update(self, view: Mapping[str, Any], events: Sequence[Mapping[str, Any]] = ()) -> None:
         """A new view model and the events that led to it: redraw if anything changed.
         The view is the authority on illegal acts (``table.illegal``)."""
+        pages = self._fetch_pages(events)
         with self._lock:
             for event in events:
-                self._event(event)
+                self._event(event, pages)
             self._view = view
             if (view.get("table") or {}).get("legal", True):
                 self._illegal = None
@@ -234,17 +259,31 @@ class Display:
 
     def on_event(self, event: Mapping[str, Any]) -> None:
         """An event from the bus: announce it, or note an illegal act / its end."""
+        pages = self._fetch_pages([event])
         with self._lock:
-            self._event(event)
+            self._event(event, pages)
             self._refresh()
 
-    def _event(self, event: Mapping[str, Any]) -> None:
+    def _fetch_pages(
+        self, events: Sequence[Mapping[str, Any]]
+    ) -> Sequence[Mapping[str, Any]] | None:
+        """The majorities for a Majorities press among ``events``, asked for *before*
+        taking the panel's lock: the hub takes its own lock to answer, and a thread
+        holding the hub's lock may be waiting for the panel's."""
+        if self._majorities is None or not any(_is_press(e, long=False) for e in events):
+            return None
+        return self._majorities()
+
+    def _event(
+        self, event: Mapping[str, Any], pages: Sequence[Mapping[str, Any]] | None = None
+    ) -> None:
         kind = event.get("kind")
-        if kind == "button" and event.get("button") == "majorities":
-            if event.get("long"):
-                self._pages = []
-            elif self._majorities is not None:
-                self.page_majorities(self._majorities())
+        if _is_press(event, long=True):
+            self._pages = []
+            return
+        if _is_press(event, long=False):
+            if pages is not None:
+                self.page_majorities(pages)
             return
         if kind == "illegal":
             self._illegal = event

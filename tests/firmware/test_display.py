@@ -407,3 +407,30 @@ def test_cubes_placed_one_by_one_show_the_latest_count_not_a_queue() -> None:
     clock.now += 0.2
     display.tick()
     assert display.screen.name == "turn"
+
+
+def test_majorities_are_asked_for_without_holding_the_panel() -> None:
+    """The hub answers under its own lock while another thread (the camera's) may hold the
+    hub's lock and be updating the panel: asking while holding the panel would deadlock."""
+    import threading
+
+    from firmware.config import DisplayConfig
+
+    game = club_night()
+    view = game_view(game)
+    display: Display
+
+    def majorities() -> list[dict[str, Any]]:
+        other = threading.Thread(target=display.update, args=(view,))
+        other.start()
+        other.join(1)
+        assert not other.is_alive(), "the panel was locked while asking for majorities"
+        return majorities_view(game)
+
+    display = Display.from_config(
+        dummy(width=128, height=64, mode="1"), DisplayConfig(), majorities=majorities
+    )
+    display.update(view, [{"kind": "button", "button": "majorities", "long": False}])
+    assert display.describe()["screen"] == "majority"
+    display.on_event({"kind": "button", "button": "majorities", "long": False})
+    assert display.describe()["page"] == 2

@@ -116,3 +116,13 @@ def test_the_appliance_output_protocol_update_with_events() -> None:
     wait_for(lambda: len(runner.calls) == 1)
     voice.close()
     assert runner.calls[0][-1] == "Game over by castles: Anna wins."
+
+
+def test_voice_from_the_settings() -> None:
+    from firmware.config import load_config
+
+    config = load_config(None, {"voice.enabled": "true", "voice.speed": "120"})
+    voice = Voice.from_config(config, say=lambda line: None)
+    assert voice.enabled == (voice.program is not None)
+    assert voice.command("x")[1:5] == ["-v", "en", "-s", "120"]
+    assert not Voice.from_config(load_config(None)).enabled  # off by default
