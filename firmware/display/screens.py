@@ -251,11 +251,14 @@ def draw_majority(
     """One territory or region on demand: each side's strength (big) and what it is made
     of (castles ⌂, cubes of the colours it controls), then what the emperor would do."""
     territories = list(majority.get("territories", []))
-    title = _unit_name(territories)
     owner = majority.get("owner")
-    if owner:
-        title += f" {CASTLE}{owner}"
-    _bar(draw, title, f"{page}/{pages}")
+    castle = f" {CASTLE}{owner}" if owner else ""
+    note = f"{page}/{pages}"
+    room = WIDTH - 8 - SMALL.width(note)
+    title = _unit_name(territories) + castle
+    if SMALL.width(title.upper()) > room:  # "4+5+6 ⌂WHITE" rather than a cut word
+        title = where(territories) + castle
+    _bar(draw, title, note)
     sides = list(majority.get("sides", []))
     pitch = 18 if len(sides) <= 2 else 17
     y = BODY

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import os
-import random
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -21,12 +20,10 @@ from luma.core.device import dummy
 from PIL import Image, ImageChops
 
 from firmware.display import Display, render_png
-from firmware.view import game_view, majorities_view
+from firmware.view import game_view, majorities_view, majority_view
 from referee.check import check_file
 from referee.game import Game
 from referee.moves import ChooseDisc, PlayCubes
-from referee.selfplay import play_game
-from referee.setup import Player
 
 REFERENCE = Path(__file__).parent / "reference"
 UPDATE = os.environ.get("CAROLUS_UPDATE_REFERENCE") == "1"
@@ -55,8 +52,15 @@ def emperor_step() -> Game:
     return game
 
 
-def finished() -> Game:
-    return play_game([Player("Anna", "white"), Player("Bob", "black")], random.Random(7))
+def region_game() -> Game:
+    """The club night with a white region 4+5+6 laid out by hand (`Game.arrange`)."""
+    game = club_night()
+    game.arrange(
+        territories={4: ["red", "blue"], 5: ["blue", "pink", "green"], 6: ["red"]},
+        regions=[[4, 5, 6]],
+        owners={6: "white"},
+    )
+    return game
 
 
 ILLEGAL = {
@@ -136,15 +140,18 @@ def _illegal(display: Display) -> None:
 
 
 def _majority(display: Display) -> None:
-    game = finished()
-    game.pop()  # the position just before the end: regions with castles
+    game = region_game()
     display.update(game_view(game))
-    pages = majorities_view(game)
-    display.page_majorities(pages)
+    region = majority_view(game, 5)
+    others = [p for p in majorities_view(game) if p["territories"] != [4, 5, 6]]
+    display.page_majorities([region, *others])
 
 
 def _game_over(display: Display) -> None:
-    display.update(game_view(finished()))
+    # the end as the view model says it (the engine's own ending is tested in referee/)
+    view = game_view(region_game())
+    view.update(finished=True, winner="Anna", reason="castles")
+    display.update(view)
 
 
 def setup_view() -> dict[str, Any]:
