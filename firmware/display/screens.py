@@ -142,11 +142,10 @@ def draw_setup(draw: ImageDraw.ImageDraw, view: View) -> None:
     camera = view.get("status", {}).get("camera")
     note = {"lost": "NO CAMERA", "demo": "DEMO", "ok": "camera ok"}.get(camera or "", "")
     _bar(draw, "Set-up", note)
-    y = _line(draw, BODY, "Set up")
-    names = " ".join(p["name"] for p in view.get("players", []))
-    message = view.get("status", {}).get("message") or "the table, then choose discs"
-    _text(draw, y + 1, message, bottom=HEIGHT - 9)
-    SMALL.draw(draw, (0, HEIGHT - 8), SMALL.fit(names, WIDTH), fill=ON)
+    names = "  ".join(p["name"] for p in view.get("players", []))
+    y = _line(draw, BODY, names)
+    message = view.get("status", {}).get("message") or "Set up the table, then choose discs."
+    _text(draw, y + 1, message)
 
 
 def draw_cubes(draw: ImageDraw.ImageDraw, view: View, event: Mapping[str, Any]) -> None:
