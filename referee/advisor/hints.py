@@ -43,6 +43,7 @@ WIN = 1000.0
 REPLY_WEIGHT = 0.8
 SECOND_REPLY_WEIGHT = 0.4
 FINALISTS = 32
+KEEP = 8
 
 
 @dataclass(frozen=True)
@@ -332,11 +333,13 @@ class Search:
 
     # ------------------------------------------------------------------ search
 
-    def run(self, finalists: int = FINALISTS) -> list[Hint]:
+    def run(self, finalists: int = FINALISTS, keep: int = KEEP) -> list[Hint]:
+        """The best ``keep`` plays, best first: every candidate scored without
+        look-ahead, the best ``finalists`` again after the replies."""
         pool = sorted(self.candidates(), key=lambda c: -c.score)[:finalists]
         scored = [replace(c, score=c.score - self.reply_cost(c.board)) for c in pool]
         scored.sort(key=lambda c: -c.score)
-        return [self._hint(c) for c in scored]
+        return [self._hint(c) for c in scored[:keep]]
 
     def score_play(self, play: PlayCubes, steps: int) -> float:
         """The score (with replies) of a given legal play, to compare with the hints."""
@@ -420,9 +423,9 @@ class Search:
         return f"{', '.join(parts)}; {steps}: {result}" + (f"; {reply}" if reply else "")
 
 
-def search(game: Game, finalists: int = FINALISTS) -> list[Hint]:
-    """Hints for the player to move, best first (the top ``finalists`` candidates)."""
-    return Search(game).run(finalists)
+def search(game: Game, finalists: int = FINALISTS, keep: int = KEEP) -> list[Hint]:
+    """Hints for the player to move, best first (see `Search.run`)."""
+    return Search(game).run(finalists, keep)
 
 
 def best_play(game: Game) -> Hint:
