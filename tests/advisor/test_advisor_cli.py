@@ -97,3 +97,26 @@ def test_bad_input_is_one_line_on_stderr(
     assert advise(str(path)) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "emperor-steps" in err
+
+
+def test_between_rounds_there_are_threats_but_no_hint(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rng = random.Random(8)
+    game = Game(Setup.random(table_players(2), rng))
+    while game.round < 2:
+        if game.phase is Phase.OPENING:
+            game.push(choose_disc(game, rng))
+            continue
+        play, steps = random_player(game, rng)
+        game.push(play)
+        game.push(MoveEmperor(play.player, steps))
+        game.push(roll_refill(game, rng))
+    path = tmp_path / "round1.json"
+    path.write_text(Record.from_game(game).dumps(), encoding="utf-8")
+    assert advise(str(path), "--json") == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["phase"] == "opening" and data["hint"] is None
+    assert advise(str(path)) == 0
+    out = capsys.readouterr().out
+    assert "discs are being chosen" in out and "Hint for" not in out
