@@ -13,7 +13,7 @@ from firmware.config import GpioConfig
 from firmware.controls import Controls, NoControls, open_controls
 from firmware.hub import CommandError
 
-PINS = GpioConfig(hold_seconds=0.15, beep_seconds=0.02)
+PINS = GpioConfig(hold_seconds=0.3, beep_seconds=0.02)
 
 
 class FakeHub:
@@ -71,7 +71,7 @@ def test_a_long_press_fires_once_while_held_and_not_again_on_release(
     pin.drive_low()
     wait_for(lambda: hub.presses != [])
     assert hub.presses == [("confirm", True)]  # undo, felt while the finger is down
-    time.sleep(0.2)
+    time.sleep(0.4)  # held on past the hold time: still one long press
     pin.drive_high()
     assert hub.presses == [("confirm", True)]
     factory.pin(PINS.majorities).drive_low()
