@@ -6,7 +6,7 @@ table referee's status (what is illegal or pending right now).
 
 Shape (fields may be added, never renamed)::
 
-    {"round": 3, "phase": "action", "step": "emperor", "to_move": "Anna",
+    {"round": 3, "phase": "action", "step": "emperor", "to_move": "Anna", "cubes_to_play": 3,
      "choosers": [], "order": ["Anna", "Bob"], "discs_chosen": [["Bob", 2], ["Anna", 1]],
      "players": [{"name", "castles", "seat", "court": {colour: n}, "reserve": {colour: n},
                   "control": [colour...], "discs": [numbers in hand], "disc": n | null,
@@ -87,6 +87,9 @@ def game_view(
         "phase": game.phase.value,
         "step": game.step.value if game.phase is Phase.ACTION else None,
         "to_move": to_move,
+        "cubes_to_play": game.cubes_to_play(to_move)
+        if to_move is not None
+        else game.cubes_per_turn,
         "choosers": list(game.choosers()),
         "order": list(game.order_of_play()),
         "discs_chosen": [[name, disc] for name, disc in game.chosen_discs()],
