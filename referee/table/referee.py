@@ -144,6 +144,7 @@ class TableReferee:
         self._chores = Chores()
         self._chores_stack: list[Chores] = []
         self._ignore: Table | None = None
+        self._emperor_tile: int | None = None  # the tile he stood on in the last judged table
         self._placed_key: tuple[object, ...] | None = None
         self._cylinders_said: frozenset[str] = frozenset()
         self.events: list[TableEvent] = []
@@ -353,14 +354,13 @@ class TableReferee:
         stop = game.emperor
         game.pop()
         self._chores = self._chores_stack.pop()
-        return [
-            table_event(
-                "undone",
-                self.t,
-                f"The emperor goes on from territory {stop}: {last.player}'s move is judged again.",
-                move=_move_json(last),
+        if self._emperor_steps(game, table):
+            message = (
+                f"The emperor goes on from territory {stop}: {last.player}'s move is judged again."
             )
-        ]
+        else:
+            message = f"The emperor is back where he stood: {last.player}'s move is taken back."
+        return [table_event("undone", self.t, message, move=_move_json(last))]
 
     # ---------------------------------------------------------- set-up phase
 
@@ -461,20 +461,27 @@ class TableReferee:
             placed = placement.placed
             want = game.cubes_to_play(player)
             if (
-                all(n >= 0 for n in placement.taken)
-                and all(n >= 0 for n in placement.court)
-                and all(n >= 0 for c in placement.territories.values() for n in c)
-                and placed == placement.taken
-                and placed.total() == want
+                placed.total() != want
+                or any(n < 0 for n in placement.court)
+                or any(n < 0 for c in placement.territories.values() for n in c)
+                or not game.reserve(player).covers(placed)
             ):
-                return placement.move()
-            return None
+                return None
+            # the reserve may already show refill cubes when a hand hid the whole turn
+            refilled = placed - placement.taken
+            if any(n < 0 for n in refilled):
+                return None
+            if any(refilled) and not self._emperor_steps(game, table):
+                return None
+            return placement.move()
         if game.step is Step.EMPEROR:
             steps = self._emperor_steps(game, table)
-            if not steps:
-                return None
             disc = game.disc(player) or 0
             units = len(game.units())
+            if not steps:
+                if disc >= units and self._full_circle(game, table, player):
+                    return MoveEmperor(player, units)
+                return None
             if steps > disc and units - steps < steps:
                 raise ProblemFound(
                     Problem(
@@ -486,6 +493,20 @@ class TableReferee:
                 )
             return MoveEmperor(player, steps)
         return self._refill(game, table, player)
+
+    def _full_circle(self, game: Game, table: Table, player: str) -> bool:
+        """With few units left the emperor may go all the way round to his own unit
+        (rules, Reading): seen when he stands on another tile of it, or when the refill
+        begins while he seems not to have moved."""
+        if table.emperor is not None and table.emperor != self._emperor_tile:
+            return True
+        grown = table.reserves.get(self._seat[player], NO_CUBES) - game.reserve(player)
+        if any(n > 0 for n in grown):
+            return True
+        return any(
+            any(n < 0 for n in table.courts.get(self._seat[p.name], NO_CUBES) - game.court(p.name))
+            for p in self.players
+        )
 
     def _emperor_steps(self, game: Game, table: Table) -> int:
         if table.emperor is None:
@@ -514,26 +535,28 @@ class TableReferee:
         need = min(played, game.supply().total() + back)
         if grown.total() != need:
             return None
-        if need < played and not self._next_begun(game, table):
+        if need < played and not self._next_done(game, table):
             return None  # a short refill is over only when the game moves on
         return Refill.of(player, grown.colours(), returned)
 
-    def _next_begun(self, game: Game, table: Table) -> bool:
-        """Whether the table shows the next turn (or the next round's discs) begun."""
+    def _next_done(self, game: Game, table: Table) -> bool:
+        """Whether the game has clearly moved on past a short refill: the next player has
+        put down all his cubes (or moved the emperor), or everyone has taken his disc for
+        the next round (or, after a fifth round, his discs back). Merely starting is not
+        enough: the refill and its returns may still be under way."""
         if self._emperor_steps(game, table):
             return True
         following = self._next_player(game)
         if following is not None:
-            seat = self._seat[following]
-            left = game.reserve(following) - table.reserves.get(seat, NO_CUBES)
-            return any(n > 0 for n in left)
-        for p in self.players:
-            if self._missing_discs(game, table, p.name):
-                return True
-            tray = table.discs.get(self._seat[p.name], frozenset())
-            if game.round % 5 == 0 and tray - game.discs_in_hand(p.name):
-                return True  # discs taken back for the next cycle of 5 rounds
-        return False
+            want = game.cubes_to_play(following)
+            placed = self._placement(game, table, following).placed.total()
+            return want > 0 and placed >= want
+        if game.round % 5 == 0:
+            return all(
+                table.discs.get(self._seat[p.name], frozenset()) - game.discs_in_hand(p.name)
+                for p in self.players
+            )
+        return all(self._missing_discs(game, table, p.name) for p in self.players)
 
     def _disc_choice(self, game: Game, table: Table) -> ChooseDisc | None:
         chosen = {name for name, _ in game.chosen_discs()}
@@ -683,6 +706,8 @@ class TableReferee:
             if not in_tray <= back.get(tray, frozenset()):
                 back[tray] = back.get(tray, frozenset()) | in_tray
         self._chores = replace(chores, castles=castles, cylinders=cylinders, back=back)
+        if table.emperor is not None:
+            self._emperor_tile = table.emperor
         if game.phase is Phase.ACTION and not game.is_over:
             actor = game.to_move if game.step is Step.CUBES else self._next_player(game)
             if actor is not None:
@@ -744,6 +769,18 @@ class TableReferee:
 
         # discs
         next_started = False
+        if choosing and phase is not Phase.OPENING:
+            # the next round's discs, chosen in this round's order of play
+            order = game.order_of_play()
+            took = [name for name in order if self._missing_discs(game, table, name)]
+            if took != list(order[: len(took)]):
+                first = next(name for name in order if name not in took)
+                return Problem(
+                    "disc-order",
+                    f"{first} chooses next, not {took[-1]} (round {game.round + 1} chooses in "
+                    f"round {game.round}'s order of play: {', '.join(order)})",
+                    first,
+                )
         for p in self.players:
             missing = self._missing_discs(game, table, p.name)
             if not missing:
@@ -931,7 +968,7 @@ class TableReferee:
         # castles
         chores = self._chores
         late = bool(chores.castles) and (
-            len(game.move_stack) > chores.castles_at + 1 or next_started
+            next_started or any(not _automatic(m) for m in game.move_stack[chores.castles_at + 1 :])
         )
         for t in range(1, 16):
             seen = table.castles[t - 1]
@@ -1010,6 +1047,13 @@ def _cubes_played(game: Game) -> int:
         if isinstance(move, PlayCubes):
             return move.count()
     return 0
+
+
+def _automatic(move: Move) -> bool:
+    """A move the referee plays without anyone touching the table (no cubes left)."""
+    if isinstance(move, PlayCubes):
+        return move.count() == 0
+    return isinstance(move, Refill) and not move.colours
 
 
 def _sentence(words: str) -> str:

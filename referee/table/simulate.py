@@ -279,6 +279,7 @@ class Simulator:
                     castles
                     and refill
                     and isinstance(after, PlayCubes)
+                    and after.count() > 0
                     and self._inject("castle-missing")
                 ):
                     first = self._cube_actions(after)[0]
@@ -296,6 +297,7 @@ class Simulator:
                 first = None
                 if (
                     isinstance(after, PlayCubes)
+                    and after.count() > 0
                     and i + 1 not in early
                     and self.chance(self.options.interleave)
                 ):

@@ -132,3 +132,18 @@ def test_missing_input_and_an_empty_image_folder_are_exit_2(
     assert "no such file" in capsys.readouterr().err
     assert main(["follow", str(tmp_path), "--players", PLAYERS]) == 2
     assert "no images" in capsys.readouterr().err
+
+
+def test_the_progress_indicator_overwrites_one_line() -> None:
+    import io
+
+    from firmware.follow import Progress
+
+    stream = io.StringIO()
+    progress = Progress(stream)
+    progress.show(12.5, 0.5)
+    progress.show(13.0, 0.6)  # too soon: not redrawn
+    progress.clear()
+    text = stream.getvalue()
+    assert "50.0%" in text and "12.5s" in text and "60.0%" not in text
+    assert text.endswith("\r") and "\n" not in text

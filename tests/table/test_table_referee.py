@@ -174,3 +174,61 @@ def test_an_emperor_hopped_along_is_judged_where_he_stops() -> None:
     assert script.kinds(events) == ["undone", "illegal"] and events[1]["code"] == "emperor-steps"
     events = script.emperor(3)
     assert script.kinds(events) == ["resolved", "emperor-moved"]
+
+
+def test_an_emperor_put_back_before_anything_else_takes_the_move_back() -> None:
+    script = Script()
+    opening(script)
+    anna_plays_red(script)
+    script.emperor(2)
+    events = script.emperor(1)
+    assert script.kinds(events) == ["undone"] and "back" in events[0]["message"]
+    assert script.kinds(script.emperor(3)) == ["emperor-moved"]
+
+
+def test_a_cylinder_taken_as_soon_as_control_is_won_is_not_wrong() -> None:
+    script = Script()
+    opening(script)
+    script.cube("south", "red", "south")  # Anna already has the most red
+    events = script.cylinder("red", "south")
+    assert script.kinds(events) == []
+    events = script.cube("south", "red", 2) + script.cube("south", "red", "south")
+    assert "illegal" not in script.kinds(events)
+    assert "control-gained" in script.kinds(events)
+    assert "cylinder-pending" not in script.kinds(events)
+
+
+def test_a_whole_turn_done_under_a_hand_is_refereed_at_once() -> None:
+    script = Script()
+    opening(script)
+    mat = script.mat
+    mat.reserves["south"][0] -= 3
+    mat.courts["south"][0] += 2
+    mat.territories[1][0] += 1
+    mat.emperor = 2
+    mat.castles[1][0] = 1
+    mat.cylinders[0] = "south"
+    mat.reserves["south"][3] += 3
+    events = script.show()
+    assert script.kinds(events) == [
+        "cubes-played",
+        "control-gained",
+        "emperor-moved",
+        "castle-built",
+        "castle-pending",
+        "refilled",
+        "turn-started",
+        "castles-placed",
+    ]
+
+
+def test_a_disc_already_chosen_by_another_is_disc_taken() -> None:
+    script = Script()
+    script.lay_out(RESERVES)
+    script.disc("south", 3)
+    events = script.disc("north", 3)
+    assert script.kinds(events) == ["illegal"] and events[0]["code"] == "disc-taken"
+    assert events[0]["player"] == "Bob"
+    script.mat.discs["north"].add(3)
+    events = script.disc("north", 4)
+    assert script.kinds(events) == ["resolved", "disc-chosen", "turn-started"]
