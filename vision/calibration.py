@@ -107,7 +107,7 @@ def load(path: Path) -> dict[str, Any]:
     except OSError as exc:
         raise CalibrationError(f"{path}: cannot read calibration ({exc.strerror or exc})") \
             from exc
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except (json.JSONDecodeError, UnicodeDecodeError, ValueError) as exc:
         raise CalibrationError(f"{path}: not a calibration file ({exc})") from exc
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise CalibrationError(f"{path}: field 'format' is not {FORMAT!r}")

@@ -25,7 +25,8 @@ WHITE_LEVEL = 235.0
 DEFAULT_PIECES = {"red": (40, 38, 195), "green": (55, 148, 42), "yellow": (32, 200, 232),
                   "blue": (160, 80, 24), "pink": (180, 124, 232), "emperor": (28, 186, 230)}
 DEFAULT_NEUTRALS = [(232, 232, 230), (135, 136, 134), (42, 40, 40)]
-DEFAULT_BACKGROUND = [(205, 200, 105), (170, 165, 80), (185, 180, 95), (70, 150, 110), (50, 105, 65), (80, 165, 190),
+DEFAULT_BACKGROUND = [(205, 200, 105), (170, 165, 80), (185, 180, 95), (70, 150, 110),
+                      (50, 105, 65), (80, 165, 190),
                       (60, 100, 140), (140, 190, 205), (150, 125, 85), (95, 135, 120),
                       (65, 120, 150), (170, 200, 215), (165, 135, 95), (150, 190, 212),
                       (40, 60, 80)]
@@ -50,6 +51,16 @@ def _prototypes(colours: Iterable[tuple[tuple[float, ...], int]],
             bgr.append(np.asarray(colour, np.float32) * s)
             cls.append(label)
     return _lab(np.asarray(bgr)), np.asarray(cls, np.uint8)
+
+
+_CACHE: dict[str, np.ndarray] = {}
+
+
+def default_table() -> np.ndarray:
+    """The table for the default colours, built once per process."""
+    if "default" not in _CACHE:
+        _CACHE["default"] = build_table()
+    return _CACHE["default"]
 
 
 def build_table(pieces: Mapping[str, tuple[float, ...]] | None = None,

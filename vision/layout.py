@@ -113,9 +113,11 @@ def load_layout(path: str | Path | None = None) -> Layout:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise LayoutError(f"{path}: cannot read layout file ({exc.strerror or exc})") from exc
+    except UnicodeDecodeError as exc:
+        raise LayoutError(f"{path}: not a JSON layout file (not text)") from exc
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except json.JSONDecodeError as exc:
         raise LayoutError(f"{path}: not a JSON layout file ({exc})") from exc
     return parse_layout(data, str(path))
 

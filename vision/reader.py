@@ -21,7 +21,8 @@ from vision.markers import MatLocator
 from vision.occlusion import BorderWatch, MotionWatch
 
 CUBE_PITCH_MM = 8.3
-ROW_START_MM = 15.5       # where the row samples begin, from the dot
+ROW_START_MM = 15.5
+CUBE_AREA_BIAS = 1.15     # typical blob area of one cube over the footprint model       # where the row samples begin, from the dot
 CAMERA_HEIGHT_MM = 1100.0
 
 
@@ -60,7 +61,7 @@ class Reader:
         self.layout = layout
         self.seats = layout.seats()
         self.scale = scale
-        self.table = colours.build_table() if table is None else table
+        self.table = colours.default_table() if table is None else table
         self.tuning = tuning or Tuning()
         self.locator = MatLocator(layout)
         self.atlas = Atlas(layout, scale)
@@ -95,7 +96,10 @@ class Reader:
         """Expected blob area of one piece here: top face plus the visible sides."""
         a = self._sizes[piece]
         dx, dy = self.parallax(x, y, self.layout.height_mm(piece))
-        return (a * a + a * (abs(dx) + abs(dy)) * 0.85) * self.scale**2
+        if piece in ("cube", "castle"):
+            return (a * a + a * (abs(dx) + abs(dy)) * 0.85) * self.scale**2
+        side = 0.6 if piece == "emperor" else 1.0        # the emperor narrows upwards
+        return (np.pi * a * a / 4 + side * a * float(np.hypot(dx, dy))) * self.scale**2
 
     def _build_samplers(self) -> None:
         """Atlas indices for court rows, court dots and disc annuli for this pose."""
@@ -269,9 +273,9 @@ class Reader:
             if self.debug is not None:
                 self.debug.append(("cube", cell.zone.raw.get("territory", cell.zone.seat), colour,
                                    area / cube, x, y))
-            if area < 0.42 * cube:
+            if area < 0.5 * cube or (area < 0.9 * cube and _inner_radius(blob) < 3.0 * self.scale):
                 continue
-            self._add_cubes(snap, cell, colour, max(1, round(area / cube - 0.1)))
+            self._add_cubes(snap, cell, colour, max(1, round(area / (CUBE_AREA_BIAS * cube))))
         for colour in best_cylinder:
             if snap["cylinders"][colour] is None:
                 snap["cylinders"][colour] = "pool"
@@ -290,9 +294,7 @@ class Reader:
         expected = self._footprint_px("emperor", x, y)
         if area < 0.45 * expected:
             return 0.0
-        blob = cv2.copyMakeBorder(blob.astype(np.uint8), 1, 1, 1, 1, cv2.BORDER_CONSTANT,
-                                  value=0)
-        inner = float(cv2.distanceTransform(blob, cv2.DIST_L2, 3).max())
+        inner = _inner_radius(blob, fill=True)
         if inner < 0.3 * self._sizes["emperor"] * self.scale:
             return 0.0
         return min(area, expected)
@@ -308,10 +310,23 @@ class Reader:
         if self.debug is not None:
             self.debug.append(("castle", cell.zone.raw["territory"], top, area / one, x, y))
         tune = self.tuning
+        castles = snap["territories"][str(cell.zone.raw["territory"])]["castles"]
+        n = max(1, round(area / one - 0.15))
+        if n >= 2:
+            # Touching castles: each colour whose lit tops fill most of a castle counts.
+            top_px = 0.5 * self._sizes["castle"] ** 2 * self.scale**2
+            bands = {"white": int((bright >= tune.castle_white).sum()),
+                     "black": int((bright < tune.castle_black).sum()),
+                     "grey": int(((bright >= tune.castle_black + 15)
+                                  & (bright < tune.castle_white - 25)).sum())}
+            found = [c for c, k in sorted(bands.items(), key=lambda kv: -kv[1]) if k >= top_px]
+            if len(found) >= 2:
+                for colour in found[:n]:
+                    castles[colour] += 1
+                return
         colour = ("white" if top >= tune.castle_white else "black" if top < tune.castle_black
                   else "grey")
-        n = max(1, round(area / one - 0.15))
-        snap["territories"][str(cell.zone.raw["territory"])]["castles"][colour] += n
+        castles[colour] += n
 
     def _count_courts(self, snap: dict[str, Any], labels: np.ndarray) -> None:
         pitch = CUBE_PITCH_MM * self.scale
@@ -351,6 +366,15 @@ class Reader:
                 snap["discs"][cell.zone.seat].append(int(cell.zone.raw["disc"]))
         for seat in snap["discs"]:
             snap["discs"][seat].sort()
+
+
+def _inner_radius(blob: np.ndarray, fill: bool = False) -> float:
+    """Radius of the largest disc inside a blob: cubes are compact, tile specks are not."""
+    padded = cv2.copyMakeBorder(blob.astype(np.uint8), 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    if fill:
+        contours, _ = cv2.findContours(padded, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        cv2.drawContours(padded, contours, -1, 1, -1)
+    return float(cv2.distanceTransform(padded, cv2.DIST_L2, 3).max())
 
 
 def _run_length(cover: np.ndarray, gap: int, shortest: int = 3,

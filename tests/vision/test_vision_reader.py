@@ -1,0 +1,142 @@
+"""Reading rendered tables: every zone kind, colour and piece, under mild light."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import territory_centre, zone_centre
+
+from vision.layout import CASTLE_COLOURS, CUBE_COLOURS
+from vision.reader import Reader
+from vision.render.pieces import Piece
+from vision.render.score import differences
+
+
+def _ring(cx: float, cy: float, n: int, radius: float) -> list[tuple[float, float]]:
+    return [(cx + radius * np.cos(2 * np.pi * k / n), cy + radius * np.sin(2 * np.pi * k / n))
+            for k in range(n)]
+
+
+def _read(layout, frame):
+    return Reader(layout).read(frame)
+
+
+def test_every_colour_in_territories_and_reserves(layout, render_table) -> None:
+    pieces = []
+    for i, colour in enumerate(CUBE_COLOURS):
+        x, y = territory_centre(layout, 2 + 3 * i)
+        pieces += [Piece("cube", colour, px, py, 20.0 * k)
+                   for k, (px, py) in enumerate(_ring(x, y, i + 1, 18 if i else 0.1))]
+        for seat in layout.seats():
+            rx, ry = zone_centre(layout, "reserve", seat)
+            pieces.append(Piece("cube", colour, rx - 40 + 20 * i, ry + (i % 2) * 20 - 10, 10))
+    frame, truth = render_table(pieces, seed=11)
+    snap = _read(layout, frame)
+    assert differences(snap, truth) == []
+    assert snap["territories"]["14"]["cubes"]["pink"] == 5
+    assert snap["reserves"]["east"] == dict.fromkeys(CUBE_COLOURS, 1)
+
+
+def test_crowded_territory(layout, render_table) -> None:
+    x, y = territory_centre(layout, 6)
+    spots = [*_ring(x, y, 8, 25), *_ring(x, y, 4, 11)]
+    pieces = [Piece("cube", CUBE_COLOURS[k % 5], px, py, 7.0 * k)
+              for k, (px, py) in enumerate(spots)]
+    frame, truth = render_table(pieces, seed=12)
+    snap = _read(layout, frame)
+    assert sum(snap["territories"]["6"]["cubes"].values()) == 12
+    assert differences(snap, truth) == []
+
+
+def _court_row(layout, seat: str, colour: str, n: int) -> list[Piece]:
+    court = next(z for z in layout.of_kind("court") if z.seat == seat)
+    (x0, y0), (x1, y1) = court.raw["rows_mm"][colour]
+    d = np.array([x1 - x0, y1 - y0]) / np.hypot(x1 - x0, y1 - y0)
+    angle = float(np.degrees(np.arctan2(d[1], d[0])))
+    return [Piece("cube", colour, x0 + d[0] * (21 + 8.3 * k), y0 + d[1] * (21 + 8.3 * k), angle)
+            for k in range(n)]
+
+
+@pytest.mark.parametrize("seed", [21, 22])
+def test_long_court_rows(layout, render_table, seed: int) -> None:
+    pieces = []
+    for s, seat in enumerate(layout.seats()):
+        for c, colour in enumerate(CUBE_COLOURS):
+            pieces += _court_row(layout, seat, colour, (3 * s + 4 * c + seed) % 16)
+    frame, truth = render_table(pieces, seed=seed)
+    snap = _read(layout, frame)
+    assert differences(snap, truth) == []
+    assert max(max(c.values()) for c in snap["courts"].values()) >= 13
+
+
+def test_castles_of_all_three_colours(layout, render_table) -> None:
+    pieces = []
+    for i, colour in enumerate(CASTLE_COLOURS):
+        x, y = territory_centre(layout, 1 + 5 * i)
+        pieces += [Piece("castle", colour, x - 12, y, 15), Piece("cube", "red", x + 20, y, 0)]
+    x, y = territory_centre(layout, 4)
+    pieces += [Piece("castle", "white", x - 14, y, 0), Piece("castle", "black", x + 14, y, 30)]
+    frame, truth = render_table(pieces, seed=13)
+    snap = _read(layout, frame)
+    assert snap["territories"]["1"]["castles"] == {"white": 1, "black": 0, "grey": 0}
+    assert snap["territories"]["6"]["castles"] == {"white": 0, "black": 1, "grey": 0}
+    assert snap["territories"]["11"]["castles"] == {"white": 0, "black": 0, "grey": 1}
+    assert snap["territories"]["4"]["castles"] == {"white": 1, "black": 1, "grey": 0}
+    assert differences(snap, truth) == []
+
+
+@pytest.mark.parametrize("territory", range(1, 16))
+def test_emperor_on_each_tile(layout, render_table, territory: int) -> None:
+    x, y = territory_centre(layout, territory)
+    pieces = [Piece("emperor", "yellow", x + 5, y - 5),
+              Piece("cube", "yellow", x - 22, y + 12, 30)]
+    frame, truth = render_table(pieces, seed=100 + territory)
+    snap = _read(layout, frame)
+    assert snap["emperor"] == territory
+    assert snap["territories"][str(territory)]["cubes"]["yellow"] == 1
+    assert differences(snap, truth) == []
+
+
+def test_cylinders_held_and_in_the_pool(layout, render_table) -> None:
+    pool = layout.of_kind("pool")[0]
+    px, py = pool.centre()
+    holders = {"red": "south", "green": "pool", "yellow": "east", "blue": "pool", "pink": "west"}
+    pieces = []
+    for i, (colour, holder) in enumerate(holders.items()):
+        if holder == "pool":
+            pieces.append(Piece("cylinder", colour, px - 40 + 30 * i, py))
+        else:
+            court = next(z for z in layout.of_kind("court") if z.seat == holder)
+            x, y = court.raw["rows_mm"][colour][0]
+            pieces.append(Piece("cylinder", colour, x, y))
+    pieces += _court_row(layout, "south", "red", 4)
+    frame, truth = render_table(pieces, seed=14)
+    snap = _read(layout, frame)
+    assert snap["cylinders"] == holders
+    assert snap["courts"]["south"]["red"] == 4
+    assert differences(snap, truth) == []
+
+
+@pytest.mark.parametrize("block", range(8))
+def test_every_disc_pattern(layout, render_table, block: int) -> None:
+    """32 patterns of five slots: four seats per frame, eight frames."""
+    pieces = []
+    colours = ["white", "black", "grey", "white"]
+    for s, seat in enumerate(layout.seats()):
+        pattern = block * 4 + s
+        for slot in layout.of_kind("disc-slot"):
+            disc = int(slot.raw["disc"])
+            if slot.seat == seat and pattern >> (disc - 1) & 1:
+                cx, cy = slot.raw["centre_mm"]
+                pieces.append(Piece("disc", colours[(s + block) % 4], cx, cy, 0, disc))
+    frame, truth = render_table(pieces, seed=30 + block)
+    snap = _read(layout, frame)
+    assert snap["discs"] == truth["discs"]
+
+
+def test_empty_table_reads_zero(layout, render_table) -> None:
+    frame, truth = render_table([], seed=15)
+    snap = _read(layout, frame)
+    assert snap["mat"] is True and snap["occluded"] is False
+    assert differences(snap, truth) == []
+    assert snap["emperor"] is None and all(v is None for v in snap["cylinders"].values())
