@@ -22,6 +22,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from waitress import wasyncore  # type: ignore[import-untyped]
+
 from web.app import create_app
 
 #: Worker threads kept free of live streams for pages, the API and corrections.
@@ -49,10 +51,13 @@ class WebServer:
         ctx = self.app.extensions["carolus"]
         ctx.stopping.set()
         deadline = time.monotonic() + timeout / 2
-        while ctx.streams and time.monotonic() < deadline:  # streams end within a tick
-            time.sleep(0.02)
-        time.sleep(0.05)  # let their last writes leave before the sockets close
-        self._server.close()
+        dispatcher = self._server.task_dispatcher
+        while (ctx.streams or dispatcher.active_count) and time.monotonic() < deadline:
+            time.sleep(0.02)  # streams end within a tick; let their tasks finish
+        # then no more tasks, and every socket closed (idle keep-alive ones too), so the
+        # serving loop ends now rather than when the last browser lets go
+        dispatcher.shutdown(cancel_pending=True, timeout=timeout / 2)
+        wasyncore.close_all(self._server._map)
         self._thread.join(timeout)
 
 
@@ -70,7 +75,7 @@ def serve(
     """Serve the page over ``hub`` in a background thread; ``port=0`` picks a free port.
     The appliance shows ``handle.pin`` on its display (``carolus run`` prints it when
     there is none)."""
-    from waitress.server import create_server
+    from waitress.server import create_server  # type: ignore[import-untyped]
 
     if threads < RESERVED + 4:
         raise ValueError(f"threads must be at least {RESERVED + 4}, not {threads}")

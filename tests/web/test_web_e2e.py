@@ -1,0 +1,144 @@
+"""End to end in a real browser (Debian's chromium driven by Playwright): the live page
+follows the game without reloading, a tapped region shows its majority, the PIN unlocks
+a correction, the language switches, and the README's screenshot is taken."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from web.preview import PreviewHub
+from web.server import WebServer, serve
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshot.png"
+
+pytestmark = pytest.mark.skipif(
+    not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is absent (apt-get install -y chromium)"
+)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def table() -> Iterator[tuple[PreviewHub, WebServer]]:
+    hub = PreviewHub(seed=5)
+    server = serve(hub, "127.0.0.1", 0, pin="2468")
+    yield hub, server
+    server.stop()
+
+
+def _castles(hub: PreviewHub) -> int:
+    return sum(1 for u in hub.state()["units"] if u["owner"])
+
+
+def test_live_page_follows_the_game(browser: Any, table: tuple[PreviewHub, WebServer]) -> None:
+    hub, server = table
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url)
+    page.wait_for_selector("#ring .unit")
+    assert page.locator("#ring .castle").count() == _castles(hub)
+    page.evaluate("window.reloaded = false")
+    built = []
+    while not built:  # play until the emperor builds a castle
+        built = [e for e in hub.advance() if e["kind"] == "castle-built"]
+    want = _castles(hub)
+    page.wait_for_function(
+        f"document.querySelectorAll('#ring .castle').length === {want}", timeout=2000
+    )
+    page.wait_for_function(
+        "[...document.querySelectorAll('#announcements li')]"
+        ".some(li => li.textContent.includes('builds a castle'))",
+        timeout=2000,
+    )
+    assert page.evaluate("window.reloaded") is False  # updated in place
+    assert page.evaluate("window.carolus.lastEventId") == hub.bus.last_id
+    # tap the castle's territory: its majority, side by side
+    where = built[0]["territories"][0]
+    page.click(f'#ring [data-territory="{where}"]')
+    panel = page.locator("#majority")
+    panel.wait_for(state="visible", timeout=2000)
+    side = built[0]["side"]
+    assert f"{side} keeps it" in panel.inner_text()
+    assert page.locator("#majority .strengths tr").count() == 2
+    assert page.locator("#contested tbody tr").count() == len(hub.state()["units"])
+    assert not errors
+
+
+def test_pin_then_a_correction(browser: Any, table: tuple[PreviewHub, WebServer]) -> None:
+    hub, server = table
+    page = browser.new_page()
+    page.goto(server.url + "table")
+    assert page.locator("#controls").is_hidden()
+    page.fill("#pin", "1111")
+    page.click("#pin-form button")
+    page.wait_for_function("document.getElementById('pin-error').textContent.includes('wrong')")
+    page.fill("#pin", server.pin)
+    page.click("#pin-form button")
+    page.wait_for_selector("#controls", state="visible")
+    page.wait_for_function("document.querySelectorAll('#zone option').length > 15")
+    page.select_option("#zone", "territory:3")
+    for colour, n in {"red": 2, "green": 1, "yellow": 0, "blue": 0, "pink": 3}.items():
+        page.fill(f'#correction input[name="{colour}"]', str(n))
+    page.click("#correction button[type=submit]")
+    page.wait_for_function("document.getElementById('result').textContent.includes('Corrected')")
+    cubes = hub.state()["territories"]["3"]["cubes"]
+    assert cubes == {"red": 2, "green": 1, "yellow": 0, "blue": 0, "pink": 3}
+    page.reload()  # entered once per browser: still unlocked
+    page.wait_for_selector("#controls", state="visible")
+
+
+def test_language_switch(browser: Any, table: tuple[PreviewHub, WebServer]) -> None:
+    hub, server = table
+    for _ in range(4):
+        hub.advance()
+    page = browser.new_page()
+    page.goto(server.url)
+    page.wait_for_selector("#ring .unit")
+    page.select_option("#lang-select", "de")
+    page.wait_for_selector("html[lang=de]")
+    page.wait_for_selector("#announcements li")
+    assert "Ansagen" in page.inner_text("main")
+    assert "Zahlenscheibe" in page.inner_text("#announcements")
+    page.goto(server.url + "history")  # remembered for the next page
+    assert page.locator("html").get_attribute("lang") == "de"
+
+
+def test_screenshot_for_the_readme(browser: Any, table: tuple[PreviewHub, WebServer]) -> None:
+    hub, server = table
+    for _ in range(70):
+        hub.advance()
+    while not (hub.state()["phase"] == "action" and hub.state()["step"] == "emperor"):
+        hub.advance()  # the reachable units show
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(server.url)
+    page.wait_for_selector("#ring .unit.reachable")
+    owned = next(u for u in hub.state()["units"] if u["owner"])
+    page.click(f'#ring [data-territory="{owned["territories"][0]}"]')
+    page.locator("#majority").wait_for(state="visible")
+    page.wait_for_selector("#contested tbody tr")
+    SCREENSHOT.parent.mkdir(exist_ok=True)
+    page.screenshot(path=str(SCREENSHOT), full_page=False)
+    assert SCREENSHOT.stat().st_size > 20_000
