@@ -215,7 +215,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="a tenth of the games")
     parser.add_argument(
-        "--gap", type=int, default=6, metavar="N", help="positions for the exhaustive check"
+        "--gap", type=int, default=12, metavar="N", help="positions for the exhaustive check"
     )
     args = parser.parse_args()
     scale = 0.1 if args.quick else 1.0

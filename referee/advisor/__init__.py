@@ -6,7 +6,7 @@ but only when asked: an `Advisor` is off unless a game turns training mode on.
 What the hint search considers: for the player to move, every handful of his reserve
 sent to his court (which fixes who controls what), the rest of the turn's cubes — only
 colours his side then controls — spread over the unit the emperor stops on and up to two
-units the following opponents threaten, and every emperor step his disc allows. Each
+units the following opponents could win from there, and every emperor step his disc allows. Each
 candidate is played on a light copy of the table (`board.Board`, checked against the
 engine) and scored: castles ahead of the best other side (a win decides), colours held
 (weighted by their cubes on the ring) and court margins, and every unit's majority

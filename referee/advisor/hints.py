@@ -9,7 +9,8 @@ its candidates from what can matter this turn:
   afterwards (any other cube counts for nobody or for an opponent, so it goes to the
   court instead, where it never hurts), spread in every way over the unit the emperor
   stops on and up to two units the following opponents threaten; colours are taken
-  safest-held first;
+  safest-held first (the threatened units are those the following opponents could
+  win, within their reach from where this step leaves the emperor);
 * **emperor** — every step count the disc allows.
 
 Each candidate is played on a light `Board` and scored for the player's side:
@@ -137,26 +138,34 @@ class Search:
             groups.append([_Follower(second, 2, d1 + d2, SECOND_REPLY_WEIGHT)])
         return groups
 
-    def _defence_units(self) -> list[int]:
-        """Up to two units the following opponents could win soon, largest first."""
+    def _defence_units(self) -> dict[int, list[int]]:
+        """For each emperor step: up to two units the following opponents could win
+        from where the emperor then stands, largest first (and ours before theirs)."""
         board = self.board
-        threatened: dict[int, int] = {}
+        value: dict[tuple[int, int], int] = {}  # (follower, unit) -> worth guarding
         for group in self.followers:
             for f in group:
                 if board.side_of[f.player] == self.side:
                     continue
                 budget = min(board.per_turn, sum(board.reserves[f.player]))
-                for distance in range(f.first + 1, f.last + self.disc + 1):
-                    u = board.reach(distance)
-                    if u in threatened:
-                        continue
+                for u in range(len(board.units)):
                     if cheapest_capture(board, f.player, u, board.reserves[f.player], budget):
-                        threatened[u] = len(board.units[u]) * (
-                            2 if board.owner[u] == self.side else 1
-                        )
-                        self.guard[u] = board.names[f.player]
-        ranked = sorted(threatened, key=lambda u: (-threatened[u], u))
-        return ranked[:2]
+                        mine = board.owner[u] == self.side
+                        value[f.player, u] = len(board.units[u]) * (2 if mine else 1)
+        by_step: dict[int, list[int]] = {}
+        for steps in range(1, self.disc + 1):
+            stop = board.reach(steps)
+            threatened: dict[int, int] = {}
+            for group in self.followers:
+                for f in group:
+                    for distance in range(f.first, f.last + 1):
+                        u = board.reach(distance, stop)
+                        worth = value.get((f.player, u), 0)
+                        if u != stop and worth > threatened.get(u, 0):
+                            threatened[u] = worth
+                            self.guard[u] = board.names[f.player]
+            by_step[steps] = sorted(threatened, key=lambda u: (-threatened[u], u))[:2]
+        return by_step
 
     # -------------------------------------------------------------- candidates
 
@@ -181,7 +190,7 @@ class Search:
             base = (leads, sum(leads))
             for steps in range(1, self.disc + 1):
                 target = board.reach(steps)
-                places = [target, *(u for u in self.defence if u != target)]
+                places = [target, *self.defence[steps]]
                 for split in _compositions(left, len(places)):
                     placed: dict[int, list[int]] = {}
                     ring = list(self.ring)
