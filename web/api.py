@@ -262,20 +262,25 @@ def camera_frame() -> Response:
 def camera_stream() -> Response:
     """The camera as MJPEG (``multipart/x-mixed-replace``) until the page goes away."""
     jpeg = _camera()
-    stopping = context().stopping
+    ctx = context()
+    if not ctx.open_stream():  # a camera view holds a server thread like a live page
+        raise ApiError(503, "too many live pages open; this one will retry")
 
     def frames() -> Iterator[bytes]:
-        while not stopping.is_set():
-            frame = jpeg()
-            if frame is not None:
-                yield (
-                    b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: "
-                    + str(len(frame)).encode()
-                    + b"\r\n\r\n"
-                    + frame
-                    + b"\r\n"
-                )
-            time.sleep(1 / CAMERA_FPS)
+        try:
+            while not ctx.stopping.is_set():
+                frame = jpeg()
+                if frame is not None:
+                    yield (
+                        b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: "
+                        + str(len(frame)).encode()
+                        + b"\r\n\r\n"
+                        + frame
+                        + b"\r\n"
+                    )
+                time.sleep(1 / CAMERA_FPS)
+        finally:
+            ctx.close_stream()
 
     return _no_store(Response(frames(), mimetype="multipart/x-mixed-replace; boundary=frame"))
 

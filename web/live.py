@@ -1,9 +1,10 @@
 """Server-Sent Events: the bus, pushed to every open page.
 
-Each page holds one ``GET /api/events`` stream. Its first message (``hello``, no id) is
-the whole view model plus the latest announcements; then every bus event follows with
-its bus id as the SSE ``id:``, so a browser that reconnects sends ``Last-Event-ID`` and
-gets exactly the events it missed (or a ``gap`` when they left the history). A
+Each page holds one ``GET /api/events`` stream. Its first message (``hello``, with the
+id of the last bus event it covers) is the whole view model plus the latest
+announcements; then every bus event follows with its bus id as the SSE ``id:``, so a
+browser that reconnects sends ``Last-Event-ID`` and gets exactly the events it missed
+(or a ``gap`` when they left the history). A
 ``state`` event carries the fresh view model, computed once per event for all readers.
 Comments (``: ping``) keep idle streams alive through proxies and let the server notice
 closed tabs.
@@ -50,10 +51,13 @@ class StateCache:
             return self._json
 
 
-def recent(bus: EventBus, tr: Translations, count: int = RECENT) -> list[dict[str, Any]]:
-    """The latest announcements in the history, oldest first, with their text."""
+def recent(bus: EventBus, tr: Translations, upto: int, count: int = RECENT) -> list[dict[str, Any]]:
+    """The latest announcements up to event ``upto``, oldest first, with their text
+    (later ones follow on the stream itself, so none is shown twice)."""
     out: list[dict[str, Any]] = []
-    for _, event in bus.since(max(0, bus.last_id - 20 * count)):
+    for event_id, event in bus.since(max(0, upto - 20 * count)):
+        if event_id > upto:
+            break
         text = sentence(event, tr)
         if text is not None:
             out.append({**event, "text": text})
@@ -76,10 +80,10 @@ def stream(
     """The SSE text of one page's stream, until the server stops or the bus closes."""
     start = bus.last_id if since is None else min(since, bus.last_id)
     yield "retry: 1000\n\n"
-    latest = json.dumps(recent(bus, tr), ensure_ascii=False)
+    latest = json.dumps(recent(bus, tr, start), ensure_ascii=False)
     state = cache.json_at_least(start)
     hello = f'{{"kind": "hello", "id": {start}, "recent": {latest}, "state": {state}}}'
-    yield frame(None, hello)
+    yield frame(start, hello)  # its id: a reconnect resumes here even if nothing followed
     reader = bus.subscribe(since=start)
     quiet = 0.0
     while not stopping.is_set():

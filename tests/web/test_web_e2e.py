@@ -48,6 +48,13 @@ def table() -> Iterator[tuple[PreviewHub, WebServer]]:
     server.stop()
 
 
+def said_in_english(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    from web.announce import sentence
+    from web.i18n import translations
+
+    return [{**e, "text": sentence(e, translations("en"))} for e in events]
+
+
 def _castles(hub: PreviewHub) -> int:
     return sum(1 for u in hub.state()["units"] if u["owner"])
 
@@ -142,3 +149,56 @@ def test_screenshot_for_the_readme(browser: Any, table: tuple[PreviewHub, WebSer
     SCREENSHOT.parent.mkdir(exist_ok=True)
     page.screenshot(path=str(SCREENSHOT), full_page=False)
     assert SCREENSHOT.stat().st_size > 20_000
+
+
+def test_the_page_reconnects_by_itself_and_misses_nothing(
+    browser: Any, table: tuple[PreviewHub, WebServer]
+) -> None:
+    hub, server = table
+    page = browser.new_page()
+    page.goto(server.url)  # a fresh table: no event yet when the page connects
+    page.wait_for_selector("#ring .unit")
+    stopping = server.app.extensions["carolus"].stopping
+    stopping.set()  # every stream ends, as when the appliance's Wi-Fi drops
+    page.wait_for_function("document.getElementById('link').classList.contains('down')")
+    said = [e for _ in range(3) for e in hub.advance()]  # the game goes on meanwhile
+    stopping.clear()
+    page.wait_for_function(f"window.carolus.lastEventId === {hub.bus.last_id}", timeout=5000)
+    page.wait_for_function("!document.getElementById('link').classList.contains('down')")
+    shown = page.locator("#announcements li").all_inner_texts()
+    assert shown == [e["text"] for e in reversed(said_in_english(said))]
+
+
+def test_history_replay_in_the_browser(browser: Any, tmp_path: Path) -> None:
+    import random
+
+    from firmware.gamelog.store import GameLog
+    from referee.game import Game
+    from referee.selfplay import play_game, table_players
+
+    played = play_game(table_players(2), random.Random(3))
+    with GameLog(tmp_path / "games.sqlite3") as log:
+        game_id = log.start_game(played.setup)
+        game = Game(played.setup)
+        for move in played.move_stack:
+            log.step(game_id, move, game.push(move))
+        log.finish(game_id)
+    server = serve(PreviewHub(), "127.0.0.1", 0, log=tmp_path / "games.sqlite3")
+    try:
+        page = browser.new_page()
+        page.goto(server.url + "history")
+        page.click("#games tbody tr button")
+        page.wait_for_selector("#castle-chart polyline")
+        assert page.locator("#castle-chart polyline").count() == 2
+        assert page.locator("#control-chart rect.held").count() == 5 * played.round
+        page.click("#last")
+        page.wait_for_function(
+            "document.getElementById('step-events').textContent.includes('Game over')"
+        )
+        page.click("#prev")
+        page.wait_for_function(
+            f"document.getElementById('step').value === '{len(played.move_stack) - 1}'"
+        )
+        assert page.locator("#ring .castle").count() > 0
+    finally:
+        server.stop()

@@ -32,8 +32,10 @@ def test_hello_carries_the_table_and_the_latest_announcements(
 ) -> None:
     for _ in range(4):
         hub.advance()
-    hello = json.loads(_read(client, 1)[0]["data"])
+    first = _read(client, 1)[0]
+    hello = json.loads(first["data"])
     assert hello["kind"] == "hello" and hello["id"] == hub.bus.last_id
+    assert first["id"] == str(hub.bus.last_id)  # a reconnect resumes after it
     assert hello["state"] == hub.state()
     texts = [e["text"] for e in hello["recent"]]
     assert texts[0] == "Bob lays disc " + str(hub.game.chosen_discs()[0][1]) + "."
@@ -67,6 +69,21 @@ def test_reconnect_with_last_event_id_misses_nothing(client: FlaskClient, hub: P
     assert [int(m["id"]) for m in messages[1:]] == [i for i, _ in missed]
     kinds = [json.loads(m["data"])["kind"] for m in messages[1:]]
     assert kinds == [e["kind"] for _, e in missed]
+
+
+def test_a_page_that_saw_nothing_yet_resumes_from_the_start(client: FlaskClient) -> None:
+    hub = PreviewHub()
+    app = client.application
+    app.extensions["carolus"].hub = hub
+    from web.live import StateCache
+
+    app.extensions["carolus"].cache = StateCache(hub.bus, hub.state)
+    assert _read(client, 1)[0]["id"] == "0"
+    hub.advance()  # published while the page was away
+    messages = _read(client, 3, **{"Last-Event-ID": "0"})
+    hello = json.loads(messages[0]["data"])
+    assert hello["recent"] == []  # the missed events follow on the stream, not twice
+    assert [json.loads(m["data"])["kind"] for m in messages[1:]] == ["disc-chosen", "state"]
 
 
 def test_a_reader_too_far_behind_is_told_of_the_gap(client: FlaskClient) -> None:

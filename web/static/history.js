@@ -75,7 +75,7 @@
       chart.append(svg("text", { x: left - 6, y: y(v) + 4, class: "axis", "text-anchor": "end" }, v));
     }
     rounds.forEach((r, i) => { if (n < 20 || i % 5 === 0) chart.append(svg("text", { x: x(i), y: H - 10, class: "axis", "text-anchor": "middle" }, r)); });
-    chart.append(svg("text", { x: W - right, y: H - 10, class: "axis" }, " " + t("round")));
+    chart.append(svg("text", { x: W - right + 14, y: H - 10, class: "axis" }, t("round")));
     Object.entries(data.castles).forEach(([side, values], k) => {
       const points = values.map((v, i) => `${x(i)},${y(v)}`).join(" ");
       chart.append(svg("polyline", { points, class: `line ${side}`, fill: "none", stroke: SIDE_STROKE[side] || "#333", "stroke-dasharray": ["", "6 3", "2 2"][k] || "" }));
