@@ -188,4 +188,5 @@ def sentence(event: Mapping[str, Any], tr: Translations) -> str | None:
         return str(kind)
     if kind in ("state", "gap", None):
         return None
-    return str(kind)
+    message = event.get("message")  # the table's own events carry their words (English)
+    return str(message) if message else str(kind)

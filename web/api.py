@@ -89,18 +89,24 @@ def majorities() -> Any:
     hub = context().hub
     asked = request.args.get("territory")
     if asked is not None:
-        return jsonify(hub.majority(validate.territory(asked)))
-    return jsonify(hub.majorities())
+        number = validate.territory(asked)
+        return jsonify(_command(lambda: hub.majority(number)))
+    return jsonify(_command(hub.majorities))
 
 
 @blueprint.get("/majority/<territory>")
 def majority(territory: str) -> Any:
-    return jsonify(context().hub.majority(validate.territory(territory)))
+    number = validate.territory(territory)
+    return jsonify(_command(lambda: context().hub.majority(number)))
 
 
 @blueprint.get("/display.png")
 def display_png() -> Response:
-    return _no_store(Response(context().hub.display_png(), mimetype="image/png"))
+    try:
+        picture = context().hub.display_png()
+    except CommandError as exc:  # an appliance without a display renderer
+        raise ApiError(404, str(exc)) from None
+    return _no_store(Response(picture, mimetype="image/png"))
 
 
 @blueprint.get("/session")

@@ -5,7 +5,8 @@ id of the last bus event it covers) is the whole view model plus the latest
 announcements; then every bus event follows with its bus id as the SSE ``id:``, so a
 browser that reconnects sends ``Last-Event-ID`` and gets exactly the events it missed
 (or a ``gap`` when they left the history). A
-``state`` event carries the fresh view model, computed once per event for all readers.
+``state`` event carries the fresh view model, computed once per event for all readers
+(a hub that publishes no ``state`` events gets one sent after each change anyway).
 Comments (``: ping``) keep idle streams alive through proxies and let the server notice
 closed tabs.
 """
@@ -98,11 +99,18 @@ def stream(
             continue
         quiet = 0.0
         chunk = [render(item[0], item[1], cache, tr)]
+        last = item
         while len(chunk) < 100:  # send what piled up in one write
             item = reader.get(timeout=0)
             if item is None:
                 break
             chunk.append(render(item[0], item[1], cache, tr))
+            last = item
+        if last[1].get("kind") not in ("state", "gap"):
+            # a hub that publishes no ``state`` events: the page still gets the table
+            # after every change (no id: it is not a bus event)
+            state = cache.json_at_least(last[0])
+            chunk.append(frame(None, f'{{"kind": "state", "id": {last[0]}, "state": {state}}}'))
         yield "".join(chunk)
 
 

@@ -87,3 +87,16 @@ def test_pages_render(client: FlaskClient) -> None:
 def test_unknown_api_path_is_json_404(client: FlaskClient) -> None:
     answer = client.get("/api/nothing-here")
     assert answer.status_code == 404 and "error" in answer.get_json()
+
+
+def test_hub_refusals_while_reading_are_not_500(client: FlaskClient, hub: PreviewHub) -> None:
+    from firmware.hub import CommandError
+
+    def refuse(*_: object) -> None:
+        raise CommandError("the game has not started yet")
+
+    hub.majority = refuse  # type: ignore[method-assign]
+    hub.display_png = refuse  # type: ignore[method-assign]
+    answer = client.get("/api/majority/3")
+    assert answer.status_code == 409 and "not started" in answer.get_json()["error"]
+    assert client.get("/api/display.png").status_code == 404

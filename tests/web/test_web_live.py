@@ -134,3 +134,37 @@ def test_state_is_computed_once_per_event_for_all_readers(hub: PreviewHub) -> No
     hub.advance()
     cache.json_at_least(hub.bus.last_id)
     assert len(calls) == 2
+
+
+class SilentHub(PreviewHub):
+    """A hub like the appliance's, which publishes its events but no ``state``."""
+
+    def _publish(self, events: list[dict[str, object]]) -> None:
+        for event in events:
+            self.bus.publish({**event, "t": 0.0})
+
+
+def test_a_hub_without_state_events_still_updates_the_page(client: FlaskClient) -> None:
+    from web.live import StateCache
+
+    hub = SilentHub()
+    app = client.application
+    app.extensions["carolus"].hub = hub
+    app.extensions["carolus"].cache = StateCache(hub.bus, hub.state)
+    timer = threading.Timer(0.2, hub.advance)  # Bob lays a disc
+    timer.start()
+    messages = _read(client, 3)
+    timer.join()
+    disc, state = (json.loads(m["data"]) for m in messages[1:])
+    assert disc["kind"] == "disc-chosen" and state["kind"] == "state"
+    assert "id" not in messages[2]  # not a bus event: Last-Event-ID stays the disc's
+    assert state["state"]["choosers"] == ["Anna"]
+
+
+def test_table_events_speak_their_own_words() -> None:
+    from web.announce import sentence
+    from web.i18n import translations
+
+    event = {"kind": "camera", "status": "lost", "message": "The camera lost the mat."}
+    assert sentence(event, translations("de")) == "The camera lost the mat."
+    assert sentence({"kind": "resolved"}, translations("it")) == "Il tavolo è di nuovo a posto."

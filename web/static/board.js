@@ -93,7 +93,7 @@ const Board = (() => {
         g.append(path);
         // cubes on a small upright grid (2 columns) around the tile's middle, so the
         // counts read the same on every side of the ring
-        const cubes = state.territories[String(n)].cubes;
+        const cubes = (state.territories[String(n)] || {}).cubes || {};
         const present = COLOURS.filter((c) => cubes[c]);
         const [cx, cy] = polar((R_IN + R_OUT) / 2 + 4, b1 + STEP / 2);
         const rows = Math.ceil(present.length / 2);
@@ -132,14 +132,17 @@ const Board = (() => {
       }
       svg.append(g);
     }
-    // the supply in the middle of the ring
+    // the supply in the middle of the ring (not known while the table is set up)
+    if (!state.supply || !Object.keys(state.supply).length) return;
     const supply = s("g", { class: "supply" });
     supply.append(s("text", { y: -42, class: "supply-title" }, t("Supply")));
-    COLOURS.forEach((colour, i) => supply.append(cube(-14, -24 + i * 16, colour, state.supply[colour], 12)));
+    COLOURS.forEach((colour, i) => supply.append(cube(-14, -24 + i * 16, colour, (state.supply || {})[colour] || 0, 12)));
     svg.append(supply);
   }
 
-  function counts(cubes, cylinders) {
+  function counts(given, cylinders) {
+    const cubes = {};
+    for (const colour of COLOURS) cubes[colour] = (given || {})[colour] || 0;
     return el("span", { class: "counts" }, COLOURS.map((colour) => {
       const held = cylinders && cylinders.includes(colour);
       return el("span", { class: "count" + (cubes[colour] ? "" : " zero") + (held ? " held" : ""),
@@ -158,10 +161,10 @@ const Board = (() => {
         el("p", { class: "castles" }, t("%(count)s territories under castles", { count: p.territories }), p.score !== undefined ? ` · ${t("score")} ${p.score}` : ""),
         el("div", { class: "row" }, el("span", { class: "label" }, t("Court")), counts(p.court, p.control)),
         el("div", { class: "row" }, el("span", { class: "label" }, t("Cylinders")),
-          p.control.length ? p.control.map((c) => el("span", { class: `cylinder-chip ${c}` }, colourName(c))) : el("span", { class: "none" }, "—")),
+          (p.control || []).length ? p.control.map((c) => el("span", { class: `cylinder-chip ${c}` }, colourName(c))) : el("span", { class: "none" }, "—")),
         el("div", { class: "row" }, el("span", { class: "label" }, t("Reserve")), counts(p.reserve, null)),
         el("div", { class: "row" }, el("span", { class: "label" }, t("Discs")),
-          el("span", { class: "discs" }, p.discs.map((d) => el("span", { class: "disc" + (d === p.disc ? " laid" : "") }, d)),
+          el("span", { class: "discs" }, (p.discs || []).map((d) => el("span", { class: "disc" + (d === p.disc ? " laid" : "") }, d)),
             p.disc ? el("span", { class: "disc laid" }, t("laid %(disc)s", { disc: p.disc })) : null)));
     }));
   }
@@ -170,6 +173,7 @@ const Board = (() => {
     if (state.finished) {
       return state.winner === "draw" ? t("The game is over: a draw.") : t("The game is over: %(winner)s wins.", { winner: sideName(state.winner || "") });
     }
+    if (state.phase !== "opening" && state.phase !== "action") return t("Setting up the table");
     const phase = state.phase === "opening" ? t("opening phase") : t("action phase");
     const parts = [t("Round %(round)s", { round: state.round }), phase];
     if (state.phase === "opening") {
@@ -182,16 +186,19 @@ const Board = (() => {
   }
 
   function drawStatus(box, state) {
-    const order = state.discs_chosen.length
+    const order = (state.discs_chosen || []).length
       ? t("Discs: %(discs)s", { discs: state.discs_chosen.map(([name, disc]) => `${name} ${disc}`).join(", ") }) : "";
-    const playOrder = state.order.length ? t("Order of play: %(players)s", { players: state.order.join(" → ") }) : "";
+    const playOrder = (state.order || []).length ? t("Order of play: %(players)s", { players: state.order.join(" → ") }) : "";
     box.replaceChildren(el("h2", { class: "phase" }, phaseWords(state)),
       el("p", { class: "order" }, [order, playOrder].filter(Boolean).join(" · ")));
+    const message = state.status && state.status.message;
+    if (message) box.append(el("p", { class: "message" }, message));
     const pending = (state.table && state.table.pending) || [];
     if (pending.length) {
       box.append(el("ul", { class: "pending" }, pending.map((p) => el("li", {},
         p.kind === "cylinder" ? t("Move the %(colour)s cylinder to %(player)s's court.", { colour: colourName(p.colour), player: p.player })
-          : t("Put a %(side)s castle on %(where)s.", { side: sideName(p.side), where: (p.territories || []).join("+") })))));
+          : p.kind === "castle" ? t("Put a %(side)s castle on %(where)s.", { side: sideName(p.side), where: (p.territories || []).join("+") })
+            : p.message || p.kind))));
     }
   }
 
