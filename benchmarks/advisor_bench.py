@@ -169,6 +169,32 @@ def gap(count: int) -> list[str]:
     return rows
 
 
+def review_speed(games: int) -> list[str]:
+    """`review(record)` of whole games between greedy players (what `carolus games
+    show` would pay)."""
+    from referee.advisor import review
+    from referee.record import Record
+
+    rows = [
+        "| players | games | turns, median | review median | review max |",
+        "|---|---|---|---|---|",
+    ]
+    for n in (2, 3, 4):
+        times, turns = [], []
+        for seed in range(games):
+            game = play_game(table_players(n), random.Random(seed), [greedy_player] * n)
+            record = Record.from_game(game)
+            turns.append(sum(len(r.turns) for r in record.rounds))
+            start = time.perf_counter()
+            review(record)
+            times.append(time.perf_counter() - start)
+        rows.append(
+            f"| {n} | {games} | {statistics.median(turns):.0f} | "
+            f"{statistics.median(times):.2f} s | {max(times):.2f} s |"
+        )
+    return rows
+
+
 def match(players: int, hint: Strategy, other: Strategy, games: int) -> tuple[int, int, int]:
     """Wins, draws and games of the hint side, seats rotated."""
     wins = draws = 0
@@ -220,6 +246,8 @@ def main() -> None:
     args = parser.parse_args()
     scale = 0.1 if args.quick else 1.0
     print("\n".join(speed(3 if args.quick else 10)))
+    print()
+    print("\n".join(review_speed(2 if args.quick else 5)))
     print()
     print("\n".join(strength(scale)))
     if args.gap:
