@@ -429,7 +429,8 @@ class Search:
             result += " and win the game" if side == self.side else ", and your side wins"
         steps = f"emperor {c.steps} step{'s' if c.steps > 1 else ''}"
         reply = self.reply_words(c.board)
-        return f"{', '.join(parts)}; {steps}: {result}" + (f"; {reply}" if reply else "")
+        cubes = ", ".join(parts) or "no cubes to play"
+        return f"{cubes}; {steps}: {result}" + (f"; {reply}" if reply else "")
 
 
 def search(game: Game, finalists: int = FINALISTS, keep: int = KEEP) -> list[Hint]:

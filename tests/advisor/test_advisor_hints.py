@@ -204,3 +204,12 @@ def test_training_mode_is_off_unless_enabled(layout: Any) -> None:
     assert advice.hint.play == best_play(game).play
     data = advice.to_json()
     assert data["hint"]["emperor"] == 3 and len(data["exposure"]) == 13
+
+
+def test_a_short_or_empty_reserve_still_gets_a_legal_hint(layout: Any) -> None:
+    # when the supply ran dry a player plays what his reserve holds, maybe nothing
+    for reserve, played in ((["red", "green"], 2), ([], 0)):
+        game = layout.game(2, [("Anna", 2), ("Bob", 3)], reserves={"Anna": reserve})
+        hint = best_play(game)
+        assert hint.play.count() == played and game.is_legal(hint.play)
+        assert not hint.why.startswith(";")
