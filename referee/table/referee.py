@@ -230,6 +230,28 @@ class TableReferee:
         events += self._judge(after)
         return self._log(events)
 
+    def status(self) -> dict[str, object]:
+        """What a display shows now: whose turn and step, what is wrong, what is owed."""
+        game = self.game
+        if game is None:
+            return {
+                "phase": "setup",
+                "illegal": self.illegal,
+                "pending": [],
+                "message": "Lay out the table; the game begins when the first disc is taken.",
+            }
+        step = game.step.value if game.phase is Phase.ACTION else None
+        return {
+            "phase": game.phase.value,
+            "round": game.round,
+            "to_move": game.to_move,
+            "step": step,
+            "illegal": self.illegal,
+            "pending": self.pending(),
+            "winner": game.winner,
+            "reason": game.reason,
+        }
+
     def pending(self) -> list[str]:
         """The chores the table still owes, in words (for the display)."""
         game, table = self.game, self.table

@@ -131,6 +131,10 @@ def test_confirm_accepts_a_castle_the_camera_cannot_see() -> None:
     opening(script)
     anna_plays_red(script)
     script.emperor(2)
+    assert script.referee.status()["pending"] == [
+        "build a white castle on territory 2",
+        "move the red cylinder to Anna's court",
+    ]
     script.cylinder("red", "south")
     for colour in ("blue", "blue", "yellow"):
         script.refill("south", colour)
@@ -232,3 +236,16 @@ def test_a_disc_already_chosen_by_another_is_disc_taken() -> None:
     script.mat.discs["north"].add(3)
     events = script.disc("north", 4)
     assert script.kinds(events) == ["resolved", "disc-chosen", "turn-started"]
+
+
+def test_confirm_also_accepts_a_cylinder_the_camera_cannot_see() -> None:
+    script = Script()
+    opening(script)
+    anna_plays_red(script)
+    assert script.referee.pending() == ["move the red cylinder to Anna's court"]
+    events = script.referee.confirm()
+    assert script.kinds(events) == ["confirmed", "cylinder-moved"]
+    assert "red cylinder on Anna's court" in events[0]["message"]
+    assert script.referee.pending() == []
+    status = script.referee.status()
+    assert (status["to_move"], status["step"], status["illegal"]) == ("Anna", "emperor", None)
