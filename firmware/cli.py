@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "vision.cli",
     "firmware.follow",
     "firmware.gamelog.cli",
+    "referee.advisor.cli",
 )
 
 Handler = Callable[[argparse.Namespace], int]
