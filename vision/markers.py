@@ -72,14 +72,20 @@ class MatLocator:
             patches[marker_id] = gray[y0:y1:2, x0:x1:2].astype(np.int16)
         return MatPose(h, len(found), boxes, patches, (gray.shape[1], gray.shape[0]))
 
-    def changed_markers(self, gray: np.ndarray) -> tuple[int, int]:
-        """(changed, known) marker patches against the cached pose; cheap."""
+    def changed_markers(self, frame: np.ndarray) -> tuple[int, int]:
+        """(changed, known) marker patches against the cached pose; cheap.
+
+        `frame` may be grey or BGR; for BGR the green channel stands in for grey,
+        which is close enough on black-and-white markers.
+        """
         pose = self.pose
-        if pose is None or pose.frame_size != (gray.shape[1], gray.shape[0]):
+        if pose is None or pose.frame_size != (frame.shape[1], frame.shape[0]):
             return (1, 1)
         changed = 0
         for marker_id, (x0, y0, x1, y1) in pose.marker_boxes.items():
-            now = gray[y0:y1:2, x0:x1:2]
+            now = frame[y0:y1:2, x0:x1:2]
+            if now.ndim == 3:
+                now = now[..., 1]
             if now.shape != pose.marker_patches[marker_id].shape:
                 changed += 1
                 continue
@@ -88,14 +94,18 @@ class MatLocator:
                 changed += 1
         return changed, len(pose.marker_boxes)
 
-    def locate(self, gray: np.ndarray) -> MatPose | None:
+    def locate(self, frame: np.ndarray) -> MatPose | None:
         """The pose for this frame: the cached one unless the view has moved."""
-        changed, known = self.changed_markers(gray)
+        changed, known = self.changed_markers(frame)
         self.hidden_markers = 0
         if self.pose is not None and changed <= known // 2:
             self.hidden_markers = changed
             return self.pose
+        gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         pose = self.detect(gray)
+        if pose is not None and frame.ndim == 3:
+            for marker_id, (x0, y0, x1, y1) in pose.marker_boxes.items():
+                pose.marker_patches[marker_id] = frame[y0:y1:2, x0:x1:2, 1].astype(np.int16)
         if pose is not None:
             self.hidden_markers = max(0, len(self.layout.markers) - pose.markers_seen)
             self.pose = pose

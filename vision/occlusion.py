@@ -82,11 +82,12 @@ class BorderWatch:
         design = np.c_[np.ones(len(pts)), pts[:, 0] / 900.0, pts[:, 1] / 900.0]
         keep = np.ones(len(values), bool)
         coef = np.zeros((3, 3))
-        for _ in range(3):
-            coef, *_ = np.linalg.lstsq(design[keep], values[keep], rcond=None)
+        for round_ in range(3):
+            coef = np.linalg.lstsq(design[keep], values[keep], rcond=None)[0]
             fitted = design @ coef
             ratio = values.max(axis=1) / np.maximum(1.0, fitted.max(axis=1))
-            keep = ratio > 0.85
+            # First drop what is darker (hands, shadows), then glare as well.
+            keep = (np.abs(ratio - 1) < 0.08) if round_ else (ratio > 0.85)
             if keep.sum() < 6:
                 keep = np.ones(len(values), bool)
                 break
@@ -116,8 +117,14 @@ class MotionWatch:
         self.last: np.ndarray | None = None
         self.change = 0.0
 
-    def update(self, gray: np.ndarray) -> bool:
-        thumb = gray[:: self.stride, :: self.stride]
+    def check_frame(self, frame: np.ndarray) -> bool:
+        """Has anything changed since the last frame? Looks at one pixel in 64."""
+        thumb = frame[:: self.stride, :: self.stride]
+        return self.update(cv2.cvtColor(np.ascontiguousarray(thumb), cv2.COLOR_BGR2GRAY),
+                           strided=True)
+
+    def update(self, gray: np.ndarray, strided: bool = False) -> bool:
+        thumb = gray if strided else gray[:: self.stride, :: self.stride]
         moving = False
         if self.last is not None and self.last.shape == thumb.shape:
             self.change = float(cv2.absdiff(thumb, self.last).mean())

@@ -20,9 +20,9 @@ from vision.layout import CASTLE_COLOURS, CUBE_COLOURS, Layout
 from vision.markers import MatLocator
 from vision.occlusion import BorderWatch, MotionWatch
 
-CUBE_PITCH_MM = 8.3
-ROW_START_MM = 15.5
-CUBE_AREA_BIAS = 1.15     # typical blob area of one cube over the footprint model       # where the row samples begin, from the dot
+CUBE_PITCH_MM = 8.3       # cubes lined up in a court row, nearly touching
+ROW_START_MM = 15.5       # where the row samples begin, from the dot
+CUBE_AREA_BIAS = 1.15     # typical blob area of one cube over the footprint model
 CAMERA_HEIGHT_MM = 1100.0
 
 
@@ -137,9 +137,8 @@ class Reader:
     def read(self, frame: np.ndarray, t: float | None = None) -> dict[str, Any]:
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3:
             raise ValueError("frame must be a BGR image")
-        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        moving = self.motion.update(gray)
-        pose = self.locator.locate(gray)
+        moving = self.motion.check_frame(frame)
+        pose = self.locator.locate(frame)
         snap = empty_snapshot(self.seats, mat=pose is not None)
         if t is not None:
             snap["t"] = round(float(t), 3)

@@ -66,5 +66,5 @@ def test_missing_territory_is_refused() -> None:
 def test_not_json_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "mat.png"
     path.write_bytes(b"\x89PNG\r\n")
-    with pytest.raises(LayoutError, match="mat.png"):
+    with pytest.raises(LayoutError, match=r"mat\.png"):
         load_layout(path)

@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 
 from firmware.cli import main
-from vision.mat import render_mat, write_pdf
 from vision.markers import MatLocator
+from vision.mat import render_mat, write_pdf
 
 
 def test_png_scale_and_every_marker_found(layout) -> None:

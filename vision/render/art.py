@@ -90,9 +90,10 @@ def table_background(width: int, height: int, rng: np.random.Generator) -> np.nd
     """A wooden table: warm brown with soft streaks."""
     base = np.array([55, 85, 125], np.float32) * rng.uniform(0.7, 1.2)
     small = rng.normal(0, 1, (max(2, height // 40), max(2, width // 8))).astype(np.float32)
-    streaks = cv2.resize(small, (width, height), interpolation=cv2.INTER_CUBIC)
-    img = base[None, None, :] * (1 + 0.12 * streaks[..., None])
-    return np.clip(img, 0, 255).astype(np.uint8)
+    img = base[None, None, :] * (1 + 0.12 * small[..., None])
+    img = cv2.resize(np.clip(img, 0, 255).astype(np.uint8), (width, height),
+                     interpolation=cv2.INTER_CUBIC)
+    return img
 
 
 def tile_radius(layout: Layout) -> float:

@@ -100,11 +100,12 @@ def random_scene(layout: Layout, rng: np.random.Generator, hard: bool = False,
             n = int(rng.integers(0, 16)) if rng.random() < 0.7 else 0
             start = 21.0 + rng.uniform(-1, 2)
             angle = float(np.degrees(np.arctan2(d[1], d[0])))
-            for k in range(n):
-                t = start + k * (sizes["cube"] + rng.uniform(0.0, 0.6))
+            t = start
+            for _ in range(n):
                 placed.append(Piece("cube", colour, x0 + d[0] * t + rng.uniform(-0.7, 0.7),
                                     y0 + d[1] * t + rng.uniform(-0.7, 0.7),
                                     angle + rng.uniform(-4, 4)))
+                t += sizes["cube"] + rng.uniform(0.0, 0.6)
         reserve = next(z for z in layout.of_kind("reserve") if z.seat == seat)
         taken = []
         n = int(rng.integers(0, 13))
