@@ -59,6 +59,11 @@ def register(subparsers: Any) -> None:
 
     p = sub.add_parser("show", parents=[common], help="a game's story: who won how")
     p.add_argument("id", type=_game_id, metavar="ID")
+    p.add_argument(
+        "--review",
+        action="store_true",
+        help="add the post-game review: the turns the loser lost most, with a better play",
+    )
     p.set_defaults(handler=run_show)
 
     p = sub.add_parser(
@@ -147,6 +152,13 @@ def run_show(args: argparse.Namespace) -> int:
 
     with _open(args) as log:
         print("\n".join(show_lines(log, args.id)))
+        if args.review:
+            from referee.advisor import review
+            from referee.advisor.review import describe
+
+            items = review(log.record(args.id), limit=5)
+            print("Review (the costliest turns, with a better play):")
+            print(describe(items) if items else "  nothing to review: no turn cost the loser")
     return 0
 
 
