@@ -16,7 +16,9 @@ state, unflagged misreads of at most 2 frames.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -680,3 +682,62 @@ def _garbage(rng: random.Random, zero: bool = False) -> dict[str, Any]:
             s: [] if zero else sorted(rng.sample(range(1, 6), rng.randint(0, 5))) for s in SEATS
         },
     }
+
+
+DEFAULT_SEATS = {2: ("south", "north"), 3: ("south", "west", "north"), 4: SEATS}
+
+
+def seated(record: Record) -> Record:
+    """The record with every player given a seat (the usual ones when it names none)."""
+    players = record.setup.players
+    if all(p.seat for p in players):
+        return record
+    seats = DEFAULT_SEATS.get(len(players), SEATS)
+    with_seats = tuple(dataclasses.replace(p, seat=seats[i]) for i, p in enumerate(players))
+    return dataclasses.replace(record, setup=dataclasses.replace(record.setup, players=with_seats))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m referee.table.simulate RECORD OUT.jsonl``: a record played onto the
+    simulated table, for demos and for trying ``carolus follow``."""
+    import argparse
+    import json
+
+    from referee.record import MalformedRecordError, load
+
+    parser = argparse.ArgumentParser(
+        prog="python -m referee.table.simulate",
+        description="Play a game record onto a simulated table: one snapshot per line.",
+    )
+    parser.add_argument("record", help="a carolus-record/1 file")
+    parser.add_argument("out", help="where to write the .jsonl snapshots")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the simulated hands")
+    parser.add_argument("--illegal", type=float, default=0.0, help="chance of illegal acts")
+    parser.add_argument("--flicker", type=float, default=0.3, help="chance of a misread")
+    args = parser.parse_args(argv)
+    try:
+        record = seated(load(args.record))
+    except MalformedRecordError as exc:
+        print(f"{args.record}: {exc}", file=sys.stderr)
+        return 2
+    stream = simulate(
+        record, random.Random(args.seed), Options(illegal=args.illegal, flicker=args.flicker)
+    )
+    try:
+        with open(args.out, "w", encoding="utf-8") as out:
+            for snapshot in stream.snapshots:
+                out.write(json.dumps(snapshot, separators=(",", ":")) + "\n")
+    except OSError as exc:
+        print(f"{args.out}: cannot write ({exc.strerror or exc})", file=sys.stderr)
+        return 2
+    players = ",".join(f"{p.seat}={p.name}:{p.castles}" for p in record.setup.players)
+    print(
+        f"{args.out}: {len(stream.snapshots)} snapshots; follow them with\n"
+        f"  carolus follow {args.out} --players {players}",
+        file=sys.stderr,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

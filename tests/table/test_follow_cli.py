@@ -147,3 +147,30 @@ def test_the_progress_indicator_overwrites_one_line() -> None:
     text = stream.getvalue()
     assert "50.0%" in text and "12.5s" in text and "60.0%" not in text
     assert text.endswith("\r") and "\n" not in text
+
+
+def test_a_bundled_record_played_onto_the_simulated_table_is_followed_back(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from referee.table.simulate import main as simulate_main
+
+    example = Path(__file__).parents[2] / "examples" / "club-night.json"
+    stream = tmp_path / "club.jsonl"
+    assert simulate_main([str(example), str(stream), "--seed", "5", "--illegal", "0.3"]) == 0
+    assert "carolus follow" in capsys.readouterr().err
+    out = tmp_path / "club.json"
+    assert main(["follow", str(stream), "--players", PLAYERS, "--record", str(out)]) == 0
+    source, followed = load(example).to_json(), load(out).to_json()
+    assert unordered(followed["rounds"]) == unordered(source["rounds"])
+    assert followed["setup"]["territories"] == source["setup"]["territories"]
+
+
+def unordered(rounds: object) -> object:
+    """Rounds with the lists whose order carries no meaning sorted (record.md)."""
+    for rnd in rounds:  # type: ignore[attr-defined]
+        for turn in rnd["turns"]:
+            turn["court"].sort()
+            turn["refill"].sort()
+            for colours in turn["territories"].values():
+                colours.sort()
+    return rounds
