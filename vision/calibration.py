@@ -43,7 +43,7 @@ def calibrate(frame: np.ndarray, layout: Layout) -> dict[str, Any]:
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     pose = MatLocator(layout).detect(gray)
     if pose is None:
-        raise CalibrationError("calibration frame: mat markers not found")
+        raise CalibrationError("not a calibration frame: the mat's markers are not found")
     reader = Reader(layout)
     reader._set_pose(pose.homography, frame.shape)
     atlas_img = reader.atlas.cut(frame)

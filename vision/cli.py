@@ -97,9 +97,12 @@ def run_calibrate(args: argparse.Namespace) -> int:
     try:
         layout = load_layout(args.layout)
         frame = _load_image(args.image)
-        calib = calibrate(frame, layout)
+        try:
+            calib = calibrate(frame, layout)
+        except CalibrationError as exc:
+            return _fail(f"{args.image}: {exc}")
         save(calib, args.out)
-    except (LayoutError, ValueError, CalibrationError) as exc:
+    except (LayoutError, ValueError) as exc:
         return _fail(str(exc))
     except OSError as exc:
         return _fail(f"{args.out}: cannot write ({exc.strerror or exc})")
