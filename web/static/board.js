@@ -83,7 +83,7 @@ const Board = (() => {
       const mid = (a1 + a2) / 2;
       const isSelected = selected && unit.territories.includes(selected);
       const g = s("g", { class: "unit" + (unit.reachable ? " reachable" : "") + (unit.owner ? ` owned ${unit.owner}` : "") + (isSelected ? " selected" : ""),
-        "data-territories": unit.territories.join("+") });
+        "data-territories": unit.territories.join("+"), "data-owner": unit.owner || "" });
       for (const n of order) {
         const b1 = (n - 1) * STEP, b2 = b1 + STEP;
         const path = s("path", { d: sector(R_IN, R_OUT, b1, b2), class: "territory", "data-territory": n, tabindex: 0, role: "button",
