@@ -9,103 +9,40 @@ or else an illegal act. A step that the table shows complete is played on the en
 and the record grows; several may complete at once after a long occlusion. Moves are
 played tentatively and taken back when anything else on the table is wrong, so nothing
 undone by the players ever reaches the record.
+
+`reading` compares a table with the game, `problems` names illegal acts, `corrections`
+holds what people told the referee; this module runs the flow and the announcements.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Final
 
 from referee.errors import BadSetupError, EmperorStepsError, IllegalMoveError
 from referee.events import CastleBuilt, CastleTaken, ControlGained, Event
 from referee.game import Game, Phase, Step
 from referee.moves import ChooseDisc, Move, MoveEmperor, PlayCubes, Refill
-from referee.pieces import CASTLE_COLOURS, COLOURS, NO_CUBES, SEATS, Colour, Cubes
+from referee.pieces import COLOUR_INDEX, COLOURS, NO_CUBES, SEATS, Cubes
 from referee.record import Record
 from referee.setup import Player, Setup
 from referee.table.corrections import Corrections
 from referee.table.events import TableEvent, stamp, table_event
+from referee.table.problems import Problem, ProblemFound, find_problem
+from referee.table.reading import (
+    DISCS,
+    NO_CASTLE,
+    Chores,
+    Reading,
+    and_list,
+    castle_of,
+    cubes_played,
+    gained,
+    sentence,
+)
 from referee.table.settle import Settler
-from referee.table.snapshot import Castles, Snapshot, Table
-
-DISCS: Final = frozenset(range(1, 6))
-NO_CASTLE: Final[Castles] = (0, 0, 0)
-
-
-def castle_of(side: str | None) -> Castles:
-    """The castles a territory owned by ``side`` shows: one of its colour."""
-    if side is None:
-        return NO_CASTLE
-    counts = [0, 0, 0]
-    counts[CASTLE_COLOURS.index(side)] = 1  # type: ignore[arg-type,unused-ignore]
-    return (counts[0], counts[1], counts[2])
-
-
-def _words(cubes: Cubes) -> str:
-    return cubes.describe()
-
-
-def _plus(cubes: Cubes) -> Cubes:
-    return Cubes(n if n > 0 else 0 for n in cubes)
-
-
-def _minus(cubes: Cubes) -> Cubes:
-    return Cubes(-n if n < 0 else 0 for n in cubes)
-
-
-@dataclass(frozen=True)
-class Problem:
-    """An illegal act on the table: the rule's code, words, and who did it."""
-
-    code: str
-    message: str
-    player: str | None
-
-
-class ProblemFound(Exception):
-    def __init__(self, problem: Problem) -> None:
-        super().__init__(problem.message)
-        self.problem = problem
-
-
-@dataclass(frozen=True)
-class Chores:
-    """Physical actions the rules called for that the table has not shown yet, and the
-    disc trays' memory; saved with every accepted move so that a take-back restores it."""
-
-    #: territory -> (castle colour before, castle colour the rules put there)
-    castles: Mapping[int, tuple[str | None, str]] = field(default_factory=dict)
-    castles_by: str | None = None
-    castles_at: int = 0  # length of the move stack right after the emperor's move
-    #: colour -> where its cylinder stood when control changed (seat or "pool")
-    cylinders: Mapping[str, str] = field(default_factory=dict)
-    #: seat -> discs seen back in the tray in this cycle of 5 rounds
-    back: Mapping[str, frozenset[int]] = field(default_factory=dict)
-
-
-@dataclass
-class Placement:
-    """What one player has put down so far in his cube step, as the table shows it."""
-
-    player: str
-    taken: Cubes  # left his reserve
-    court: Cubes  # arrived in his court
-    territories: dict[int, Cubes]
-
-    @property
-    def placed(self) -> Cubes:
-        return sum(self.territories.values(), self.court)
-
-    def move(self) -> PlayCubes:
-        return PlayCubes.of(
-            self.player,
-            self.court.colours(),
-            {t: c.colours() for t, c in sorted(self.territories.items())},
-        )
-
-    def key(self) -> tuple[object, ...]:
-        return (self.player, self.court, tuple(sorted(self.territories.items())))
+from referee.table.snapshot import Snapshot, Table
 
 
 class TableReferee:
@@ -133,7 +70,8 @@ class TableReferee:
             raise ValueError(str(exc)) from None
         self.players: Final = tuple(players)
         self.cubes_per_colour: Final = cubes_per_colour
-        self._seat: Final[dict[str, str]] = {p.name: p.seat or "" for p in players}
+        self.reading: Final = Reading(players)
+        self._seat: Final = self.reading.seat
         self.game: Game | None = None
         self.settler = Settler()
         self.corrections = Corrections()
@@ -205,9 +143,9 @@ class TableReferee:
             self.corrections.set(f"castles {t}", table, castle_of(side))
             done.append(f"a {side} castle on territory {t}")
         for colour in self._chores.cylinders:
-            place = self._cylinder_place(game, colour)
+            place = self.reading.cylinder_place(game, colour)
             self.corrections.set(f"cylinder {colour}", table, place)
-            done.append(f"the {colour} cylinder on {self._place_name(place)}")
+            done.append(f"the {colour} cylinder on {self.reading.place_name(place)}")
         message = "Confirmed: " + ("; ".join(done) if done else "nothing was pending") + "."
         events = [table_event("confirmed", self.t, message, done=done)]
         events += self._judge(self.corrections.apply(table))
@@ -260,9 +198,9 @@ class TableReferee:
         words = []
         castles = self._chores.castles
         if castles:
-            words.append(self._castle_words(castles))
+            words.append(self.reading.castle_words(castles))
         for colour in self._chores.cylinders:
-            words.append(self._cylinder_words(game, colour))
+            words.append(self.reading.cylinder_words(game, colour))
         return words
 
     # --------------------------------------------------------------- judging
@@ -329,7 +267,7 @@ class TableReferee:
             if game.is_over:
                 break
         if problem is None and not game.is_over:
-            problem = self._problem(game, table)
+            problem = find_problem(self.reading, game, table, self._chores)
         if problem is not None:
             for _ in pushed:
                 game.pop()
@@ -345,7 +283,7 @@ class TableReferee:
                         table_event(
                             "castle-pending",
                             self.t,
-                            _sentence(self._castle_words(self._chores.castles)),
+                            sentence(self.reading.castle_words(self._chores.castles)),
                             territories=sorted(self._chores.castles),
                             side=event.side,
                         )
@@ -359,12 +297,12 @@ class TableReferee:
         if game.phase is not Phase.ACTION or game.step is not Step.REFILL:
             return []
         last = game.move_stack[-1] if game.move_stack else None
-        if not isinstance(last, MoveEmperor) or not self._emperor_steps(game, table):
+        if not isinstance(last, MoveEmperor) or not self.reading.emperor_steps(game, table):
             return []
         seat = self._seat[last.player]
         if table.reserves.get(seat, NO_CUBES) != game.reserve(last.player):
             return []
-        following = self._next_player(game)
+        following = self.reading.next_player(game)
         if following is not None and (
             not game.cubes_to_play(following)
             or table.reserves.get(self._seat[following], NO_CUBES) != game.reserve(following)
@@ -376,7 +314,7 @@ class TableReferee:
         stop = game.emperor
         game.pop()
         self._chores = self._chores_stack.pop()
-        if self._emperor_steps(game, table):
+        if self.reading.emperor_steps(game, table):
             message = (
                 f"The emperor goes on from territory {stop}: {last.player}'s move is judged again."
             )
@@ -461,17 +399,6 @@ class TableReferee:
 
     # -------------------------------------------------------- reading steps
 
-    def _placement(self, game: Game, table: Table, player: str) -> Placement:
-        seat = self._seat[player]
-        taken = game.reserve(player) - table.reserves.get(seat, NO_CUBES)
-        court = table.courts.get(seat, NO_CUBES) - game.court(player)
-        territories = {}
-        for t in range(1, 16):
-            diff = table.territories[t - 1] - game.territory(t)
-            if any(diff):
-                territories[t] = diff
-        return Placement(player, taken, court, territories)
-
     def _complete_move(self, game: Game, table: Table) -> Move | None:
         """The move the table shows complete for the current step, if any."""
         if game.phase is Phase.OPENING:
@@ -479,7 +406,7 @@ class TableReferee:
         player = game.to_move
         assert player is not None
         if game.step is Step.CUBES:
-            placement = self._placement(game, table, player)
+            placement = self.reading.placement(game, table, player)
             placed = placement.placed
             want = game.cubes_to_play(player)
             if (
@@ -493,11 +420,11 @@ class TableReferee:
             refilled = placed - placement.taken
             if any(n < 0 for n in refilled):
                 return None
-            if any(refilled) and not self._emperor_steps(game, table):
+            if any(refilled) and not self.reading.emperor_steps(game, table):
                 return None
             return placement.move()
         if game.step is Step.EMPEROR:
-            steps = self._emperor_steps(game, table)
+            steps = self.reading.emperor_steps(game, table)
             disc = game.disc(player) or 0
             units = len(game.units())
             if not steps:
@@ -530,61 +457,76 @@ class TableReferee:
             for p in self.players
         )
 
-    def _emperor_steps(self, game: Game, table: Table) -> int:
-        if table.emperor is None:
-            return 0
-        units = game.units()
-        index = {t: i for i, unit in enumerate(units) for t in unit}
-        here = index[game.emperor]
-        return (index[table.emperor] - here) % len(units)
-
     def _refill(self, game: Game, table: Table, player: str) -> Refill | None:
+        """The refill, once the reserve shows it all arrived. Court cubes returned to a
+        short supply are read from the courts; as the next player may already have put a
+        cube of that colour into his court, the returns the rules call for are tried too."""
         grown = table.reserves.get(self._seat[player], NO_CUBES) - game.reserve(player)
         if any(n < 0 for n in grown):
             return None
-        played = _cubes_played(game)
-        returned: dict[str, int] = {}
-        back = 0
+        played = cubes_played(game)
+        seen: dict[str, int] = {}
         for i, colour in enumerate(COLOURS):
-            k = 0
-            for p in self.players:
-                gone = game.court(p.name)[i] - table.courts.get(self._seat[p.name], NO_CUBES)[i]
-                if gone > 0:
-                    k = max(k, gone)
-                    back += gone
-            if k:
-                returned[colour] = k
-        need = min(played, game.supply().total() + back)
-        if grown.total() != need:
-            return None
-        if need < played and not self._next_done(game, table):
-            return None  # a short refill is over only when the game moves on
-        return Refill.of(player, grown.colours(), returned)
+            gone = [
+                game.court(p.name)[i] - table.courts.get(self._seat[p.name], NO_CUBES)[i]
+                for p in self.players
+            ]
+            if max(gone) > 0:
+                seen[colour] = max(gone)
+        complete: Refill | None = None
+        for returned in (seen, self._canonical_returns(game, grown)):
+            back = sum(
+                min(k, game.court(p.name)[COLOUR_INDEX[colour]])
+                for colour, k in returned.items()
+                for p in self.players
+            )
+            need = min(played, game.supply().total() + back)
+            if grown.total() != need:
+                continue
+            if need < played and not self._next_done(game, table):
+                return None  # a short refill is over only when the game moves on
+            move = Refill.of(player, grown.colours(), returned)
+            if game.is_legal(move):
+                return move
+            complete = complete or move
+        return complete  # all there but against the rules: the engine will say why
+
+    def _canonical_returns(self, game: Game, refill: Cubes) -> dict[str, int]:
+        supply = game.supply()
+        returns: dict[str, int] = {}
+        for colour, need, have in zip(COLOURS, refill, supply, strict=True):
+            if need > have:
+                k = game.canonical_return(colour, need - have)
+                if k:
+                    returns[colour] = k
+        return returns
 
     def _next_done(self, game: Game, table: Table) -> bool:
         """Whether the game has clearly moved on past a short refill: the next player has
         put down all his cubes (or moved the emperor), or everyone has taken his disc for
         the next round (or, after a fifth round, his discs back). Merely starting is not
         enough: the refill and its returns may still be under way."""
-        if self._emperor_steps(game, table):
+        if self.reading.emperor_steps(game, table):
             return True
-        following = self._next_player(game)
+        following = self.reading.next_player(game)
         if following is not None:
             want = game.cubes_to_play(following)
-            placed = self._placement(game, table, following).placed.total()
-            return want > 0 and placed >= want
+            taken = gained(self.reading.placement(game, table, following).taken).total()
+            return want > 0 and taken >= want
         if game.round % 5 == 0:
             return all(
                 table.discs.get(self._seat[p.name], frozenset()) - game.discs_in_hand(p.name)
                 for p in self.players
             )
-        return all(self._missing_discs(game, table, p.name) for p in self.players)
+        return all(
+            self.reading.missing_discs(game, table, p.name, self._chores.back) for p in self.players
+        )
 
     def _disc_choice(self, game: Game, table: Table) -> ChooseDisc | None:
         chosen = {name for name, _ in game.chosen_discs()}
         candidates: list[ChooseDisc] = []
         for p in self.players:
-            missing = self._missing_discs(game, table, p.name)
+            missing = self.reading.missing_discs(game, table, p.name, self._chores.back)
             if not missing:
                 continue
             if p.name in chosen:
@@ -600,7 +542,8 @@ class TableReferee:
                 raise ProblemFound(
                     Problem(
                         "disc-order",
-                        f"{p.name} took discs {_and(sorted(missing))} from the tray; choose one",
+                        f"{p.name} took discs {and_list(sorted(missing))} from the tray; "
+                        "choose one",
                         p.name,
                     )
                 )
@@ -612,12 +555,6 @@ class TableReferee:
             if move.player == expected:
                 return move
         return candidates[0]
-
-    def _missing_discs(self, game: Game, table: Table, player: str) -> set[int]:
-        seat = self._seat[player]
-        tray = table.discs.get(seat, frozenset())
-        known = game.discs_in_hand(player) & self._chores.back.get(seat, frozenset())
-        return set(known - tray)
 
     # -------------------------------------------------------- after a move
 
@@ -642,33 +579,6 @@ class TableReferee:
             back = {p.seat or "": frozenset() for p in self.players}
         self._chores = Chores(castles, castles_by, castles_at, cylinders, back)
 
-    def _cylinder_place(self, game: Game, colour: str) -> str:
-        holder = game.controller(colour)  # type: ignore[arg-type]
-        return "pool" if holder is None else self._seat[holder]
-
-    def _place_name(self, place: str | None) -> str:
-        if place == "pool":
-            return "the pool"
-        for name, seat in self._seat.items():
-            if seat == place:
-                return f"{name}'s court"
-        return f"the {place} court"
-
-    def _cylinder_words(self, game: Game, colour: str) -> str:
-        return (
-            f"move the {colour} cylinder to {self._place_name(self._cylinder_place(game, colour))}"
-        )
-
-    def _castle_words(self, castles: Mapping[int, tuple[str | None, str]]) -> str:
-        places = sorted(castles)
-        olds = {old for old, _ in castles.values()}
-        side = next(iter(castles.values()))[1]
-        where = f"territor{'ies' if len(places) > 1 else 'y'} {_and(places)}"
-        if olds == {None}:
-            return f"build a {side} castle on {where}"
-        old = next(iter(olds))
-        return f"swap the {old} castle{'s' if len(places) > 1 else ''} on {where} for {side}"
-
     # ---------------------------------------------------------- announcing
 
     def _announce(self, table: Table, out: list[TableEvent]) -> list[TableEvent]:
@@ -692,7 +602,7 @@ class TableReferee:
             )
         cylinders = {}
         for colour, origin in chores.cylinders.items():
-            place = self._cylinder_place(game, colour)
+            place = self.reading.cylinder_place(game, colour)
             seen = table.cylinders[COLOURS.index(colour)]
             if seen == place:
                 if colour in self._cylinders_said:
@@ -700,7 +610,7 @@ class TableReferee:
                         table_event(
                             "cylinder-moved",
                             self.t,
-                            f"The {colour} cylinder is on {self._place_name(place)}.",
+                            f"The {colour} cylinder is on {self.reading.place_name(place)}.",
                             colour=colour,
                             to=place,
                         )
@@ -715,9 +625,9 @@ class TableReferee:
                     table_event(
                         "cylinder-pending",
                         self.t,
-                        _sentence(self._cylinder_words(game, colour)),
+                        sentence(self.reading.cylinder_words(game, colour)),
                         colour=colour,
-                        to=self._cylinder_place(game, colour),
+                        to=self.reading.cylinder_place(game, colour),
                     )
                 )
         self._cylinders_said = frozenset(said)
@@ -731,362 +641,37 @@ class TableReferee:
         if table.emperor is not None:
             self._emperor_tile = table.emperor
         if game.phase is Phase.ACTION and not game.is_over:
-            actor = game.to_move if game.step is Step.CUBES else self._next_player(game)
+            actor = game.to_move if game.step is Step.CUBES else self.reading.next_player(game)
             if actor is not None:
-                placement = self._placement(game, table, actor)
-                key = placement.key()
-                if placement.placed.total() and key != self._placed_key:
-                    self._placed_key = key
-                    placed = placement.placed.total()
-                    where = (
-                        [f"{placement.court.describe()} to the court"]
-                        if any(placement.court)
-                        else []
-                    )
-                    where += [
-                        f"{c.describe()} on territory {t}"
-                        for t, c in sorted(placement.territories.items())
-                    ]
-                    out.append(
-                        table_event(
-                            "cubes-placed",
-                            self.t,
-                            f"{actor} has placed {placed} of "
-                            f"{game.cubes_to_play(actor)} cubes: {'; '.join(where)}.",
-                            player=actor,
-                            court=placement.court.colours(),
-                            territories={
-                                str(t): c.colours()
-                                for t, c in sorted(placement.territories.items())
-                            },
-                            count=placed,
-                            of=game.cubes_to_play(actor),
-                        )
-                    )
+                out += self._announce_cubes(game, table, actor)
         return out
 
-    def _next_player(self, game: Game) -> str | None:
-        """Who plays after the player now refilling (None: the round ends)."""
-        order = game.order_of_play()
-        turn = game.turn_number
-        return order[turn] if turn < len(order) else None
-
-    # ------------------------------------------------------------- problems
-
-    def _problem(self, game: Game, table: Table) -> Problem | None:
-        """The first illegal thing on ``table`` given the accepted ``game``, or None."""
-        phase, step, mover = game.phase, game.step, game.to_move
-        action = phase is Phase.ACTION
-        refiller = mover if action and step is Step.REFILL else None
-        done = mover if action and step in (Step.EMPEROR, Step.REFILL) else None
-        actor: str | None = None
-        if action and step is Step.CUBES:
-            actor = mover
-        elif refiller is not None:
-            actor = self._next_player(game)
-        choosing = phase is Phase.OPENING or (
-            refiller is not None and self._next_player(game) is None
-        )
-        who = actor or mover or (game.choosers() or (None,))[0]
-
-        # discs
-        next_started = False
-        if choosing and phase is not Phase.OPENING:
-            # the next round's discs, chosen in this round's order of play
-            order = game.order_of_play()
-            took = [name for name in order if self._missing_discs(game, table, name)]
-            if took != list(order[: len(took)]):
-                first = next(name for name in order if name not in took)
-                return Problem(
-                    "disc-order",
-                    f"{first} chooses next, not {took[-1]} (round {game.round + 1} chooses in "
-                    f"round {game.round}'s order of play: {', '.join(order)})",
-                    first,
-                )
-        for p in self.players:
-            missing = self._missing_discs(game, table, p.name)
-            if not missing:
-                continue
-            if choosing and phase is not Phase.OPENING and len(missing) == 1:
-                next_started = True
-                continue
-            if phase is Phase.OPENING:
-                if game.disc(p.name) is not None:
-                    return Problem(
-                        "disc-order",
-                        f"{p.name} has already chosen disc {game.disc(p.name)} this round and "
-                        f"took disc {min(missing)} too",
-                        p.name,
-                    )
-                return Problem(
-                    "disc-order",
-                    f"{p.name} took discs {_and(sorted(missing))} from the tray; choose one",
-                    p.name,
-                )
-            return Problem(
-                "disc-order",
-                f"{p.name} took disc {_and(sorted(missing))} from the tray during round "
-                f"{game.round}'s action phase; discs are chosen before the turns",
-                p.name,
+    def _announce_cubes(self, game: Game, table: Table, actor: str) -> list[TableEvent]:
+        """``cubes-placed`` when what ``actor`` has put down so far changed."""
+        placement = self.reading.placement(game, table, actor)
+        court = gained(placement.court)
+        territories = {t: gained(c) for t, c in sorted(placement.territories.items())}
+        territories = {t: c for t, c in territories.items() if any(c)}
+        placed = sum(territories.values(), court).total()
+        key = (actor, court, tuple(territories.items()))
+        if not placed or key == self._placed_key:
+            return []
+        self._placed_key = key
+        where = [f"{court.describe()} to the court"] if any(court) else []
+        where += [f"{c.describe()} on territory {t}" for t, c in territories.items()]
+        want = game.cubes_to_play(actor)
+        return [
+            table_event(
+                "cubes-placed",
+                self.t,
+                f"{actor} has placed {placed} of {want} cubes: {'; '.join(where)}.",
+                player=actor,
+                court=court.colours(),
+                territories={str(t): c.colours() for t, c in territories.items()},
+                count=placed,
+                of=want,
             )
-
-        # cubes
-        supply = game.supply()
-        played = _cubes_played(game) if refiller is not None else 0
-        for t in range(1, 16):
-            gone = _minus(table.territories[t - 1] - game.territory(t))
-            if gone.total():
-                return Problem(
-                    "cube-moved",
-                    f"{gone.describe()} left territory {t}; played cubes never move",
-                    who,
-                )
-        taken: dict[str, Cubes] = {}
-        for p in self.players:
-            seat = self._seat[p.name]
-            court = table.courts.get(seat, NO_CUBES) - game.court(p.name)
-            gone = _minus(court)
-            if refiller is not None:
-                gone = Cubes(n if supply[i] >= played else 0 for i, n in enumerate(gone))
-            if gone.total():
-                return Problem(
-                    "cube-moved",
-                    f"{gone.describe()} left {p.name}'s court; played cubes never move",
-                    who,
-                )
-            taken[p.name] = game.reserve(p.name) - table.reserves.get(seat, NO_CUBES)
-        for p in self.players:
-            name = p.name
-            grown = _minus(taken[name])
-            if grown.total():
-                if name == refiller:
-                    if grown.total() > played:
-                        return Problem(
-                            "refill-count",
-                            f"{name} took {grown.total()} cubes into his reserve; the refill is "
-                            f"{played}",
-                            name,
-                        )
-                elif action and step is Step.EMPEROR and name == mover:
-                    return Problem(
-                        "turn-order", f"{name} must move the emperor before refilling", name
-                    )
-                else:
-                    return Problem(
-                        "refill-count",
-                        f"{name}'s reserve gained {grown.describe()} outside a refill",
-                        name,
-                    )
-            out = _plus(taken[name])
-            if not out.total():
-                continue
-            if name == actor:
-                want = game.cubes_to_play(name)
-                if out.total() > want:
-                    return Problem(
-                        "cube-count",
-                        f"{name} took {out.total()} cubes from his reserve; a turn plays "
-                        f"exactly {want}",
-                        name,
-                    )
-                if name != self._chores.castles_by:
-                    next_started = True
-            elif name == done:
-                return Problem(
-                    "cube-count",
-                    f"{name} played a cube more after his {_cubes_played(game)}; a turn plays "
-                    f"exactly {game.cubes_per_turn}",
-                    name,
-                )
-            else:
-                if actor is not None:
-                    own = self._placement(game, table, actor)
-                    if not _plus(own.taken).covers(_plus(own.placed)):
-                        return Problem(
-                            "not-in-reserve",
-                            f"{actor} took {out.describe()} from {name}'s reserve; cubes come "
-                            f"from one's own reserve",
-                            actor,
-                        )
-                if phase is Phase.OPENING:
-                    message = (
-                        f"{name} cannot play cubes yet: the discs of round {game.round} are "
-                        f"being chosen"
-                    )
-                elif step is Step.EMPEROR and self._next_player(game) == name:
-                    message = f"{name} must wait: {mover} has not moved the emperor yet"
-                else:
-                    message = f"it is {actor or mover}'s turn, not {name}'s"
-                return Problem("turn-order", message, name)
-        for p in self.players:
-            court_up = _plus(table.courts.get(self._seat[p.name], NO_CUBES) - game.court(p.name))
-            if court_up.total() and p.name != actor:
-                return Problem(
-                    "wrong-court",
-                    f"{court_up.describe()} went into {p.name}'s court; each player plays only "
-                    f"to his own court",
-                    who,
-                )
-        if actor is not None:
-            own = self._placement(game, table, actor)
-            if not _plus(own.taken).covers(_plus(own.placed)):
-                extra = _plus(own.placed - _plus(own.taken))
-                return Problem(
-                    "not-in-reserve",
-                    f"{extra.describe()} came onto the table but not from {actor}'s reserve",
-                    actor,
-                )
-        else:
-            arrived = sum(
-                (_plus(table.territories[t - 1] - game.territory(t)) for t in range(1, 16)),
-                NO_CUBES,
-            )
-            if arrived.total():
-                if done is not None:
-                    return Problem(
-                        "cube-count",
-                        f"{arrived.describe()} more on the ring after {done}'s "
-                        f"{_cubes_played(game)} cubes; a turn plays exactly "
-                        f"{game.cubes_per_turn}",
-                        done,
-                    )
-                return Problem(
-                    "turn-order",
-                    f"{arrived.describe()} arrived on the ring outside a player's turn",
-                    who,
-                )
-
-        # the emperor
-        if self._emperor_steps(game, table):
-            if phase is Phase.OPENING:
-                return Problem(
-                    "turn-order",
-                    "the emperor moved while the discs are being chosen",
-                    who,
-                )
-            if step is Step.CUBES:
-                return Problem(
-                    "turn-order",
-                    f"{mover} must play his {game.cubes_to_play(mover or '')} cubes before "
-                    f"moving the emperor",
-                    mover,
-                )
-            if refiller is not None:
-                if actor is None:
-                    return Problem(
-                        "turn-order",
-                        f"the emperor moved again after {refiller}'s move",
-                        refiller,
-                    )
-                own = self._placement(game, table, actor)
-                if own.placed.total() < game.cubes_to_play(actor):
-                    return Problem(
-                        "turn-order",
-                        f"{actor} must play his {game.cubes_to_play(actor)} cubes before moving "
-                        f"the emperor",
-                        actor,
-                    )
-
-        # castles
-        chores = self._chores
-        late = bool(chores.castles) and (
-            next_started or any(not _automatic(m) for m in game.move_stack[chores.castles_at + 1 :])
-        )
-        for t in range(1, 16):
-            seen = table.castles[t - 1]
-            if t in chores.castles:
-                old, new = chores.castles[t]
-                allowed = {
-                    castle_of(old),
-                    NO_CASTLE,
-                    castle_of(new),
-                    tuple(a + b for a, b in zip(castle_of(old), castle_of(new), strict=True)),
-                }
-                if seen in allowed:
-                    continue
-            else:
-                rightful = castle_of(game.owner(t))
-                if seen == rightful:
-                    continue
-                if all(s <= w for s, w in zip(seen, rightful, strict=True)):
-                    continue  # missing: judged below
-            intruders = [
-                c
-                for c, s, w in zip(CASTLE_COLOURS, seen, castle_of(game.owner(t)), strict=True)
-                if s > w
-            ]
-            intruder = intruders[0] if intruders else "second"
-            return Problem(
-                "castle-unearned",
-                f"a {intruder} castle stands on territory {t}, where the rules built none",
-                who,
-            )
-        for t in range(1, 16):
-            seen = table.castles[t - 1]
-            if t in chores.castles:
-                if late and seen != castle_of(chores.castles[t][1]):
-                    who_next = actor or mover or chores.castles_by
-                    return Problem(
-                        "castle-missing",
-                        f"{who_next}'s turn began before the castles were done: "
-                        f"{self._castle_words(chores.castles)}",
-                        chores.castles_by,
-                    )
-                continue
-            side = game.owner(t)
-            if side is not None and seen != castle_of(side):
-                return Problem(
-                    "castle-missing",
-                    f"the {side} castle on territory {t} is missing",
-                    who,
-                )
-
-        # cylinders
-        for i, hue in enumerate(COLOURS):
-            seen_place = table.cylinders[i]
-            if seen_place is None or seen_place == "pool":
-                continue
-            place = self._cylinder_place(game, hue)
-            if seen_place in (place, chores.cylinders.get(hue)):
-                continue
-            if actor is not None and self._seat[actor] == seen_place:
-                counts = {s: table.courts.get(s, NO_CUBES)[i] for s in self._seat.values()}
-                mine = counts.pop(seen_place)
-                if all(mine > n for n in counts.values()):
-                    continue  # he is about to gain it
-            return Problem(
-                "cylinder-wrong",
-                f"the {hue} cylinder stands on {self._place_name(seen_place)}, which does "
-                f"not control {hue}; it belongs {'in' if place == 'pool' else 'on'} "
-                f"{self._place_name(place)}",
-                who,
-            )
-        return None
-
-
-def _cubes_played(game: Game) -> int:
-    for move in reversed(game.move_stack):
-        if isinstance(move, PlayCubes):
-            return move.count()
-    return 0
-
-
-def _automatic(move: Move) -> bool:
-    """A move the referee plays without anyone touching the table (no cubes left)."""
-    if isinstance(move, PlayCubes):
-        return move.count() == 0
-    return isinstance(move, Refill) and not move.colours
-
-
-def _sentence(words: str) -> str:
-    return words[:1].upper() + words[1:] + "."
-
-
-def _and(items: Sequence[object]) -> str:
-    words = [str(i) for i in items]
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
+        ]
 
 
 def _say_move(move: Move) -> str:
@@ -1114,4 +699,4 @@ def _move_json(move: Move) -> dict[str, object]:
     return {"move": "refill", "player": move.player, "colours": list(move.colours)}
 
 
-__all__ = ["Colour", "Problem", "Snapshot", "TableReferee", "castle_of"]
+__all__ = ["Problem", "Snapshot", "TableReferee", "castle_of"]

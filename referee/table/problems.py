@@ -1,0 +1,404 @@
+"""Illegal acts on the table: what is wrong with a settled table, given the game.
+
+`find_problem` names the first wrong thing in a fixed order (discs, cubes, emperor,
+castles, cylinders) with the rule's code, words for the players, and who did it; what
+the rules' current step allows (cubes leaving the active player's reserve, refill cubes
+arriving, castles and cylinders not yet moved) is not wrong.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee.game import Game, Phase, Step
+from referee.pieces import CASTLE_COLOURS, COLOURS, NO_CUBES, Cubes
+from referee.table.reading import (
+    NO_CASTLE,
+    Chores,
+    Reading,
+    and_list,
+    automatic,
+    castle_of,
+    cubes_played,
+    gained,
+    lost,
+)
+from referee.table.snapshot import Table
+
+
+@dataclass(frozen=True)
+class Problem:
+    """An illegal act on the table: the rule's code, words, and who did it."""
+
+    code: str
+    message: str
+    player: str | None
+
+
+class ProblemFound(Exception):
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem.message)
+        self.problem = problem
+
+
+def find_problem(reading: Reading, game: Game, table: Table, chores: Chores) -> Problem | None:
+    """The first illegal thing on ``table`` given the accepted ``game``, or None."""
+    judgement = Judgement(reading, game, table, chores)
+    for look in (
+        judgement.discs,
+        judgement.cubes,
+        judgement.emperor,
+        judgement.castles,
+        judgement.cylinders,
+    ):
+        problem = look()
+        if problem is not None:
+            return problem
+    return None
+
+
+class Judgement:
+    """One settled table judged against the accepted game: who may do what now."""
+
+    def __init__(self, reading: Reading, game: Game, table: Table, chores: Chores) -> None:
+        self.reading, self.game, self.table, self.chores = reading, game, table, chores
+        self.phase, self.step, self.mover = game.phase, game.step, game.to_move
+        self.action = self.phase is Phase.ACTION
+        #: the player refilling now, and the one who played his cubes this turn
+        self.refiller = self.mover if self.action and self.step is Step.REFILL else None
+        self.done = self.mover if self.action and self.step in (Step.EMPEROR, Step.REFILL) else None
+        #: the player who may put cubes down now (the next one while the refill goes on)
+        self.actor: str | None = None
+        if self.action and self.step is Step.CUBES:
+            self.actor = self.mover
+        elif self.refiller is not None:
+            self.actor = reading.next_player(game)
+        #: whether discs may leave the trays (the next round's, during the last refill)
+        self.choosing = self.phase is Phase.OPENING or (
+            self.refiller is not None and reading.next_player(game) is None
+        )
+        #: whom to name when an act cannot be attributed
+        self.who = self.actor or self.mover or (game.choosers() or (None,))[0]
+        #: whether the next turn (or round) has visibly begun
+        self.next_started = False
+
+    def discs(self) -> Problem | None:
+        """Discs taken out of turn or out of order."""
+        reading = self.reading
+        game = self.game
+        table = self.table
+        chores = self.chores
+        phase = self.phase
+        if self.choosing and phase is not Phase.OPENING:
+            # the next round's discs, chosen in this round's order of play
+            order = game.order_of_play()
+            took = [n for n in order if reading.missing_discs(game, table, n, chores.back)]
+            if took != list(order[: len(took)]):
+                first = next(name for name in order if name not in took)
+                return Problem(
+                    "disc-order",
+                    f"{first} chooses next, not {took[-1]} (round {game.round + 1} chooses in "
+                    f"round {game.round}'s order of play: {', '.join(order)})",
+                    first,
+                )
+        for p in reading.players:
+            missing = reading.missing_discs(game, table, p.name, chores.back)
+            if not missing:
+                continue
+            if self.choosing and phase is not Phase.OPENING and len(missing) == 1:
+                self.next_started = True
+                continue
+            if phase is Phase.OPENING:
+                if game.disc(p.name) is not None:
+                    return Problem(
+                        "disc-order",
+                        f"{p.name} has already chosen disc {game.disc(p.name)} this round and "
+                        f"took disc {min(missing)} too",
+                        p.name,
+                    )
+                return Problem(
+                    "disc-order",
+                    f"{p.name} took discs {and_list(sorted(missing))} from the tray; choose one",
+                    p.name,
+                )
+            return Problem(
+                "disc-order",
+                f"{p.name} took disc {and_list(sorted(missing))} from the tray during round "
+                f"{game.round}'s action phase; discs are chosen before the turns",
+                p.name,
+            )
+        return None
+
+    def cubes(self) -> Problem | None:
+        """Cubes that left a reserve, court or territory against the current step."""
+        reading = self.reading
+        game = self.game
+        table = self.table
+        chores = self.chores
+        phase = self.phase
+        step = self.step
+        mover = self.mover
+        action = self.action
+        refiller = self.refiller
+        done = self.done
+        actor = self.actor
+        who = self.who
+        supply = game.supply()
+        played = cubes_played(game) if refiller is not None else 0
+        for t in range(1, 16):
+            gone = lost(table.territories[t - 1] - game.territory(t))
+            if gone.total():
+                return Problem(
+                    "cube-moved",
+                    f"{gone.describe()} left territory {t}; played cubes never move",
+                    who,
+                )
+        taken: dict[str, Cubes] = {}
+        for p in reading.players:
+            seat = reading.seat[p.name]
+            court = table.courts.get(seat, NO_CUBES) - game.court(p.name)
+            gone = lost(court)
+            if refiller is not None:
+                gone = Cubes(n if supply[i] >= played else 0 for i, n in enumerate(gone))
+            if gone.total():
+                return Problem(
+                    "cube-moved",
+                    f"{gone.describe()} left {p.name}'s court; played cubes never move",
+                    who,
+                )
+            taken[p.name] = game.reserve(p.name) - table.reserves.get(seat, NO_CUBES)
+        for p in reading.players:
+            name = p.name
+            grown = lost(taken[name])
+            if grown.total():
+                if name == refiller:
+                    if grown.total() > played:
+                        return Problem(
+                            "refill-count",
+                            f"{name} took {grown.total()} cubes into his reserve; the refill is "
+                            f"{played}",
+                            name,
+                        )
+                elif action and step is Step.EMPEROR and name == mover:
+                    return Problem(
+                        "turn-order", f"{name} must move the emperor before refilling", name
+                    )
+                else:
+                    return Problem(
+                        "refill-count",
+                        f"{name}'s reserve gained {grown.describe()} outside a refill",
+                        name,
+                    )
+            out = gained(taken[name])
+            if not out.total():
+                continue
+            if name == actor:
+                want = game.cubes_to_play(name)
+                if out.total() > want:
+                    return Problem(
+                        "cube-count",
+                        f"{name} took {out.total()} cubes from his reserve; a turn plays "
+                        f"exactly {want}",
+                        name,
+                    )
+                if name != chores.castles_by:
+                    self.next_started = True
+            elif name == done:
+                return Problem(
+                    "cube-count",
+                    f"{name} played a cube more after his {cubes_played(game)}; a turn plays "
+                    f"exactly {game.cubes_per_turn}",
+                    name,
+                )
+            else:
+                if actor is not None:
+                    own = reading.placement(game, table, actor)
+                    if not gained(own.taken).covers(gained(own.placed)):
+                        return Problem(
+                            "not-in-reserve",
+                            f"{actor} took {out.describe()} from {name}'s reserve; cubes come "
+                            f"from one's own reserve",
+                            actor,
+                        )
+                if phase is Phase.OPENING:
+                    message = (
+                        f"{name} cannot play cubes yet: the discs of round {game.round} are "
+                        f"being chosen"
+                    )
+                elif step is Step.EMPEROR and reading.next_player(game) == name:
+                    message = f"{name} must wait: {mover} has not moved the emperor yet"
+                else:
+                    message = f"it is {actor or mover}'s turn, not {name}'s"
+                return Problem("turn-order", message, name)
+        for p in reading.players:
+            court_up = gained(table.courts.get(reading.seat[p.name], NO_CUBES) - game.court(p.name))
+            if court_up.total() and p.name != actor:
+                return Problem(
+                    "wrong-court",
+                    f"{court_up.describe()} went into {p.name}'s court; each player plays only "
+                    f"to his own court",
+                    who,
+                )
+        if actor is not None:
+            own = reading.placement(game, table, actor)
+            if not gained(own.taken).covers(gained(own.placed)):
+                extra = gained(own.placed - gained(own.taken))
+                return Problem(
+                    "not-in-reserve",
+                    f"{extra.describe()} came onto the table but not from {actor}'s reserve",
+                    actor,
+                )
+        else:
+            arrived = sum(
+                (gained(table.territories[t - 1] - game.territory(t)) for t in range(1, 16)),
+                NO_CUBES,
+            )
+            if arrived.total():
+                if done is not None:
+                    return Problem(
+                        "cube-count",
+                        f"{arrived.describe()} more on the ring after {done}'s "
+                        f"{cubes_played(game)} cubes; a turn plays exactly "
+                        f"{game.cubes_per_turn}",
+                        done,
+                    )
+                return Problem(
+                    "turn-order",
+                    f"{arrived.describe()} arrived on the ring outside a player's turn",
+                    who,
+                )
+        return None
+
+    def emperor(self) -> Problem | None:
+        """The emperor moved when no one may move him."""
+        reading = self.reading
+        game = self.game
+        table = self.table
+        phase = self.phase
+        step = self.step
+        mover = self.mover
+        refiller = self.refiller
+        actor = self.actor
+        who = self.who
+        if reading.emperor_steps(game, table):
+            if phase is Phase.OPENING:
+                return Problem(
+                    "turn-order",
+                    "the emperor moved while the discs are being chosen",
+                    who,
+                )
+            if step is Step.CUBES:
+                return Problem(
+                    "turn-order",
+                    f"{mover} must play his {game.cubes_to_play(mover or '')} cubes before "
+                    f"moving the emperor",
+                    mover,
+                )
+            if refiller is not None:
+                if actor is None:
+                    return Problem(
+                        "turn-order",
+                        f"the emperor moved again after {refiller}'s move",
+                        refiller,
+                    )
+                own = reading.placement(game, table, actor)
+                if own.placed.total() < game.cubes_to_play(actor):
+                    return Problem(
+                        "turn-order",
+                        f"{actor} must play his {game.cubes_to_play(actor)} cubes before moving "
+                        f"the emperor",
+                        actor,
+                    )
+        return None
+
+    def castles(self) -> Problem | None:
+        """Castles where the rules built none, or missing where they did."""
+        reading = self.reading
+        game = self.game
+        table = self.table
+        chores = self.chores
+        mover = self.mover
+        actor = self.actor
+        who = self.who
+        late = bool(chores.castles) and (
+            self.next_started
+            or any(not automatic(m) for m in game.move_stack[chores.castles_at + 1 :])
+        )
+        for t in range(1, 16):
+            seen = table.castles[t - 1]
+            if t in chores.castles:
+                old, new = chores.castles[t]
+                allowed = {
+                    castle_of(old),
+                    NO_CASTLE,
+                    castle_of(new),
+                    tuple(a + b for a, b in zip(castle_of(old), castle_of(new), strict=True)),
+                }
+                if seen in allowed:
+                    continue
+            else:
+                rightful = castle_of(game.owner(t))
+                if seen == rightful:
+                    continue
+                if all(s <= w for s, w in zip(seen, rightful, strict=True)):
+                    continue  # missing: judged below
+            intruders = [
+                c
+                for c, s, w in zip(CASTLE_COLOURS, seen, castle_of(game.owner(t)), strict=True)
+                if s > w
+            ]
+            intruder = intruders[0] if intruders else "second"
+            return Problem(
+                "castle-unearned",
+                f"a {intruder} castle stands on territory {t}, where the rules built none",
+                who,
+            )
+        for t in range(1, 16):
+            seen = table.castles[t - 1]
+            if t in chores.castles:
+                if late and seen != castle_of(chores.castles[t][1]):
+                    who_next = actor or mover or chores.castles_by
+                    return Problem(
+                        "castle-missing",
+                        f"{who_next}'s turn began before the castles were done: "
+                        f"{reading.castle_words(chores.castles)}",
+                        chores.castles_by,
+                    )
+                continue
+            side = game.owner(t)
+            if side is not None and seen != castle_of(side):
+                return Problem(
+                    "castle-missing",
+                    f"the {side} castle on territory {t} is missing",
+                    who,
+                )
+        return None
+
+    def cylinders(self) -> Problem | None:
+        """A cylinder on a court that does not control its colour."""
+        reading = self.reading
+        game = self.game
+        table = self.table
+        chores = self.chores
+        actor = self.actor
+        who = self.who
+        for i, hue in enumerate(COLOURS):
+            seen_place = table.cylinders[i]
+            if seen_place is None or seen_place == "pool":
+                continue
+            place = reading.cylinder_place(game, hue)
+            if seen_place in (place, chores.cylinders.get(hue)):
+                continue
+            if actor is not None and reading.seat[actor] == seen_place:
+                counts = {s: table.courts.get(s, NO_CUBES)[i] for s in reading.seat.values()}
+                mine = counts.pop(seen_place)
+                if all(mine > n for n in counts.values()):
+                    continue  # he is about to gain it
+            return Problem(
+                "cylinder-wrong",
+                f"the {hue} cylinder stands on {reading.place_name(seen_place)}, which does "
+                f"not control {hue}; it belongs {'in' if place == 'pool' else 'on'} "
+                f"{reading.place_name(place)}",
+                who,
+            )
+        return None
