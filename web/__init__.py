@@ -1,1 +1,12 @@
-"""The local web page served by the appliance."""
+"""The local web page served by the appliance: live table, majorities, camera,
+corrections, history, in five languages.
+
+- `web.server.serve` — the production server (waitress) the appliance runs in a thread.
+- `web.app.create_app` — the Flask app over a `firmware.hub.Hub` (and the game log).
+- `web.api` / `web.pages` — the JSON API (``web/openapi.json``) and the HTML pages.
+- `web.live` — Server-Sent Events from the event bus; `web.announce` — events in words.
+- `web.auth` — the PIN and CSRF guard; `web.validate` — input checks (400s).
+- `web.history` — games from the game log; `web.i18n` — gettext catalogs from ``.po``.
+- `web.hub_extras` — what the page uses only if the hub has it (camera, new games).
+- `web.preview` — a self-playing hub: ``python -m web.preview`` shows the page on a laptop.
+"""

@@ -36,6 +36,11 @@ def new_pin(digits: int = 6) -> str:
     return "".join(secrets.choice("0123456789") for _ in range(digits))
 
 
+def _same(given: str, secret: str) -> bool:
+    """Constant-time comparison that also takes non-ASCII input (a wrong answer)."""
+    return hmac.compare_digest(given.encode("utf-8", "replace"), secret.encode())
+
+
 def _pin_mark(pin: str) -> str:
     return hashlib.sha256(("carolus-pin:" + pin).encode()).hexdigest()[:16]
 
@@ -71,7 +76,7 @@ class Guard:
                 tries.popleft()
             if len(tries) >= MAX_TRIES:
                 raise ApiError(429, "too many wrong PINs; wait a minute and try again")
-            if not isinstance(pin, str) or not hmac.compare_digest(pin.strip(), self.pin):
+            if not isinstance(pin, str) or not _same(pin.strip(), self.pin):
                 tries.append(now)
                 raise ApiError(403, "wrong PIN: enter the PIN shown on the appliance")
             tries.clear()
@@ -86,7 +91,7 @@ class Guard:
             raise ApiError(403, f"requests from {origin} are not accepted")
         sent = request.headers.get("X-CSRF-Token", "")
         token = session.get("csrf")
-        if not isinstance(token, str) or not hmac.compare_digest(sent, token):
+        if not isinstance(token, str) or not _same(sent, token):
             raise ApiError(403, "missing or wrong X-CSRF-Token: reload the page")
         if need_pin and not self.trusted():
             raise ApiError(401, "enter the PIN shown on the appliance first")

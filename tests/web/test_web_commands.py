@@ -287,3 +287,9 @@ def test_a_hub_that_cannot_start_games_says_so(trusted: FlaskClient, hub: Previe
 def client_session_extras(browser: FlaskClient) -> dict[str, bool]:
     extras: dict[str, bool] = browser.get("/api/session").get_json()["extras"]
     return extras
+
+
+def test_non_ascii_pin_and_token_are_just_wrong(client: FlaskClient) -> None:
+    assert post(client, "/api/pin", {"pin": "１２３４é"}).status_code == 403
+    answer = client.post("/api/pin", json={"pin": PIN}, headers={"X-CSRF-Token": "jé"})
+    assert answer.status_code == 403
