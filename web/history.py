@@ -2,7 +2,9 @@
 
 The log (`firmware.gamelog.store.GameLog`) keeps decisions, not positions, so a replay
 step and the charts are the stored moves folded over the set-up by the referee again.
-One `GameLog` connection is shared by the page's threads, hence the lock.
+The page reads through its own read-only connection to the log's file (the appliance
+writes through its connection meanwhile; WAL lets both go on); the page's threads share
+that one connection, hence the lock.
 """
 
 from __future__ import annotations
@@ -26,14 +28,26 @@ class History:
     def __init__(self, log: Any) -> None:
         self._log = log
         self._own = False
+        self._shared = False
         self._lock = threading.Lock()
 
     def _opened(self) -> Any:
-        if isinstance(self._log, str | Path):
-            from firmware.gamelog.store import GameLog
+        if self._own or self._shared:
+            return self._log
+        from firmware.gamelog.store import GameLog, GameLogError
 
-            self._log = GameLog(self._log, readonly=True)
+        given = isinstance(self._log, str | Path)
+        path = self._log if given else getattr(self._log, "path", None)
+        if path is None:  # a log without a file: use it as it is
+            self._shared = True
+            return self._log
+        try:
+            self._log = GameLog(path, readonly=True)
             self._own = True
+        except GameLogError as exc:
+            if given:
+                raise ApiError(503, f"cannot read the game log: {exc}") from None
+            self._shared = True  # the appliance's own connection, then
         return self._log
 
     def close(self) -> None:

@@ -34,9 +34,10 @@ def _log_game(log: GameLog, seed: int, players: int, moves: int | None) -> tuple
     return game_id, game
 
 
-@pytest.fixture
-def logged(tmp_path: Path) -> tuple[Path, int, Game, int, Game]:
-    path = tmp_path / "games.sqlite3"
+@pytest.fixture(scope="module")
+def logged(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int, Game, int, Game]:
+    """Logged once for the module (every step is a synchronous commit)."""
+    path = tmp_path_factory.mktemp("log") / "games.sqlite3"
     with GameLog(path) as log:
         done_id, done = _log_game(log, seed=3, players=2, moves=None)
         live_id, live = _log_game(log, seed=4, players=3, moves=40)
@@ -152,3 +153,12 @@ def test_a_shared_log_object_is_accepted(
     with GameLog(logged[0]) as log:
         app = create_app(PreviewHub(), log=log, pin=PIN)
         assert len(app.test_client().get("/api/games").get_json()["games"]) == 2
+
+
+def test_an_unreadable_log_file_is_503_not_500(tmp_path: Path) -> None:
+    bad = tmp_path / "not-a-log.sqlite3"
+    bad.write_bytes(b"this is not sqlite" * 100)
+    app = create_app(PreviewHub(), log=bad, pin=PIN)
+    answer = app.test_client().get("/api/games")
+    assert answer.status_code == 503 and "cannot read the game log" in answer.get_json()["error"]
+    assert bad.read_bytes().startswith(b"this is not sqlite")  # never moved aside or changed
