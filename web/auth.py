@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
+import os
 import secrets
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
 from functools import wraps
+from pathlib import Path
 from typing import Any, TypeVar, cast
 from urllib.parse import urlsplit
 
@@ -34,6 +37,27 @@ WINDOW_S = 60.0
 def new_pin(digits: int = 6) -> str:
     """A fresh PIN for the appliance's display."""
     return "".join(secrets.choice("0123456789") for _ in range(digits))
+
+
+def kept_keys(path: str | Path) -> tuple[str, bytes]:
+    """The PIN and the session key kept in ``path`` (made on first use, readable by the
+    owner only), so that a browser that entered the PIN stays trusted after the
+    appliance restarts. A damaged file is replaced by new keys."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text())
+        pin, secret = str(data["pin"]), bytes.fromhex(data["secret"])
+        Guard(pin)  # still a valid PIN
+        if len(secret) >= 16:
+            return pin, secret
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    pin, secret = new_pin(), secrets.token_bytes(32)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as out:
+        json.dump({"pin": pin, "secret": secret.hex()}, out)
+    return pin, secret
 
 
 def _same(given: str, secret: str) -> bool:

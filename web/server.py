@@ -20,11 +20,13 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from waitress import wasyncore  # type: ignore[import-untyped]
 
 from web.app import create_app
+from web.auth import kept_keys
 
 #: Worker threads kept free of live streams for pages, the API and corrections.
 RESERVED = 8
@@ -70,15 +72,20 @@ def serve(
     pin: str | None = None,
     language: str = "en",
     secret_key: bytes | None = None,
+    keys_file: str | Path | None = None,
     threads: int = THREADS,
 ) -> WebServer:
     """Serve the page over ``hub`` in a background thread; ``port=0`` picks a free port.
     The appliance shows ``handle.pin`` on its display (``carolus run`` prints it when
-    there is none)."""
+    there is none). With ``keys_file`` the PIN and the session key are kept there, so
+    browsers stay trusted across restarts (``pin``/``secret_key`` given win)."""
     from waitress.server import create_server  # type: ignore[import-untyped]
 
     if threads < RESERVED + 4:
         raise ValueError(f"threads must be at least {RESERVED + 4}, not {threads}")
+    if keys_file is not None:
+        kept_pin, kept_secret = kept_keys(keys_file)
+        pin, secret_key = pin or kept_pin, secret_key or kept_secret
     app = create_app(hub, log=log, pin=pin, language=language, secret_key=secret_key)
     app.extensions["carolus"].max_streams = threads - RESERVED
     server = create_server(

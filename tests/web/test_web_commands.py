@@ -3,12 +3,15 @@ with valid input (400 naming the field), and the hub's refusals as 409."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from conftest import PIN, csrf_of, post
 from flask import Flask
 from flask.testing import FlaskClient
 from web_openapi_check import check
 
+from web.app import create_app
 from web.preview import PreviewHub
 
 COUNTS = {"red": 2, "green": 0, "yellow": 1, "blue": 0, "pink": 0}
@@ -293,3 +296,23 @@ def test_non_ascii_pin_and_token_are_just_wrong(client: FlaskClient) -> None:
     assert post(client, "/api/pin", {"pin": "１２３４é"}).status_code == 403
     answer = client.post("/api/pin", json={"pin": PIN}, headers={"X-CSRF-Token": "jé"})
     assert answer.status_code == 403
+
+
+def test_kept_keys_keep_a_browser_trusted_across_restarts(tmp_path: Path) -> None:
+    from web.auth import kept_keys
+
+    keys = tmp_path / "web-keys.json"
+    pin, secret = kept_keys(keys)
+    assert kept_keys(keys) == (pin, secret) and len(pin) == 6
+    assert keys.stat().st_mode & 0o777 == 0o600
+    first = create_app(PreviewHub(), pin=pin, secret_key=secret).test_client()
+    first.get("/")
+    assert post(first, "/api/pin", {"pin": pin}).status_code == 200
+    cookie = first.get_cookie("carolus_session")
+    assert cookie is not None
+    restarted = create_app(PreviewHub(), pin=pin, secret_key=secret).test_client()
+    restarted.set_cookie("carolus_session", cookie.value)
+    assert restarted.get("/api/session").get_json()["trusted"] is True
+    keys.write_text("{broken")  # a damaged file: new keys, kept from then on
+    again = kept_keys(keys)
+    assert again[0].isdigit() and len(again[1]) == 32 and kept_keys(keys) == again
