@@ -3,6 +3,7 @@ announcements, and the people's tools: undo, confirm, correct."""
 
 from __future__ import annotations
 
+import pytest
 from table_games import Script
 
 RESERVES = {
@@ -249,3 +250,17 @@ def test_confirm_also_accepts_a_cylinder_the_camera_cannot_see() -> None:
     assert script.referee.pending() == []
     status = script.referee.status()
     assert (status["to_move"], status["step"], status["illegal"]) == ("Anna", "emperor", None)
+
+
+def test_a_correction_lapses_when_the_camera_reads_the_zone_differently() -> None:
+    script = Script()
+    opening(script)
+    referee = script.referee
+    referee.correct("reserve south", {"red": 2})  # "she has only 2 red" (camera: 3)
+    assert referee.corrections and len(referee.corrections) == 1
+    script.cube("south", "green", "south")  # the reserve reading changes
+    assert len(referee.corrections) == 0
+    with pytest.raises(ValueError, match="unknown zone"):
+        referee.correct("tray 3", [1])
+    with pytest.raises(ValueError, match="counts"):
+        referee.correct("territory 3", {"red": -1})
