@@ -18,6 +18,7 @@ from vision import colours
 from vision.atlas import Atlas, Cell
 from vision.layout import CASTLE_COLOURS, CUBE_COLOURS, Layout
 from vision.markers import MatLocator
+from vision.mat import STRIPE_MM
 from vision.occlusion import BorderWatch, MotionWatch
 
 CUBE_PITCH_MM = 8.3       # cubes lined up in a court row, nearly touching
@@ -33,7 +34,7 @@ class Tuning:
     castle_white: float = 175.0       # brightness (paper = 235) of a castle's lit top
     castle_black: float = 80.0
     camera_height_mm: float = CAMERA_HEIGHT_MM
-    disc_texture: float = 26.0        # grey-level spread of an empty striped slot is far above
+    disc_stripes: float = 0.1         # stripe contrast: an empty slot shows 0.2-0.5, a disc ~0
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -124,14 +125,17 @@ class Reader:
                 self._dots.append((cell, colour, cell.px(x0 + d[0] * td + n[0] * sd,
                                                          y0 + d[1] * td + n[1] * sd,
                                                          self.scale)))
-        self._discs: list[tuple[Cell, tuple[np.ndarray, np.ndarray]]] = []
-        angles = np.linspace(0, 2 * np.pi, 48, endpoint=False)
-        radii = np.arange(7.5, 11.6, 1.0)
-        rr, aa = np.meshgrid(radii, angles, indexing="ij")
+        self._discs: list[tuple[Cell, tuple[np.ndarray, np.ndarray], np.ndarray]] = []
         for cell in self.atlas.of_kind("disc-slot"):
             cx, cy = cell.zone.raw.get("centre_mm", cell.zone.centre())
-            self._discs.append((cell, cell.px(cx + rr * np.cos(aa), cy + rr * np.sin(aa),
-                                              self.scale)))
+            ys, xs = np.mgrid[0:cell.h, 0:cell.w]
+            xm = cell.origin_mm[0] + (xs + 0.5) / self.scale
+            ym = cell.origin_mm[1] + (ys + 0.5) / self.scale
+            r = np.hypot(xm - cx, ym - cy)
+            ring = (r >= 7.0) & (r <= 12.0)
+            angle = np.pi * (xm[ring] + ym[ring]) / STRIPE_MM
+            wave = np.exp(1j * angle) / ring.sum()
+            self._discs.append((cell, (ys[ring] + cell.y, xs[ring] + cell.x), wave))
 
     # -- reading ----------------------------------------------------------------------
     def read(self, frame: np.ndarray, t: float | None = None) -> dict[str, Any]:
@@ -179,7 +183,7 @@ class Reader:
         lab = labels[:rows]
         inside = zone_index > 0
         mask = ((lab > 0) & (lab != colours.NEUTRAL) & inside).astype(np.uint8)
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel3)
         self._count_castles(snap, atlas, lab, inside & self._territory_rows)
         n, cc, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
         big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= 12 * self.scale**2)
@@ -354,14 +358,18 @@ class Reader:
         return float(cell.zone.raw.get("row_start_mm", 17.0))
 
     def _count_discs(self, snap: dict[str, Any], atlas: np.ndarray) -> None:
-        for cell, (iy, ix) in self._discs:
+        """A slot is empty while its printed stripes show: the stripes' frequency in the ring
+        around the slot's centre, whatever their phase (so a slightly off homography or
+        lens distortion does not matter)."""
+        grey = atlas[..., 1]
+        for cell, ring, wave in self._discs:
             if cell.zone.seat not in snap["discs"]:
                 continue
-            values = atlas[iy, ix].max(axis=-1).astype(np.float32)
+            values = grey[ring].astype(np.float32)
+            contrast = 2 * abs(complex((values - values.mean()) @ wave)) / colours.WHITE_LEVEL
             if self.debug is not None:
-                self.debug.append(("disc", cell.zone.seat, cell.zone.raw["disc"],
-                                   float(values.std())))
-            if float(values.std()) < self.tuning.disc_texture:
+                self.debug.append(("disc", cell.zone.seat, cell.zone.raw["disc"], contrast))
+            if contrast < self.tuning.disc_stripes:
                 snap["discs"][cell.zone.seat].append(int(cell.zone.raw["disc"]))
         for seat in snap["discs"]:
             snap["discs"][seat].sort()

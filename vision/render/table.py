@@ -1,0 +1,140 @@
+"""A given table drawn as the camera would see it: snapshots in, frames out.
+
+The demo and the end-to-end tests play a game onto a simulated table
+(`referee.table.simulate`) as ``carolus-snapshot/1`` counts; this module lays those
+counts out as real pieces — cubes scattered on their tiles and in reserves, lined up in
+court rows, castles, the emperor, cylinders, discs in their trays — and renders the frame
+that the real vision then reads. Each piece keeps its spot from frame to frame (it is
+chosen by a seed per zone and slot), so one cube added moves nothing else.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from vision.layout import CASTLE_COLOURS, CUBE_COLOURS, Layout, Zone
+from vision.render import art, hands
+from vision.render.pieces import Piece
+from vision.render.scene import Scene, random_scene, render, with_changes
+
+
+class TableRenderer:
+    """Frames of one camera over one mat, for any table state."""
+
+    def __init__(
+        self,
+        layout: Layout,
+        seed: int = 0,
+        width: int = 2304,
+        height: int = 1296,
+        px_per_mm: float = 1.3,
+    ) -> None:
+        self.layout = layout
+        self.seed = seed
+        rng = np.random.default_rng(seed)
+        base = random_scene(layout, rng, width=width, height=height, px_per_mm=px_per_mm)
+        base.hands = []
+        self.base = base
+        self._spots: dict[tuple[str, int], tuple[float, float, float, float]] = {}
+
+    def scene(self, snapshot: Mapping[str, Any]) -> Scene:
+        """The pieces of ``snapshot`` on this camera's mat (an occluded one gets a hand)."""
+        layout = self.layout
+        placed: list[Piece] = []
+        for number, zone in layout.territories().items():
+            t = snapshot["territories"][str(number)]
+            key = f"territory {number}"
+            slot = 0
+            if snapshot.get("emperor") == number:
+                x, y, _ = self._spot(key, slot, zone, big=True)
+                placed.append(Piece("emperor", "yellow", x, y))
+            slot += 1
+            for colour in CASTLE_COLOURS:
+                for _ in range(t["castles"][colour]):
+                    x, y, rot = self._spot(key, slot, zone, big=True)
+                    placed.append(Piece("castle", colour, x, y, rot))
+                    slot += 1
+            slot = 8
+            for colour in CUBE_COLOURS:
+                for _ in range(t["cubes"][colour]):
+                    x, y, rot = self._spot(key, slot, zone)
+                    placed.append(Piece("cube", colour, x, y, rot))
+                    slot += 1
+        seats = [s for s in layout.seats() if s in snapshot["courts"]]
+        cylinders = snapshot.get("cylinders", {})
+        pool = layout.of_kind("pool")[0]
+        for i, colour in enumerate(CUBE_COLOURS):
+            if cylinders.get(colour) == "pool":
+                x0, y0, x1, y1 = pool.bbox()
+                x = x0 + (x1 - x0) * (i + 1) / 6
+                placed.append(Piece("cylinder", colour, x, (y0 + y1) / 2))
+        for seat in seats:
+            court = next(z for z in layout.of_kind("court") if z.seat == seat)
+            for colour in CUBE_COLOURS:
+                (x0, y0), (x1, y1) = court.raw["rows_mm"][colour]
+                d = np.array([x1 - x0, y1 - y0], dtype=float)
+                d /= np.linalg.norm(d)
+                angle = float(np.degrees(np.arctan2(d[1], d[0])))
+                if cylinders.get(colour) == seat:
+                    placed.append(Piece("cylinder", colour, x0, y0))
+                step = layout.pieces_mm["cube"] + 0.4
+                for n in range(snapshot["courts"][seat][colour]):
+                    along = 21.0 + n * step
+                    placed.append(Piece("cube", colour, x0 + d[0] * along, y0 + d[1] * along,
+                                        angle))
+            reserve = next(z for z in layout.of_kind("reserve") if z.seat == seat)
+            slot = 0
+            for colour in CUBE_COLOURS:
+                for _ in range(snapshot["reserves"][seat][colour]):
+                    x, y, rot = self._spot(f"reserve {seat}", slot, reserve)
+                    placed.append(Piece("cube", colour, x, y, rot))
+                    slot += 1
+            castles = "white"
+            for slot_zone in layout.of_kind("disc-slot"):
+                number = int(slot_zone.raw["disc"])
+                if slot_zone.seat == seat and number in snapshot["discs"].get(seat, []):
+                    cx, cy = slot_zone.raw.get("centre_mm", slot_zone.centre())
+                    placed.append(Piece("disc", castles, cx, cy, 0.0, number))
+        scene = with_changes(self.base, placed)
+        scene.seats = tuple(seats)
+        if snapshot.get("occluded"):
+            rng = np.random.default_rng(int(float(snapshot.get("t") or 0) * 1000))
+            scene.hands = [hands.random_hand(rng, layout.size_mm[0])]
+        return scene
+
+    def frame(self, snapshot: Mapping[str, Any], seed: int = 0) -> np.ndarray:
+        """The camera frame of ``snapshot`` (BGR)."""
+        return render(self.layout, self.scene(snapshot), seed)
+
+    def _spot(
+        self, key: str, slot: int, zone: Zone, big: bool = False
+    ) -> tuple[float, float, float]:
+        """A fixed free place for the ``slot``-th piece of a zone."""
+        name = (key, slot)
+        if name not in self._spots:
+            rng = np.random.default_rng([self.seed, zlib.crc32(key.encode()), slot])
+            taken = [(v[0], v[1], v[3]) for (k, _), v in self._spots.items() if k == key]
+            cube = self.layout.pieces_mm["cube"]
+            room = (self.layout.pieces_mm["castle"] / 2 * 1.5 + 1) if big else cube * 0.75 + 0.6
+            centre = zone.raw.get("centre_mm")
+            radius = art.tile_radius(self.layout) - 8 if zone.kind == "territory" else None
+            spot = (0.0, 0.0, 0.0, room)
+            for _ in range(400):
+                if radius is not None and centre is not None:
+                    r = radius * np.sqrt(rng.uniform(0, 1))
+                    a = rng.uniform(0, 2 * np.pi)
+                    x, y = centre[0] + r * np.cos(a), centre[1] + r * np.sin(a)
+                else:
+                    x0, y0, x1, y1 = zone.bbox()
+                    x, y = rng.uniform(x0 + 8, x1 - 8), rng.uniform(y0 + 8, y1 - 8)
+                if all(np.hypot(x - tx, y - ty) > room + tr for tx, ty, tr in taken):
+                    spot = (float(x), float(y), float(rng.uniform(0, 90)), room)
+                    break
+                room *= 0.995
+            self._spots[name] = spot
+        x, y, rot, _ = self._spots[name]
+        return x, y, rot
