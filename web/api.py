@@ -64,7 +64,7 @@ def events() -> Response:
     asked = request.headers.get("Last-Event-ID") or request.args.get("since")
     since: int | None = None
     if asked is not None:
-        if not asked.strip().isdigit():
+        if not validate.digits(asked.strip()):
             raise ApiError(400, f"Last-Event-ID must be an event id (a number), not {asked!r}")
         since = int(asked)
     if not ctx.open_stream():
@@ -211,7 +211,7 @@ def _history() -> Any:
 
 
 def _game_id(value: str) -> int:
-    if not value.isdigit():
+    if not validate.digits(value):
         raise ApiError(400, f"a game id is a number, not {value!r}")
     return int(value)
 
@@ -236,7 +236,7 @@ def record(game_id: str) -> Response:
 
 @blueprint.get("/games/<game_id>/step/<step>")
 def replay_step(game_id: str, step: str) -> Any:
-    if not step.isdigit():
+    if not validate.digits(step):
         raise ApiError(400, f"a step is a number, not {step!r}")
     return jsonify(_history().step(_game_id(game_id), int(step), tr()))
 

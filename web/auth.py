@@ -73,7 +73,7 @@ class Guard:
     """The PIN, the session marks and the wrong-PIN counter of one app."""
 
     def __init__(self, pin: str) -> None:
-        if not pin.isdigit() or not 4 <= len(pin) <= 8:
+        if not (pin.isascii() and pin.isdigit()) or not 4 <= len(pin) <= 8:
             raise ValueError(f"the PIN must be 4 to 8 digits, not {pin!r}")
         self.pin = pin
         self._wrong: dict[str, deque[float]] = {}

@@ -103,7 +103,7 @@ class PreviewHub:
         colours = [c for c in COLOURS for _ in range(int(counts.get(c, 0)))]
         with self._lock:
             try:
-                if kind == "territory" and where.isdigit() and 1 <= int(where) <= 15:
+                if kind == "territory" and where in {str(n) for n in range(1, 16)}:
                     self.game.arrange(territories={int(where): colours})
                 elif kind in ("court", "reserve"):
                     player = next((p.name for p in self.game.players if p.seat == where), None)

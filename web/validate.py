@@ -30,10 +30,15 @@ def json_body() -> dict[str, Any]:
     return body
 
 
+def digits(text: str) -> bool:
+    """Plain ASCII digits only (``"¹".isdigit()`` is true, but it is no number)."""
+    return text.isascii() and text.isdigit()
+
+
 def territory(value: object) -> int:
     """A territory number 1-15 (from a path or a JSON field)."""
     number = value
-    if isinstance(value, str) and value.isdigit():
+    if isinstance(value, str) and digits(value):
         number = int(value)
     if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 15:
         raise ApiError(400, f"territory must be a number from 1 to 15, not {value!r}")

@@ -100,3 +100,10 @@ def test_hub_refusals_while_reading_are_not_500(client: FlaskClient, hub: Previe
     answer = client.get("/api/majority/3")
     assert answer.status_code == 409 and "not started" in answer.get_json()["error"]
     assert client.get("/api/display.png").status_code == 404
+
+
+def test_unicode_digits_are_not_numbers(client: FlaskClient) -> None:
+    for odd in ("¹", "٣", "３"):
+        assert client.get(f"/api/majority/{odd}").status_code == 400
+        assert client.get(f"/api/games/{odd}/record").status_code == 400
+    assert client.get("/api/events", headers={"Last-Event-ID": "²"}).status_code == 400
