@@ -54,9 +54,10 @@
     Board.drawSeats(seats, state);
     Board.drawStatus(status, state);
     const illegal = state.table && state.table.illegal;
-    banner.hidden = !illegal && state.status.camera !== "lost";
+    const lost = (state.status || {}).camera === "lost";
+    banner.hidden = !illegal && !lost;
     banner.textContent = illegal ? t("Not allowed (%(code)s): %(message)s", illegal)
-      : state.status.camera === "lost" ? t("The camera lost the mat.") : "";
+      : lost ? t("The camera lost the mat.") : "";
     scheduleMajorities();
   }
 
