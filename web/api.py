@@ -21,7 +21,7 @@ from web.app import context, language, tr
 from web.auth import Guard, protected
 from web.errors import ApiError
 from web.hub_extras import extra, offered
-from web.live import stream
+from web.live import resume_from, stream
 
 blueprint = Blueprint("api", __name__, url_prefix="/api")
 OPENAPI = Path(__file__).resolve().parent / "openapi.json"
@@ -64,12 +64,14 @@ def events() -> Response:
     asked = request.headers.get("Last-Event-ID") or request.args.get("since")
     since: int | None = None
     if asked is not None:
-        if not validate.digits(asked.strip()):
-            raise ApiError(400, f"Last-Event-ID must be an event id (a number), not {asked!r}")
-        since = int(asked)
+        since = resume_from(asked, ctx.epoch)
+        if since is None:
+            raise ApiError(
+                400, f"Last-Event-ID must be an event id like '1a2b3c.42', not {asked!r}"
+            )
     if not ctx.open_stream():
         raise ApiError(503, "too many live pages open; this one will retry")
-    body = stream(ctx.hub.bus, ctx.cache, tr(), since, ctx.stopping)
+    body = stream(ctx.hub.bus, ctx.cache, tr(), since, ctx.stopping, epoch=ctx.epoch)
 
     def counted() -> Iterator[str]:
         try:

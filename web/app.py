@@ -32,6 +32,9 @@ class Context:
     history: History | None
     language: str
     stopping: threading.Event = field(default_factory=threading.Event)
+    epoch: str = field(default_factory=lambda: secrets.token_hex(3))
+    """Names this run of the bus in SSE ids (``epoch.id``): after a restart the bus
+    counts from 1 again, and an old page's Last-Event-ID must not be taken for a new one."""
     max_streams: int | None = None
     """Live streams allowed at once (`web.server` keeps threads free for the rest)."""
     streams: int = 0

@@ -2,9 +2,10 @@
 
 Each page holds one ``GET /api/events`` stream. Its first message (``hello``, with the
 id of the last bus event it covers) is the whole view model plus the latest
-announcements; then every bus event follows with its bus id as the SSE ``id:``, so a
-browser that reconnects sends ``Last-Event-ID`` and gets exactly the events it missed
-(or a ``gap`` when they left the history). A
+announcements; then every bus event follows with its bus id as the SSE ``id:``
+(``epoch.id``, see `resume_from`), so a browser that reconnects sends
+``Last-Event-ID`` and gets exactly the events it missed (or a ``gap`` when they left
+the history). A
 ``state`` event carries the fresh view model, computed once per event for all readers
 (a hub that publishes no ``state`` events gets one sent after each change anyway).
 Comments (``: ping``) keep idle streams alive through proxies and let the server notice
@@ -65,9 +66,21 @@ def recent(bus: EventBus, tr: Translations, upto: int, count: int = RECENT) -> l
     return out[-count:]
 
 
-def frame(event_id: int | None, data: str) -> str:
+def frame(event_id: str | None, data: str) -> str:
     head = f"id: {event_id}\n" if event_id is not None else ""
     return f"{head}data: {data}\n\n"
+
+
+def resume_from(last_event_id: str, epoch: str) -> int | None:
+    """The bus id after which a reconnecting page resumes: its own id in this run of
+    the bus; 0 (everything kept) when it last saw an earlier run; ``None`` if the id is
+    not one of ours."""
+    seen, dot, number = last_event_id.strip().rpartition(".")
+    if not (number.isascii() and number.isdigit()):
+        return None
+    if dot and seen != epoch:
+        return 0  # the appliance restarted since: every event of this run is new to it
+    return int(number)
 
 
 def stream(
@@ -77,6 +90,7 @@ def stream(
     since: int | None,
     stopping: threading.Event,
     heartbeat: float = HEARTBEAT_S,
+    epoch: str = "0",
 ) -> Iterator[str]:
     """The SSE text of one page's stream, until the server stops or the bus closes."""
     start = bus.last_id if since is None else min(since, bus.last_id)
@@ -84,7 +98,7 @@ def stream(
     latest = json.dumps(recent(bus, tr, start), ensure_ascii=False)
     state = cache.json_at_least(start)
     hello = f'{{"kind": "hello", "id": {start}, "recent": {latest}, "state": {state}}}'
-    yield frame(start, hello)  # its id: a reconnect resumes here even if nothing followed
+    yield frame(f"{epoch}.{start}", hello)  # a reconnect resumes here if nothing followed
     reader = bus.subscribe(since=start)
     quiet = 0.0
     while not stopping.is_set():
@@ -98,13 +112,13 @@ def stream(
                 yield ": ping\n\n"
             continue
         quiet = 0.0
-        chunk = [render(item[0], item[1], cache, tr)]
+        chunk = [render(item[0], item[1], cache, tr, epoch)]
         last = item
         while len(chunk) < 100:  # send what piled up in one write
             item = reader.get(timeout=0)
             if item is None:
                 break
-            chunk.append(render(item[0], item[1], cache, tr))
+            chunk.append(render(item[0], item[1], cache, tr, epoch))
             last = item
         if last[1].get("kind") not in ("state", "gap"):
             # a hub that publishes no ``state`` events: the page still gets the table
@@ -114,10 +128,12 @@ def stream(
         yield "".join(chunk)
 
 
-def render(event_id: int, event: dict[str, Any], cache: StateCache, tr: Translations) -> str:
+def render(
+    event_id: int, event: dict[str, Any], cache: StateCache, tr: Translations, epoch: str
+) -> str:
     """One bus event as an SSE message in the reader's language."""
     if event.get("kind") == "state":
         data = f'{{"kind": "state", "id": {event_id}, "state": {cache.json_at_least(event_id)}}}'
-        return frame(event_id, data)
+        return frame(f"{epoch}.{event_id}", data)
     text = sentence(event, tr)
-    return frame(event_id, json.dumps({**event, "text": text}, ensure_ascii=False))
+    return frame(f"{epoch}.{event_id}", json.dumps({**event, "text": text}, ensure_ascii=False))

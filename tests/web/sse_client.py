@@ -42,7 +42,7 @@ class Reader(threading.Thread):
                 break
             text = line.decode().rstrip("\n")
             if text.startswith("id: "):
-                current["id"] = int(text[4:])
+                current["id"] = int(text[4:].rpartition(".")[2])
             elif text.startswith("data: "):
                 current["data"] = text[6:]
             elif text == "" and "data" in current:

@@ -13,6 +13,11 @@ from flask.testing import FlaskClient
 from web.preview import PreviewHub
 
 
+def bus_id(message: dict[str, str]) -> int:
+    """The bus id in an SSE id (``epoch.id``)."""
+    return int(message["id"].rpartition(".")[2])
+
+
 def _read(client: FlaskClient, count: int, **headers: str) -> list[dict[str, str]]:
     """The first ``count`` messages of a fresh stream."""
     answer = client.get("/api/events", buffered=False, headers=headers)
@@ -35,7 +40,7 @@ def test_hello_carries_the_table_and_the_latest_announcements(
     first = _read(client, 1)[0]
     hello = json.loads(first["data"])
     assert hello["kind"] == "hello" and hello["id"] == hub.bus.last_id
-    assert first["id"] == str(hub.bus.last_id)  # a reconnect resumes after it
+    assert first["id"].endswith(f".{hub.bus.last_id}")  # a reconnect resumes after it
     assert hello["state"] == hub.state()
     texts = [e["text"] for e in hello["recent"]]
     assert texts[0] == "Bob lays disc " + str(hub.game.chosen_discs()[0][1]) + "."
@@ -48,12 +53,12 @@ def test_every_event_follows_with_its_bus_id(client: FlaskClient, hub: PreviewHu
     timer.start()
     messages = _read(client, 1 + 6)  # hello, then per move: its events and a state
     timer.join()
-    ids = [int(m["id"]) for m in messages[1:]]
+    ids = [bus_id(m) for m in messages[1:]]
     assert ids == list(range(start + 1, start + 1 + len(ids)))
     published = dict(hub.bus.since(start))
     for m in messages[1:]:
         data = json.loads(m["data"])
-        assert data["kind"] == published[int(m["id"])]["kind"]
+        assert data["kind"] == published[bus_id(m)]["kind"]
         if data["kind"] == "state":
             assert data["state"]["round"] == 2
         else:
@@ -65,8 +70,9 @@ def test_reconnect_with_last_event_id_misses_nothing(client: FlaskClient, hub: P
     for _ in range(6):  # the page was away for six moves
         hub.advance()
     missed = hub.bus.since(seen)
-    messages = _read(client, 1 + len(missed), **{"Last-Event-ID": str(seen)})
-    assert [int(m["id"]) for m in messages[1:]] == [i for i, _ in missed]
+    epoch = client.application.extensions["carolus"].epoch
+    messages = _read(client, 1 + len(missed), **{"Last-Event-ID": f"{epoch}.{seen}"})
+    assert [bus_id(m) for m in messages[1:]] == [i for i, _ in missed]
     kinds = [json.loads(m["data"])["kind"] for m in messages[1:]]
     assert kinds == [e["kind"] for _, e in missed]
 
@@ -78,7 +84,7 @@ def test_a_page_that_saw_nothing_yet_resumes_from_the_start(client: FlaskClient)
     from web.live import StateCache
 
     app.extensions["carolus"].cache = StateCache(hub.bus, hub.state)
-    assert _read(client, 1)[0]["id"] == "0"
+    assert bus_id(_read(client, 1)[0]) == 0
     hub.advance()  # published while the page was away
     messages = _read(client, 3, **{"Last-Event-ID": "0"})
     hello = json.loads(messages[0]["data"])
@@ -168,3 +174,23 @@ def test_table_events_speak_their_own_words() -> None:
     event = {"kind": "camera", "status": "lost", "message": "The camera lost the mat."}
     assert sentence(event, translations("de")) == "The camera lost the mat."
     assert sentence({"kind": "resolved"}, translations("it")) == "Il tavolo è di nuovo a posto."
+
+
+def test_a_page_from_before_a_restart_gets_every_event_of_this_run(
+    client: FlaskClient, hub: PreviewHub
+) -> None:
+    for _ in range(2):
+        hub.advance()
+    everything = hub.bus.since(0)
+    # the page saw event 400 of the appliance's previous run (before a power cut)
+    messages = _read(client, 1 + len(everything), **{"Last-Event-ID": "a1b2c3.400"})
+    assert [bus_id(m) for m in messages[1:]] == [i for i, _ in everything]
+
+
+def test_resume_from() -> None:
+    from web.live import resume_from
+
+    assert resume_from("abc.7", "abc") == 7
+    assert resume_from("old.7", "abc") == 0
+    assert resume_from("12", "abc") == 12
+    assert resume_from("abc.x", "abc") is None and resume_from("", "abc") is None

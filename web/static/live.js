@@ -70,7 +70,7 @@
     };
     source.onmessage = (message) => {
       const event = JSON.parse(message.data);
-      if (message.lastEventId) window.carolus.lastEventId = Number(message.lastEventId);
+      if (message.lastEventId) window.carolus.lastEventId = Number(message.lastEventId.split(".").pop());
       window.carolus.events += 1;
       if (event.kind === "hello") {
         list.replaceChildren();
