@@ -7,7 +7,7 @@ announcements; then every bus event follows with its bus id as the SSE ``id:``
 ``Last-Event-ID`` and gets exactly the events it missed (or a ``gap`` when they left
 the history). A
 ``state`` event carries the fresh view model, computed once per event for all readers
-(a hub that publishes no ``state`` events gets one sent after each change anyway).
+(see `write` for bursts and for hubs that publish no ``state`` events).
 Comments (``: ping``) keep idle streams alive through proxies and let the server notice
 closed tabs.
 """
@@ -112,20 +112,33 @@ def stream(
                 yield ": ping\n\n"
             continue
         quiet = 0.0
-        chunk = [render(item[0], item[1], cache, tr, epoch)]
-        last = item
-        while len(chunk) < 100:  # send what piled up in one write
+        items = [item]
+        while len(items) < 100:  # send what piled up in one write
             item = reader.get(timeout=0)
             if item is None:
                 break
-            chunk.append(render(item[0], item[1], cache, tr, epoch))
-            last = item
-        if last[1].get("kind") not in ("state", "gap"):
-            # a hub that publishes no ``state`` events: the page still gets the table
-            # after every change (no id: it is not a bus event)
-            state = cache.json_at_least(last[0])
-            chunk.append(frame(None, f'{{"kind": "state", "id": {last[0]}, "state": {state}}}'))
-        yield "".join(chunk)
+            items.append(item)
+        yield "".join(write(items, cache, tr, epoch))
+
+
+def write(
+    items: list[tuple[int, dict[str, Any]]], cache: StateCache, tr: Translations, epoch: str
+) -> Iterator[str]:
+    """The messages for events that piled up. Only the last ``state`` among them carries
+    the view model (earlier ones are stale already: they keep their id, so nothing is
+    lost, but not their 7 KB); a hub that publishes no ``state`` events gets one after
+    the last event anyway (without an id: it is not a bus event)."""
+    kinds = [event.get("kind") for _, event in items]
+    newest = max((i for i, kind in enumerate(kinds) if kind == "state"), default=-1)
+    for i, (event_id, event) in enumerate(items):
+        if kinds[i] == "state" and i != newest:
+            yield frame(f"{epoch}.{event_id}", f'{{"kind": "state", "id": {event_id}}}')
+        else:
+            yield render(event_id, event, cache, tr, epoch)
+    last_id, last = items[-1]
+    if last.get("kind") not in ("state", "gap"):
+        state = cache.json_at_least(last_id)
+        yield frame(None, f'{{"kind": "state", "id": {last_id}, "state": {state}}}')
 
 
 def render(

@@ -49,18 +49,19 @@ def test_hello_carries_the_table_and_the_latest_announcements(
 
 def test_every_event_follows_with_its_bus_id(client: FlaskClient, hub: PreviewHub) -> None:
     start = hub.bus.last_id
-    timer = threading.Timer(0.2, lambda: [hub.advance() for _ in range(3)])
+    timer = threading.Timer(0.2, hub.advance)  # Bob lays his disc
     timer.start()
-    messages = _read(client, 1 + 6)  # hello, then per move: its events and a state
+    messages = _read(client, 1 + 2)  # hello, then the move's event and the new table
     timer.join()
     ids = [bus_id(m) for m in messages[1:]]
     assert ids == list(range(start + 1, start + 1 + len(ids)))
     published = dict(hub.bus.since(start))
+    assert json.loads(messages[-1]["data"])["state"]["choosers"] == ["Anna"]
     for m in messages[1:]:
         data = json.loads(m["data"])
         assert data["kind"] == published[bus_id(m)]["kind"]
         if data["kind"] == "state":
-            assert data["state"]["round"] == 2
+            assert "state" not in data or data["state"]["round"] == 2
         else:
             assert data["text"]  # said in words
 
@@ -75,6 +76,9 @@ def test_reconnect_with_last_event_id_misses_nothing(client: FlaskClient, hub: P
     assert [bus_id(m) for m in messages[1:]] == [i for i, _ in missed]
     kinds = [json.loads(m["data"])["kind"] for m in messages[1:]]
     assert kinds == [e["kind"] for _, e in missed]
+    # sent in one burst: only the newest state carries the table, the others their id
+    bodies = ["state" in json.loads(m["data"]) for m in messages[1:] if '"state"' in m["data"]]
+    assert bodies[-1] and not any(bodies[:-1])
 
 
 def test_a_page_that_saw_nothing_yet_resumes_from_the_start(client: FlaskClient) -> None:

@@ -77,7 +77,7 @@
         event.recent.forEach(announce);
         render(event.state);
       } else if (event.kind === "state") {
-        render(event.state);
+        if (event.state) render(event.state);  // a burst's earlier states come bare
       } else {
         announce(event);
       }
