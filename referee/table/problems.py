@@ -212,8 +212,9 @@ class Judgement:
                 )
             else:
                 if actor is not None:
+                    # into the actor's own court: he took it; elsewhere: its owner acted
                     own = reading.placement(game, table, actor)
-                    if not gained(own.taken).covers(gained(own.placed)):
+                    if any(gained(own.court)) and not gained(own.taken).covers(gained(own.placed)):
                         return Problem(
                             "not-in-reserve",
                             f"{actor} took {out.describe()} from {name}'s reserve; cubes come "

@@ -267,10 +267,12 @@ class Simulator:
         while i < len(moves):
             move = moves[i]
             if isinstance(move, ChooseDisc):
-                if not game.chosen_discs():
+                done = early.pop(i, None)
+                if not game.chosen_discs() and done is None:
                     self._maybe_disc_order(game)
                 game.push(move)
-                self.emit(Action(_take_disc(self.seat[move.player], move.number), "disc"))
+                if done is None:
+                    self.emit(Action(_take_disc(self.seat[move.player], move.number), "disc"))
             elif isinstance(move, PlayCubes):
                 self._play(game, move, early.pop(i, None))
             elif isinstance(move, MoveEmperor):
@@ -304,6 +306,15 @@ class Simulator:
                     and self.chance(self.options.interleave)
                 ):
                     first = self._cube_actions(after)[0]
+                    early[i + 1] = first
+                elif (
+                    isinstance(after, ChooseDisc)
+                    and game.round % 5
+                    and self.chance(self.options.interleave)
+                ):
+                    # the next round's first disc taken while the refill arrives
+                    seat = self.seat[after.player]
+                    first = Action(_take_disc(seat, after.number), "disc")
                     early[i + 1] = first
                 self._refill(game, move, first)
             i += 1
@@ -458,13 +469,12 @@ class Simulator:
                 )
         elif self._inject("not-in-reserve"):
             colour = self._spare(other)
-            t = self.rng.randint(1, 15)
             if colour:
                 self._pair(
                     "not-in-reserve",
                     f"{move.player} took from {other}'s reserve",
-                    _move_cube(other, colour, ("territory", t)),
-                    _move_cube(other, colour, ("territory", t), back=True),
+                    _move_cube(other, colour, ("court", seat)),
+                    _move_cube(other, colour, ("court", seat), back=True),
                 )
 
     def _maybe_after_play(self, game: Game, move: PlayCubes, seat: str) -> None:

@@ -4,6 +4,7 @@ record."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import pytest
@@ -30,20 +31,32 @@ def flagged_while_standing(
     return missed, spurious
 
 
-@pytest.mark.parametrize(("players", "seed"), [(2, 2), (3, 4), (4, 0)])
-def test_every_illegal_act_is_flagged_while_it_stands_and_nothing_else(
-    players: int, seed: int
-) -> None:
+GAMES = [(2, 2), (3, 4), (4, 0)]
+
+
+@functools.cache
+def refereed(players: int, seed: int) -> tuple[Any, Any, list[dict[str, Any]], Any]:
+    """A game with illegal acts injected, and what the referee made of it."""
     seated, record = source(players, seed)
     stream = stream_of(record, seed, illegal=0.35)
     referee, events = referee_run(seated, stream.snapshots)
+    return record, stream, events, referee.record()
 
-    assert {a.code for a in stream.illegal} == set(ILLEGAL_KINDS)
+
+@pytest.mark.parametrize(("players", "seed"), GAMES)
+def test_every_illegal_act_is_flagged_while_it_stands_and_nothing_else(
+    players: int, seed: int
+) -> None:
+    record, stream, events, written = refereed(players, seed)
     missed, spurious = flagged_while_standing(stream.illegal, events)
     assert missed == []
     assert spurious == []
-    written = referee.record()
     assert written is not None and written.to_json() == record.to_json()
+
+
+def test_the_injected_acts_cover_every_kind() -> None:
+    kinds = {a.code for players, seed in GAMES for a in refereed(players, seed)[1].illegal}
+    assert kinds == set(ILLEGAL_KINDS)
 
 
 def test_each_illegal_act_is_resolved_once_the_table_is_put_right() -> None:
