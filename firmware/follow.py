@@ -220,7 +220,7 @@ def _vision(args: argparse.Namespace) -> Any:
     try:
         from vision.calibration import CalibrationError, load, reader_for
         from vision.layout import LayoutError, load_layout
-    except ImportError as exc:
+    except (ImportError, AttributeError) as exc:
         raise InputError(
             f"{args.input}: reading images needs the vision package ({exc}); "
             "give a .jsonl of snapshots instead"
@@ -234,11 +234,13 @@ def _vision(args: argparse.Namespace) -> Any:
 
 
 def _parse_frame(reader: Any, frame: Any, t: float, where: str, seats: list[str]) -> Any:
+    import cv2
+
     from referee.table.snapshot import SnapshotError, parse_snapshot
 
     try:
         snapshot = parse_snapshot(reader.read(frame, t))
-    except (SnapshotError, ValueError) as exc:
+    except (SnapshotError, ValueError, cv2.error) as exc:
         raise InputError(f"{where}: {exc}") from None
     _check_seats(snapshot, seats, where)
     return snapshot
