@@ -51,10 +51,7 @@ def _no_store(response: Response) -> Response:
 
 @blueprint.get("/state")
 def state() -> Any:
-    ctx = context()
-    return _no_store(
-        Response(ctx.cache.json_at_least(ctx.hub.bus.last_id), mimetype="application/json")
-    )
+    return _no_store(jsonify(context().hub.state()))
 
 
 @blueprint.get("/events")

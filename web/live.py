@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -34,22 +35,27 @@ TICK_S = 0.5
 
 class StateCache:
     """The view model as JSON, computed at most once per bus event whatever the number
-    of readers."""
+    of readers (and at least every `FRESH_S`, for a hub whose table changes without an
+    event)."""
+
+    FRESH_S = 1.0
 
     def __init__(self, bus: EventBus, state: Callable[[], dict[str, Any]]) -> None:
         self._bus = bus
         self._state = state
         self._lock = threading.Lock()
         self._id = -1
+        self._at = 0.0
         self._json = ""
 
     def json_at_least(self, event_id: int) -> str:
         """The view model as of bus event ``event_id`` or later."""
         with self._lock:
-            if self._id < event_id:
+            now = time.monotonic()
+            if self._id < event_id or now - self._at > self.FRESH_S:
                 last = self._bus.last_id
                 self._json = json.dumps(self._state(), ensure_ascii=False)
-                self._id = last
+                self._id, self._at = last, now
             return self._json
 
 
