@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "referee.cli",
     "vision.cli",
     "firmware.follow",
+    "firmware.run",
     "firmware.gamelog.cli",
     "referee.advisor.cli",
 )

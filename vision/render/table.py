@@ -50,12 +50,12 @@ class TableRenderer:
             key = f"territory {number}"
             slot = 0
             if snapshot.get("emperor") == number:
-                x, y, _ = self._spot(key, slot, zone, big=True)
+                x, y, _ = self._spot(key, slot, zone, room=self.layout.pieces_mm["emperor"])
                 placed.append(Piece("emperor", "yellow", x, y))
             slot += 1
             for colour in CASTLE_COLOURS:
                 for _ in range(t["castles"][colour]):
-                    x, y, rot = self._spot(key, slot, zone, big=True)
+                    x, y, rot = self._spot(key, slot, zone, room=self.layout.pieces_mm["castle"])
                     placed.append(Piece("castle", colour, x, y, rot))
                     slot += 1
             slot = 8
@@ -111,7 +111,7 @@ class TableRenderer:
         return render(self.layout, self.scene(snapshot), seed)
 
     def _spot(
-        self, key: str, slot: int, zone: Zone, big: bool = False
+        self, key: str, slot: int, zone: Zone, room: float | None = None
     ) -> tuple[float, float, float]:
         """A fixed free place for the ``slot``-th piece of a zone."""
         name = (key, slot)
@@ -119,7 +119,8 @@ class TableRenderer:
             rng = np.random.default_rng([self.seed, zlib.crc32(key.encode()), slot])
             taken = [(v[0], v[1], v[3]) for (k, _), v in self._spots.items() if k == key]
             cube = self.layout.pieces_mm["cube"]
-            room = (self.layout.pieces_mm["castle"] / 2 * 1.5 + 1) if big else cube * 0.75 + 0.6
+            # tall pieces keep a wide berth: seen at an angle they hide what stands close
+            room = room if room is not None else cube * 0.75 + 0.6
             centre = zone.raw.get("centre_mm")
             radius = art.tile_radius(self.layout) - 8 if zone.kind == "territory" else None
             spot = (0.0, 0.0, 0.0, room)

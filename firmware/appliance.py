@@ -1,0 +1,316 @@
+"""The appliance: one refereed table, its game log and its outputs, behind the `Hub`.
+
+Snapshots come in (from the camera loop); the table referee explains them; what it
+accepts is written to the game log *first*, then announced — on the event bus (web page,
+SSE), and to every output (display, LEDs and buzzer, voice). Commands from the web page
+and the buttons (correct, undo, confirm) go through the same door, under one lock, so
+the camera thread and the web threads never see a half-changed game.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+from firmware.bus import EventBus
+from firmware.hub import CommandError
+from firmware.view import game_view, majorities_view, majority_view
+from referee.game import Game
+from referee.moves import Move
+from referee.pieces import COLOURS
+from referee.setup import Player
+from referee.table.referee import TableReferee
+from referee.table.snapshot import Snapshot, SnapshotError, parse_snapshot
+
+log = logging.getLogger("carolus")
+
+Event = dict[str, Any]
+
+
+class Output(Protocol):
+    """Anything that shows the game: the display, the LEDs and buzzer, the voice."""
+
+    def update(self, view: Mapping[str, Any], events: Sequence[Event]) -> None: ...
+
+
+class GameLogLike(Protocol):
+    """What the appliance asks of the game log (`firmware.gamelog.store.GameLog`)."""
+
+    def start_game(
+        self,
+        setup: Any,
+        seats: Mapping[str, str] | None = ...,
+        meta: Mapping[str, Any] | None = ...,
+        t: float | None = ...,
+        source: str = ...,
+    ) -> int: ...
+
+    def step(self, game_id: int, move: Move, events: Any = ..., t: float | None = ...) -> int: ...
+
+    def event(self, game_id: int, event: Any, t: float | None = ...) -> None: ...
+
+    def undo(self, game_id: int, t: float | None = ...) -> Any: ...
+
+    def finish(self, game_id: int, *args: Any, **kwargs: Any) -> Any: ...
+
+
+class Appliance:
+    """The live table. Thread-safe; implements `firmware.hub.Hub`."""
+
+    def __init__(
+        self,
+        players: Sequence[Player],
+        *,
+        bus: EventBus | None = None,
+        gamelog: GameLogLike | None = None,
+        outputs: Sequence[Output] = (),
+        camera: str = "none",
+        meta: Mapping[str, Any] | None = None,
+        render_display: Callable[[Mapping[str, Any]], bytes] | None = None,
+    ) -> None:
+        self.players = tuple(players)
+        self.referee = TableReferee(self.players)
+        self.bus = bus or EventBus()
+        self.gamelog = gamelog
+        self.outputs = list(outputs)
+        self.camera = camera
+        self.message = ""
+        self.meta = dict(meta or {})
+        self.game_id: int | None = None
+        self._logged: list[Move] = []
+        self._lock = threading.RLock()
+        self._render_display = render_display
+        self.frames = 0
+        self.last_change: float | None = None
+
+    # ------------------------------------------------------------- resuming
+
+    def resume(self, game: Game, game_id: int, t: float | None = None) -> None:
+        """Carry on a game rebuilt from the log (after a crash or a power cut)."""
+        with self._lock:
+            self.referee.resume(game)
+            self.game_id = game_id
+            self._logged = list(game.move_stack)
+            self.message = f"Resumed game {game_id} where it stopped (round {game.round})."
+            self._announce([{"kind": "resumed", "t": t, "game": game_id, "message": self.message}])
+
+    # ------------------------------------------------------------ the camera
+
+    def feed(self, snapshot: Snapshot | Mapping[str, Any]) -> list[Event]:
+        """One frame's snapshot in; the events it caused out (already logged/announced)."""
+        if not isinstance(snapshot, Snapshot):
+            try:
+                snapshot = parse_snapshot(snapshot)
+            except SnapshotError as exc:
+                log.warning("ignoring a bad snapshot: %s", exc)
+                return []
+        with self._lock:
+            self.frames += 1
+            events = self.referee.feed(snapshot)
+            if events:
+                self.last_change = time.monotonic()
+                self._announce(events)
+            return events
+
+    def set_camera(self, status: str, message: str = "") -> None:
+        """``ok``, ``lost``, ``demo`` …: shown on the display and the page."""
+        with self._lock:
+            if status == self.camera and message == self.message:
+                return
+            self.camera, self.message = status, message
+            self._announce([{"kind": "camera", "t": self.referee.t, "status": status,
+                             "message": message or f"Camera {status}."}])
+
+    # -------------------------------------------------------- announcements
+
+    def _announce(self, events: list[Event]) -> None:
+        """Log first, then tell everyone."""
+        self._write_log(events)
+        for event in events:
+            self.bus.publish(event)
+        view = self._view()
+        for output in self.outputs:
+            try:
+                output.update(view, events)
+            except Exception:  # an output must never stop the referee
+                log.exception("output %s failed", type(output).__name__)
+
+    def _write_log(self, events: list[Event]) -> None:
+        game = self.referee.game
+        if self.gamelog is None or game is None:
+            return
+        from firmware.gamelog.store import GameLogError
+
+        t = self.referee.t
+        try:
+            if self.game_id is None:
+                self.game_id = self.gamelog.start_game(
+                    game.setup, {p.name: p.seat or "" for p in self.players}, self.meta, t
+                )
+            stack = game.move_stack
+            same = 0
+            while (
+                same < len(self._logged)
+                and same < len(stack)
+                and self._logged[same] == stack[same]
+            ):
+                same += 1
+            for _ in range(len(self._logged) - same):
+                self.gamelog.undo(self.game_id, t)
+            for move in stack[same:]:
+                self.gamelog.step(self.game_id, move, (), t)
+            self._logged = list(stack)
+            for event in events:
+                self.gamelog.event(self.game_id, event, t)
+            if game.is_over and any(e.get("kind") == "game-over" for e in events):
+                self.gamelog.finish(self.game_id)
+        except GameLogError as exc:
+            # a full or read-only card: the game goes on in memory, people are told
+            log.error("game log: %s", exc)
+            self.message = f"Game log not written: {exc}"
+            self.bus.publish({"kind": "warning", "t": t, "message": self.message})
+
+    # ------------------------------------------------------------------ Hub
+
+    def _view(self) -> dict[str, Any]:
+        referee = self.referee
+        game = referee.game
+        if game is None:
+            return waiting_view(self.players, referee, self.camera, self.message)
+        illegal = referee.illegal
+        return game_view(
+            game,
+            illegal=None
+            if illegal is None
+            else {k: illegal.get(k) for k in ("code", "message", "player")},
+            pending=[{"kind": "chore", "message": m} for m in referee.pending()],
+            camera=self.camera,
+            message=self.message,
+        )
+
+    def state(self) -> dict[str, Any]:
+        with self._lock:
+            return self._view()
+
+    def majority(self, territory: int) -> dict[str, Any]:
+        if not isinstance(territory, int) or not 1 <= territory <= 15:
+            raise CommandError(f"territories are numbered 1 to 15, not {territory!r}")
+        with self._lock:
+            game = self.referee.game
+            if game is None:
+                raise CommandError("the game has not started yet")
+            return majority_view(game, territory)
+
+    def majorities(self) -> list[dict[str, Any]]:
+        with self._lock:
+            game = self.referee.game
+            return [] if game is None else majorities_view(game)
+
+    def correct(self, zone: str, counts: dict[str, int]) -> dict[str, Any]:
+        kind, _, where = zone.replace(":", " ").partition(" ")
+        if kind not in ("territory", "court", "reserve") or not where:
+            raise CommandError(
+                f"unknown zone {zone!r}: use territory:N, court:SEAT or reserve:SEAT"
+            )
+        if not isinstance(counts, dict) or any(
+            c not in COLOURS or not isinstance(n, int) or isinstance(n, bool) or n < 0
+            for c, n in counts.items()
+        ):
+            raise CommandError(
+                f"counts must map colours ({', '.join(COLOURS)}) to whole numbers ≥ 0"
+            )
+        with self._lock:
+            try:
+                events = self.referee.correct(f"{kind} {where}", counts)
+            except ValueError as exc:
+                raise CommandError(str(exc)) from None
+            self._announce(events)
+            return {"events": events}
+
+    def undo(self) -> dict[str, Any]:
+        with self._lock:
+            game = self.referee.game
+            if game is None or not game.move_stack:
+                raise CommandError("nothing to undo")
+            events = self.referee.undo()
+            self._announce(events)
+            return {"events": events}
+
+    def confirm(self) -> dict[str, Any]:
+        with self._lock:
+            events = self.referee.confirm()
+            self._announce(events)
+            return {"events": events}
+
+    def press(self, button: str, long: bool = False) -> dict[str, Any]:
+        if button == "confirm":
+            return self.undo() if long else self.confirm()
+        if button == "majorities":
+            with self._lock:
+                event = {"kind": "button", "t": self.referee.t, "button": button, "long": long,
+                         "message": "Live view." if long else "Majorities."}
+                self._announce([event])
+                return {"events": [event]}
+        raise CommandError(f"no button {button!r}: the buttons are 'majorities' and 'confirm'")
+
+    def display_png(self) -> bytes:
+        if self._render_display is None:
+            raise CommandError("this appliance has no display renderer")
+        with self._lock:
+            view = self._view()
+        return self._render_display(view)
+
+
+def waiting_view(
+    players: Sequence[Player], referee: TableReferee, camera: str, message: str
+) -> dict[str, Any]:
+    """The view before round 1: the table as seen while the players set it up."""
+    table = referee.table
+    territories: dict[str, Any] = {}
+    if table is not None:
+        for t in range(1, 16):
+            territories[str(t)] = {
+                "cubes": table.territory(t).as_dict(),
+                "owner": None,
+                "unit": t - 1,
+            }
+    illegal = referee.illegal
+    return {
+        "round": 0,
+        "phase": "setup",
+        "step": None,
+        "to_move": None,
+        "choosers": [],
+        "order": [],
+        "discs_chosen": [],
+        "players": [
+            {"name": p.name, "castles": p.castles, "seat": p.seat, "court": {}, "reserve": {},
+             "control": [], "discs": [1, 2, 3, 4, 5], "disc": None, "territories": 0,
+             "score": 0}
+            for p in players
+        ],
+        "units": [
+            {"territories": [t], "owner": None,
+             "cubes": territories.get(str(t), {}).get("cubes", {}),
+             "emperor": table is not None and table.emperor == t, "reachable": False}
+            for t in range(1, 16)
+        ],
+        "territories": territories,
+        "emperor": None if table is None else table.emperor,
+        "supply": {},
+        "finished": False,
+        "winner": None,
+        "reason": None,
+        "table": {
+            "legal": illegal is None,
+            "illegal": None if illegal is None else {
+                k: illegal.get(k) for k in ("code", "message", "player")
+            },
+            "pending": [],
+        },
+        "status": {"camera": camera, "message": message or "Set up the table: 3 cubes of each "
+                   "colour on the territories, the emperor, each reserve; then choose discs."},
+    }

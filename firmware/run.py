@@ -1,0 +1,292 @@
+"""``carolus run``: the appliance — camera, referee, game log, display, buttons, voice, web.
+
+On a Pi it watches the camera; anywhere else it plays the built-in demo (a bundled game
+on a simulated table, read by the real vision and refereed by the real referee) so a
+newcomer sees the whole product, web page included.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger("carolus")
+
+SOURCES = "picamera | usb:N | video:FILE | images:DIR | demo"
+
+
+def register(subparsers: Any) -> None:
+    from firmware.config import add_arguments
+
+    p = subparsers.add_parser(
+        "run",
+        help="run the appliance: watch the table, referee, announce, serve the web page",
+        description="Run the appliance. Without a camera it plays the built-in demo game.",
+    )
+    p.add_argument(
+        "--source",
+        default=None,
+        metavar="SOURCE",
+        help=f"where frames come from: {SOURCES} (default: picamera on a Pi, else demo)",
+    )
+    p.add_argument(
+        "--speed",
+        type=float,
+        default=1.0,
+        help="demo and recordings: play N times faster than life (0: as fast as possible)",
+    )
+    p.add_argument("--demo-game", metavar="RECORD", help="demo: play this record instead")
+    p.add_argument("--demo-turns", type=int, metavar="N", help="demo: only the first N turns")
+    p.add_argument("--db", metavar="FILE", help="game log file (default: $CAROLUS_DB or the data dir)")
+    p.add_argument("--no-log", action="store_true", help="keep no game log")
+    p.add_argument("--no-web", action="store_true", help="serve no web page")
+    p.add_argument("--host", help="web page address to listen on (web.host)")
+    p.add_argument(
+        "--exit-at-end",
+        action="store_true",
+        help="stop when the source runs out (the demo, a video) instead of serving on",
+    )
+    p.add_argument("--seconds", type=float, help="stop after this many seconds")
+    p.add_argument("-v", "--verbose", action="store_true", help="log every event to stderr")
+    add_arguments(p)
+    p.set_defaults(handler=run)
+
+
+def _fail(message: str) -> int:
+    print(f"carolus run: {message}", file=sys.stderr)
+    return 2
+
+
+def on_a_pi() -> bool:
+    try:
+        return "raspberry pi" in Path("/proc/device-tree/model").read_text().lower()
+    except OSError:
+        return False
+
+
+def run(args: argparse.Namespace) -> int:
+    from firmware.config import ConfigError, config_from_args, dump_config
+
+    try:
+        config = config_from_args(args)
+        if args.host:
+            from firmware.config import load_config, overrides_from_args
+
+            config = load_config(args.config, {**overrides_from_args(args), "web.host": args.host})
+    except ConfigError as exc:
+        return _fail(str(exc))
+    if args.print_config:
+        print(dump_config(config), end="")
+        return 0
+    if args.speed < 0:
+        return _fail(f"--speed {args.speed} must be 0 or more")
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(message)s",
+        stream=sys.stderr,
+    )
+    source_spec = args.source or ("picamera" if on_a_pi() else "demo")
+    started = time.monotonic()
+    try:
+        plan = _plan_source(source_spec, args, config)
+    except ValueError as exc:
+        return _fail(str(exc))
+    players = plan["players"]
+    say = _say
+    gamelog = None
+    if not args.no_log:
+        from firmware.gamelog.store import GameLog, GameLogError
+
+        path = args.db or os.environ.get("CAROLUS_DB")
+        if path is None and plan["demo"]:
+            from firmware.gamelog.store import default_path
+
+            path = str(default_path().with_name("demo.db"))
+            Path(path).unlink(missing_ok=True)  # every demo starts afresh
+        try:
+            gamelog = GameLog(path)
+        except GameLogError as exc:
+            return _fail(f"game log: {exc}")
+        for warning in gamelog.warnings:
+            say(f"game log: {warning}")
+
+    from firmware.appliance import Appliance
+    from firmware.bus import EventBus
+
+    bus = EventBus()
+    appliance = Appliance(
+        players,
+        bus=bus,
+        gamelog=gamelog,
+        camera="demo" if plan["demo"] else "ok",
+        meta={"source": source_spec},
+    )
+    if gamelog is not None and not plan["demo"]:
+        resumed = gamelog.open_running()
+        if resumed is not None:
+            if [p.name for p in resumed.game.players] == [p.name for p in players]:
+                appliance.resume(resumed.game, resumed.game_id, resumed.last_t)
+                say(appliance.message)
+            else:
+                say(f"game {resumed.game_id} in the log was left running with other players")
+
+    outputs, render_display = _open_outputs(config, appliance, say)
+    appliance.outputs = outputs
+    appliance._render_display = render_display
+
+    web = None
+    if not args.no_web:
+        try:
+            from web.server import serve
+
+            keys = None
+            if gamelog is not None:
+                keys = Path(gamelog.path).with_name("web-keys.json")
+            web = serve(
+                appliance,
+                config.web.host,
+                int(config.web.port),
+                log=gamelog,
+                language=config.language,
+                keys_file=keys,
+            )
+        except OSError as exc:
+            return _fail(f"web page: cannot listen on {config.web.host}:{config.web.port}: "
+                         f"{exc.strerror or exc}")
+        say(f"Web page: {web.url}  (PIN for corrections: {web.pin})")
+        appliance.pin = web.pin  # type: ignore[attr-defined]
+
+    stop = threading.Event()
+
+    def ask_to_stop(signum: int, _frame: Any) -> None:
+        say(f"stopping ({signal.Signals(signum).name})")
+        stop.set()
+
+    signal.signal(signal.SIGTERM, ask_to_stop)
+    signal.signal(signal.SIGINT, ask_to_stop)
+    if args.seconds is not None:
+        threading.Timer(args.seconds, stop.set).start()
+
+    from firmware.watch import watch
+
+    say(f"Watching {source_spec}; started in {time.monotonic() - started:.1f} s.")
+    try:
+        stats = watch(
+            plan["open"],
+            plan["eyes"],
+            appliance,
+            stop,
+            status="demo" if plan["demo"] else "ok",
+            once=plan["once"],
+        )
+        if plan["once"] and not stop.is_set():
+            game = appliance.referee.game
+            say(f"The {source_spec} is over after {stats.frames} frames: "
+                f"{game.describe_result() if game else 'no game was played'}.")
+            if not args.exit_at_end and web is not None:
+                say("The web page stays up; Ctrl-C to stop.")
+                stop.wait()
+    finally:
+        if web is not None:
+            web.stop()
+        for output in outputs:
+            close = getattr(output, "close", None)
+            if close is not None:
+                close()
+        if gamelog is not None:
+            gamelog.close()
+    return 0
+
+
+def _say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def _plan_source(spec: str, args: argparse.Namespace, config: Any) -> dict[str, Any]:
+    """How to open ``spec``, who plays, and the vision that reads it."""
+    from referee.setup import Player
+
+    if spec == "demo":
+        from firmware.demo import DemoSource, demo_record
+
+        try:
+            record = demo_record(args.demo_game)
+        except Exception as exc:
+            raise ValueError(f"--demo-game {args.demo_game}: {exc}") from None
+        players = list(record.setup.players)
+
+        def open_demo() -> Any:
+            return DemoSource(record, speed=args.speed, turns=args.demo_turns)
+
+        return {"players": players, "open": open_demo, "eyes": _eyes(config), "demo": True,
+                "once": True}
+    players = [Player(p.name, p.castles, p.seat) for p in config.players]
+    kind, _, rest = spec.partition(":")
+    from vision import sources
+
+    if spec == "picamera":
+        width, height = config.camera.resolution
+
+        def open_camera() -> Any:
+            return sources.PiCameraSource((int(width), int(height)))
+
+        once = False
+        opener = open_camera
+    elif kind == "usb" and rest.isdigit():
+        opener, once = (lambda: sources.VideoSource(int(rest))), False
+    elif kind == "video" and rest:
+        if not Path(rest).is_file():
+            raise ValueError(f"--source {spec}: no such video file")
+        opener, once = (lambda: sources.VideoSource(rest)), True
+    elif kind == "images" and rest:
+        if not Path(rest).is_dir():
+            raise ValueError(f"--source {spec}: no such folder")
+        fps = float(config.camera.fps)
+        opener, once = (lambda: sources.ImageFolderSource(rest, fps)), True
+    else:
+        raise ValueError(f"--source {spec!r} is not one of: {SOURCES}")
+    return {"players": players, "open": opener, "eyes": _eyes(config), "demo": False,
+            "once": once}
+
+
+def _eyes(config: Any) -> Any:
+    from vision.calibration import CalibrationError, load, reader_for
+    from vision.layout import LayoutError, load_layout
+
+    try:
+        layout = load_layout(config.camera.layout or None)
+        calibration = load(config.camera.calibration) if config.camera.calibration else None
+        return reader_for(layout, calibration)
+    except (LayoutError, CalibrationError) as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _open_outputs(config: Any, appliance: Any, say: Any) -> tuple[list[Any], Any]:
+    """The display, buttons/LEDs/buzzer and voice — each optional, each said once if absent."""
+    from firmware.controls import open_controls
+    from firmware.display.device import open_device, stand_in
+    from firmware.display.panel import Display
+    from firmware.voice import Voice
+
+    if config.display.enabled:
+        device, _real = open_device(config.display, say)
+    else:
+        device = stand_in()
+    display = Display.from_config(device, config.display, majorities=appliance.majorities)
+    display.start()
+    outputs: list[Any] = [display]
+    if config.gpio.enabled:
+        outputs.append(open_controls(appliance, config.gpio, say))
+    outputs.append(Voice.from_config(config, say))
+
+    def render_display(view: Any) -> bytes:
+        return display.png()
+
+    return outputs, render_display
