@@ -121,8 +121,16 @@ class Appliance:
             if status == self.camera and message == self.message:
                 return
             self.camera, self.message = status, message
-            self._announce([{"kind": "camera", "t": self.referee.t, "status": status,
-                             "message": message or f"Camera {status}."}])
+            self._announce(
+                [
+                    {
+                        "kind": "camera",
+                        "t": self.referee.t,
+                        "status": status,
+                        "message": message or f"Camera {status}.",
+                    }
+                ]
+            )
 
     # -------------------------------------------------------- announcements
 
@@ -153,9 +161,7 @@ class Appliance:
             stack = game.move_stack
             same = 0
             while (
-                same < len(self._logged)
-                and same < len(stack)
-                and self._logged[same] == stack[same]
+                same < len(self._logged) and same < len(stack) and self._logged[same] == stack[same]
             ):
                 same += 1
             for _ in range(len(self._logged) - same):
@@ -250,8 +256,13 @@ class Appliance:
             return self.undo() if long else self.confirm()
         if button == "majorities":
             with self._lock:
-                event = {"kind": "button", "t": self.referee.t, "button": button, "long": long,
-                         "message": "Live view." if long else "Majorities."}
+                event = {
+                    "kind": "button",
+                    "t": self.referee.t,
+                    "button": button,
+                    "long": long,
+                    "message": "Live view." if long else "Majorities.",
+                }
                 self._announce([event])
                 return {"events": [event]}
         raise CommandError(f"no button {button!r}: the buttons are 'majorities' and 'confirm'")
@@ -287,15 +298,28 @@ def waiting_view(
         "order": [],
         "discs_chosen": [],
         "players": [
-            {"name": p.name, "castles": p.castles, "seat": p.seat, "court": {}, "reserve": {},
-             "control": [], "discs": [1, 2, 3, 4, 5], "disc": None, "territories": 0,
-             "score": 0}
+            {
+                "name": p.name,
+                "castles": p.castles,
+                "seat": p.seat,
+                "court": {},
+                "reserve": {},
+                "control": [],
+                "discs": [1, 2, 3, 4, 5],
+                "disc": None,
+                "territories": 0,
+                "score": 0,
+            }
             for p in players
         ],
         "units": [
-            {"territories": [t], "owner": None,
-             "cubes": territories.get(str(t), {}).get("cubes", {}),
-             "emperor": table is not None and table.emperor == t, "reachable": False}
+            {
+                "territories": [t],
+                "owner": None,
+                "cubes": territories.get(str(t), {}).get("cubes", {}),
+                "emperor": table is not None and table.emperor == t,
+                "reachable": False,
+            }
             for t in range(1, 16)
         ],
         "territories": territories,
@@ -306,11 +330,15 @@ def waiting_view(
         "reason": None,
         "table": {
             "legal": illegal is None,
-            "illegal": None if illegal is None else {
-                k: illegal.get(k) for k in ("code", "message", "player")
-            },
+            "illegal": None
+            if illegal is None
+            else {k: illegal.get(k) for k in ("code", "message", "player")},
             "pending": [],
         },
-        "status": {"camera": camera, "message": message or "Set up the table: 3 cubes of each "
-                   "colour on the territories, the emperor, each reserve; then choose discs."},
+        "status": {
+            "camera": camera,
+            "message": message
+            or "Set up the table: 3 cubes of each "
+            "colour on the territories, the emperor, each reserve; then choose discs.",
+        },
     }

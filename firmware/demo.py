@@ -89,8 +89,11 @@ class DemoSource:
             if not snapshot.get("mat", True):
                 import numpy as np
 
-                frame = np.full((self.renderer.base.camera.height,
-                                 self.renderer.base.camera.width, 3), 40, np.uint8)
+                frame = np.full(
+                    (self.renderer.base.camera.height, self.renderer.base.camera.width, 3),
+                    40,
+                    np.uint8,
+                )
             else:
                 frame = self.renderer.frame(snapshot, seed=len(self._frames) % 7)
             self._frames[key] = frame

@@ -44,7 +44,9 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--demo-game", metavar="RECORD", help="demo: play this record instead")
     p.add_argument("--demo-turns", type=int, metavar="N", help="demo: only the first N turns")
-    p.add_argument("--db", metavar="FILE", help="game log file (default: $CAROLUS_DB or the data dir)")
+    p.add_argument(
+        "--db", metavar="FILE", help="game log file (default: $CAROLUS_DB or the data dir)"
+    )
     p.add_argument("--no-log", action="store_true", help="keep no game log")
     p.add_argument("--no-web", action="store_true", help="serve no web page")
     p.add_argument("--host", help="web page address to listen on (web.host)")
@@ -158,8 +160,10 @@ def run(args: argparse.Namespace) -> int:
                 keys_file=keys,
             )
         except OSError as exc:
-            return _fail(f"web page: cannot listen on {config.web.host}:{config.web.port}: "
-                         f"{exc.strerror or exc}")
+            return _fail(
+                f"web page: cannot listen on {config.web.host}:{config.web.port}: "
+                f"{exc.strerror or exc}"
+            )
         say(f"Web page: {web.url}  (PIN for corrections: {web.pin})")
         appliance.pin = web.pin  # type: ignore[attr-defined]
 
@@ -188,8 +192,10 @@ def run(args: argparse.Namespace) -> int:
         )
         if plan["once"] and not stop.is_set():
             game = appliance.referee.game
-            say(f"The {source_spec} is over after {stats.frames} frames: "
-                f"{game.describe_result() if game else 'no game was played'}.")
+            say(
+                f"The {source_spec} is over after {stats.frames} frames: "
+                f"{game.describe_result() if game else 'no game was played'}."
+            )
             if not args.exit_at_end and web is not None:
                 say("The web page stays up; Ctrl-C to stop.")
                 stop.wait()
@@ -225,8 +231,13 @@ def _plan_source(spec: str, args: argparse.Namespace, config: Any) -> dict[str, 
         def open_demo() -> Any:
             return DemoSource(record, speed=args.speed, turns=args.demo_turns)
 
-        return {"players": players, "open": open_demo, "eyes": _eyes(config), "demo": True,
-                "once": True}
+        return {
+            "players": players,
+            "open": open_demo,
+            "eyes": _eyes(config),
+            "demo": True,
+            "once": True,
+        }
     players = [Player(p.name, p.castles, p.seat) for p in config.players]
     kind, _, rest = spec.partition(":")
     from vision import sources
@@ -252,8 +263,7 @@ def _plan_source(spec: str, args: argparse.Namespace, config: Any) -> dict[str, 
         opener, once = (lambda: sources.ImageFolderSource(rest, fps)), True
     else:
         raise ValueError(f"--source {spec!r} is not one of: {SOURCES}")
-    return {"players": players, "open": opener, "eyes": _eyes(config), "demo": False,
-            "once": once}
+    return {"players": players, "open": opener, "eyes": _eyes(config), "demo": False, "once": once}
 
 
 def _eyes(config: Any) -> Any:

@@ -84,8 +84,9 @@ class TableRenderer:
                 step = layout.pieces_mm["cube"] + 0.4
                 for n in range(snapshot["courts"][seat][colour]):
                     along = 21.0 + n * step
-                    placed.append(Piece("cube", colour, x0 + d[0] * along, y0 + d[1] * along,
-                                        angle))
+                    placed.append(
+                        Piece("cube", colour, x0 + d[0] * along, y0 + d[1] * along, angle)
+                    )
             reserve = next(z for z in layout.of_kind("reserve") if z.seat == seat)
             slot = 0
             for colour in CUBE_COLOURS:
