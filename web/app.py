@@ -81,10 +81,10 @@ def create_app(
 ) -> Flask:
     """The page over ``hub`` (a `firmware.hub.Hub`). ``log`` is a `GameLog` or the
     path of one, for the history; ``pin`` the appliance's PIN (a new one if None, in
-    ``app.extensions["carolus"].guard.pin``); ``language`` the club's default;
+    ``app.extensions["carolus"].guard.pin``); ``language`` the club's default (one the
+    page does not speak falls back to English);
     ``secret_key`` keeps browsers trusted across restarts when it is kept."""
-    if language not in i18n.LANGUAGES:
-        raise ValueError(f"unknown language {language!r}; one of {', '.join(i18n.LANGUAGES)}")
+    language = i18n.closest(language)
     app = Flask(__name__)
     app.config.update(
         SECRET_KEY=secret_key or secrets.token_bytes(32),

@@ -13,6 +13,7 @@ club's configured language. Refresh the catalogs after changing strings with::
 from __future__ import annotations
 
 import io
+import logging
 from functools import cache
 from pathlib import Path
 
@@ -28,6 +29,7 @@ LANGUAGES: dict[str, str] = {
     "fi": "Suomi",
 }
 DEFAULT = "en"
+log = logging.getLogger("carolus.web")
 COOKIE = "carolus_lang"
 FOLDER = Path(__file__).resolve().parent / "translations"
 
@@ -56,6 +58,20 @@ def messages(lang: str) -> dict[str, str]:
         if isinstance(key, str) and key and isinstance(text, str):
             out[key] = text
     return out
+
+
+def closest(configured: str) -> str:
+    """The page's language for a configured one: ``de_AT`` or ``de-DE`` is ``de``; one the
+    page does not speak (the voice may) is English, with a warning in the log."""
+    lang = configured.strip().replace("_", "-").split("-")[0].lower()
+    if lang in LANGUAGES:
+        return lang
+    log.warning(
+        "the web page does not speak %r; it uses English (it speaks %s)",
+        configured,
+        ", ".join(LANGUAGES),
+    )
+    return DEFAULT
 
 
 def pick(asked: str | None, remembered: str | None, configured: str) -> str:

@@ -130,8 +130,10 @@ def test_configured_language_is_the_default(hub: PreviewHub) -> None:
     app = create_app(hub, pin="4321", language="fi")
     page = app.test_client().get("/").get_data(as_text=True)
     assert '<html lang="fi">' in page and "Kuulutukset" in page
-    with pytest.raises(ValueError, match="unknown language"):
-        create_app(hub, language="xx")
+    regional = create_app(hub, pin="4321", language="de_AT").test_client().get("/")
+    assert '<html lang="de">' in regional.get_data(as_text=True)
+    unknown = create_app(hub, pin="4321", language="fr").test_client().get("/")
+    assert '<html lang="en">' in unknown.get_data(as_text=True)  # the voice may speak it
 
 
 def test_announcements_on_the_stream_are_in_the_browsers_language(
