@@ -47,38 +47,64 @@ class Cell:
         return ay + self.y, ax + self.x
 
 
+def _group(kind: str) -> int:
+    return 0 if kind in BLOB_KINDS else 1 if kind == "court" else 2
+
+
 class Atlas:
     """Packing of zones (shelf by shelf) and the remap maps for one homography."""
 
     def __init__(self, layout: Layout, scale: float = 1.0, kinds: tuple[str, ...] = ATLAS_KINDS):
         self.scale = scale
-        self.cells: list[Cell] = []
-        x = y = shelf = 0
         zones = [z for z in layout.zones if z.kind in kinds]
-        zones.sort(key=lambda z: (z.kind not in BLOB_KINDS, -(z.bbox()[3] - z.bbox()[1])))
-        self.blob_rows = 0
-        for i, zone in enumerate(zones):
-            x0, y0, x1, y1 = zone.bbox()
-            x0, y0 = x0 - MARGIN_MM, y0 - MARGIN_MM
-            w = int(np.ceil((x1 + MARGIN_MM - x0) * scale))
-            h = int(np.ceil((y1 + MARGIN_MM - y0) * scale))
-            if x + w > ATLAS_WIDTH or (zone.kind not in BLOB_KINDS and not self.blob_rows
-                                       and self.cells):
-                if zone.kind not in BLOB_KINDS and not self.blob_rows:
-                    self.blob_rows = y + shelf
-                x, y, shelf = 0, y + shelf, 0
-            mask = np.zeros((h, w), np.uint8)
-            poly = (np.asarray(zone.polygon) - [x0, y0]) * scale * 16
-            cv2.fillPoly(mask, [np.round(poly).astype(np.int32)], 1, cv2.LINE_8, shift=4)
-            self.cells.append(Cell(i + 1, zone, x, y, w, h, (x0, y0), mask.astype(bool)))
-            x += w
-            shelf = max(shelf, h)
-        self.height, self.width = y + shelf, ATLAS_WIDTH
+        zones.sort(key=lambda z: (_group(z.kind), -(z.bbox()[3] - z.bbox()[1])))
+        best = min(range(400, 1601, 20), key=lambda w: self._pack(zones, scale, w)[0])
+        _, self.cells, (self.blob_rows, self.colour_rows), height = self._pack(
+            zones, scale, best, masks=True)
+        self.height, self.width = height, best
         self.zone_index = np.zeros((self.height, self.width), np.uint8)
         for c in self.cells:
             self.zone_index[c.y:c.y + c.h, c.x:c.x + c.w][c.mask] = c.index
         self._mm = self._mm_grid()
         self.maps: tuple[np.ndarray, np.ndarray] | None = None
+
+    @staticmethod
+    def _pack(zones: list[Zone], scale: float, width: int, masks: bool = False
+              ) -> tuple[int, list[Cell], tuple[int, int], int]:
+        """Shelf packing at a given width: (area, cells, group ends in rows, height).
+
+        Groups start on a new shelf: blob zones, then courts, then the rest, so the
+        reader labels colours only on the first rows.
+        """
+        cells: list[Cell] = []
+        x = y = shelf = 0
+        ends = [0, 0]
+        group = 0
+        for i, zone in enumerate(zones):
+            x0, y0, x1, y1 = zone.bbox()
+            x0, y0 = x0 - MARGIN_MM, y0 - MARGIN_MM
+            w = int(np.ceil((x1 + MARGIN_MM - x0) * scale))
+            h = int(np.ceil((y1 + MARGIN_MM - y0) * scale))
+            if w > width:
+                return (1 << 40, [], (0, 0), 0)
+            g = _group(zone.kind)
+            new_group = g != group and cells
+            if x + w > width or new_group:
+                x, y, shelf = 0, y + shelf, 0
+            for k in range(group, g):
+                ends[k] = y
+            group = g
+            mask = np.zeros((h, w), np.uint8)
+            if masks:
+                poly = (np.asarray(zone.polygon) - [x0, y0]) * scale * 16
+                cv2.fillPoly(mask, [np.round(poly).astype(np.int32)], 1, cv2.LINE_8, shift=4)
+            cells.append(Cell(i + 1, zone, x, y, w, h, (x0, y0), mask.astype(bool)))
+            x += w
+            shelf = max(shelf, h)
+        height = y + shelf
+        for k in range(group, 2):
+            ends[k] = height
+        return (height * width + 2 * ends[1] * width, cells, (ends[0], ends[1]), height)
 
     def _mm_grid(self) -> np.ndarray:
         grid = np.full((self.height, self.width, 2), -1e4, np.float32)

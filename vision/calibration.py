@@ -44,7 +44,7 @@ def calibrate(frame: np.ndarray, layout: Layout) -> dict[str, Any]:
     pose = MatLocator(layout).detect(gray)
     if pose is None:
         raise CalibrationError("not a calibration frame: the mat's markers are not found")
-    reader = Reader(layout)
+    reader = Reader(layout, swatches=True)
     reader._set_pose(pose.homography, frame.shape)
     atlas_img = reader.atlas.cut(frame)
     white = reader.border.white_field(frame, reader.atlas, atlas_img)

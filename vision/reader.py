@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from vision import colours
-from vision.atlas import Atlas, Cell
+from vision.atlas import ATLAS_KINDS, Atlas, Cell
 from vision.layout import CASTLE_COLOURS, CUBE_COLOURS, Layout
 from vision.markers import MatLocator
 from vision.mat import STRIPE_MM
@@ -58,14 +58,16 @@ class Reader:
     """Reads frames from one fixed camera; keeps the pose and maps between frames."""
 
     def __init__(self, layout: Layout, table: np.ndarray | None = None,
-                 tuning: Tuning | None = None, scale: float = 1.0) -> None:
+                 tuning: Tuning | None = None, scale: float = 1.0,
+                 swatches: bool = False) -> None:
         self.layout = layout
         self.seats = layout.seats()
         self.scale = scale
         self.table = colours.default_table() if table is None else table
         self.tuning = tuning or Tuning()
         self.locator = MatLocator(layout)
-        self.atlas = Atlas(layout, scale)
+        kinds = ATLAS_KINDS if swatches else tuple(k for k in ATLAS_KINDS if k != "swatch")
+        self.atlas = Atlas(layout, scale, kinds)
         self.border = BorderWatch(layout)
         self.motion = MotionWatch()
         self._pose_id: int | None = None
@@ -157,7 +159,7 @@ class Reader:
         hand = self.border.covered(frame, white)
         snap["occluded"] = bool(moving or hand or self.locator.hidden_markers > 0)
         self._balance(atlas, white)
-        labels = colours.classify(atlas, self.table)
+        labels = colours.classify(atlas[: self.atlas.colour_rows], self.table)
         self._count_blobs(snap, atlas, labels)
         self._count_courts(snap, labels)
         self._count_discs(snap, atlas)
@@ -166,6 +168,8 @@ class Reader:
     def _balance(self, atlas: np.ndarray, white: Any) -> None:
         """Scale each zone so the paper around it reads `WHITE_LEVEL` in every channel."""
         for cell in self.atlas.cells:
+            if cell.zone.kind == "reference":
+                continue
             cx, cy = cell.zone.centre()
             ref = white(cx, cy)
             gains = (*tuple(float(colours.WHITE_LEVEL / max(8.0, v)) for v in ref), 0.0)
@@ -185,30 +189,29 @@ class Reader:
         mask = ((lab > 0) & (lab != colours.NEUTRAL) & inside).astype(np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel3)
         self._count_castles(snap, atlas, lab, inside & self._territory_rows)
-        n, cc, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= 12 * self.scale**2)
+        _, cc, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        smallest = 0.35 * self._footprint_px("cube", *self._nadir)
+        big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= smallest)
         big = big[big > 0]
-        if big.size == 0:
-            return
-        hist = np.bincount((cc.ravel().astype(np.int64) * 8 + lab.ravel()),
-                           minlength=n * 8).reshape(n, 8)
         blobs: list[tuple[int, float, float, float, np.ndarray, tuple[int, ...]]] = []
         for k in big:
-            colours_here = np.flatnonzero(hist[k, 1:] >= 6 * self.scale**2) + 1
             bx, by, bw, bh = (int(v) for v in stats[k, :4])
+            blob = cc[by:by + bh, bx:bx + bw] == k
+            sub_lab = lab[by:by + bh, bx:bx + bw]
+            hist = np.bincount(sub_lab[blob], minlength=8)
+            colours_here = np.flatnonzero(hist[1:colours.NEUTRAL] >= smallest) + 1
             if len(colours_here) <= 1:
-                cls = int(colours_here[0]) if len(colours_here) else int(hist[k, 1:].argmax() + 1)
+                cls = int(colours_here[0]) if len(colours_here) else int(
+                    hist[1:colours.NEUTRAL].argmax() + 1)
                 ax, ay = cents[k]
-                blob = cc[by:by + bh, bx:bx + bw] == k
                 blobs.append((cls, float(stats[k, cv2.CC_STAT_AREA]), ax, ay, blob,
                               (bx, by, bw, bh)))
                 continue
-            sub_cc = cc[by:by + bh, bx:bx + bw] == k
             for cls in colours_here:
-                part = (sub_cc & (lab[by:by + bh, bx:bx + bw] == cls)).astype(np.uint8)
+                part = (blob & (sub_lab == cls)).astype(np.uint8)
                 m, pcc, pst, pce = cv2.connectedComponentsWithStats(part, connectivity=8)
                 for j in range(1, m):
-                    if pst[j, cv2.CC_STAT_AREA] < 12 * self.scale**2:
+                    if pst[j, cv2.CC_STAT_AREA] < smallest:
                         continue
                     px, py, pw, ph = (int(v) for v in pst[j, :4])
                     blobs.append((int(cls), float(pst[j, cv2.CC_STAT_AREA]), bx + pce[j][0],
