@@ -203,13 +203,6 @@ class Judgement:
                     )
                 if name != chores.castles_by:
                     self.next_started = True
-            elif name == done:
-                return Problem(
-                    "cube-count",
-                    f"{name} played a cube more after his {cubes_played(game)}; a turn plays "
-                    f"exactly {game.cubes_per_turn}",
-                    name,
-                )
             else:
                 if actor is not None:
                     # into the actor's own court: he took it; elsewhere: its owner acted
@@ -221,6 +214,13 @@ class Judgement:
                             f"from one's own reserve",
                             actor,
                         )
+                if name == done:
+                    return Problem(
+                        "cube-count",
+                        f"{name} played a cube more after his {cubes_played(game)}; a turn "
+                        f"plays exactly {game.cubes_per_turn}",
+                        name,
+                    )
                 if phase is Phase.OPENING:
                     message = (
                         f"{name} cannot play cubes yet: the discs of round {game.round} are "
