@@ -74,6 +74,7 @@ class Action:
     cylinder: str | None = None  # colour, for a cylinder move (may be done late)
     illegal: str | None = None  # expected code while the state it leaves stands
     undoes: bool = False  # this action ends an illegal act
+    move: int = -1  # the move of the record it belongs to (-1: set-up and extras)
 
 
 @dataclass
@@ -101,6 +102,7 @@ class Options:
     illegal: float = 0.0  # chance of an injected illegal act at each opportunity
     fps: float = 5.0
     kinds: tuple[str, ...] | None = None  # illegal acts to inject (None: all)
+    merge: float = 0.0  # chance that a hand goes straight on to the next piece of a move
 
 
 def moves_of(record: Record) -> Iterator[Move]:
@@ -149,6 +151,7 @@ class Simulator:
             self.mat.discs[self.seat[p.name]] = set(range(1, 6))
             self.planned.discs[self.seat[p.name]] = set(range(1, 6))
         self.actions: list[Action] = []
+        self.move_index = -1
         self.deferred: list[list[Any]] = []  # [countdown, cylinder action]
         self.frames: list[dict[str, Any]] = []
         self.illegal: list[IllegalAct] = []
@@ -216,7 +219,7 @@ class Simulator:
         """Play the planned actions onto the mat, frame by frame."""
         self.hold(8)
         standing: tuple[str, str, float] | None = None
-        for action in self.actions:
+        for n, action in enumerate(self.actions):
             if standing is not None and action.undoes:
                 code, what, start = standing
                 self.illegal.append(IllegalAct(code, what, start, self.t))
@@ -225,12 +228,24 @@ class Simulator:
             action.act(self.mat)
             if action.illegal is not None:
                 standing = (action.illegal, action.what, self.t)
+            following = self.actions[n + 1] if n + 1 < len(self.actions) else None
+            if (
+                standing is None
+                and not action.undoes
+                and following is not None
+                and following.illegal is None
+                and following.move == action.move >= 0
+                and self.chance(self.options.merge)
+            ):
+                continue  # the hand stays over the mat for the next piece
             self.hold()
         self.hold(10)
 
     # ----------------------------------------------------------- planning
 
     def emit(self, action: Action, flush: bool = False) -> None:
+        if action.move < 0 and action.cylinder is None:
+            action.move = self.move_index
         self.actions.append(action)
         action.act(self.planned)
         if action.cylinder is None and not action.illegal and not action.undoes:
@@ -266,6 +281,7 @@ class Simulator:
         i = 0
         while i < len(moves):
             move = moves[i]
+            self.move_index = i
             if isinstance(move, ChooseDisc):
                 done = early.pop(i, None)
                 if not game.chosen_discs() and done is None:

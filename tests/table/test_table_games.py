@@ -51,7 +51,8 @@ def test_a_clean_stream_needs_no_flicker_tolerance_and_a_noisy_one_gets_the_same
     seated, record = source(2, 4, "greedy")
     clean = stream_of(record, 1, flicker=0.0, blind=0.0, late_cylinders=0.0, interleave=0.0)
     noisy = stream_of(record, 2, flicker=0.9, blind=0.3, late_cylinders=1.0, interleave=1.0)
-    for stream in (clean, noisy):
+    hasty = stream_of(record, 3, merge=0.6)  # several pieces under one hand
+    for stream in (clean, noisy, hasty):
         referee, _ = referee_run(seated, stream.snapshots)
         written = referee.record()
         assert written is not None and written.to_json() == record.to_json()
