@@ -205,3 +205,87 @@ def test_history_replay_in_the_browser(browser: Any, tmp_path: Path) -> None:
         assert page.locator("#ring .castle").count() > 0
     finally:
         server.stop()
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.skipif(
+    not os.environ.get("CAROLUS_E2E_RUN"),
+    reason="drives the whole appliance (`carolus run --source demo`, ~30 s): set CAROLUS_E2E_RUN=1",
+)
+def test_the_appliance_demo_in_the_browser(browser: Any, tmp_path: Path) -> None:
+    import re
+    import subprocess
+    import sys
+    import time
+
+    carolus = Path(sys.executable).with_name("carolus")
+    if subprocess.run([carolus, "run", "--help"], capture_output=True).returncode != 0:
+        pytest.skip("this carolus has no `run` command yet")
+    port = _free_port()
+    run = subprocess.Popen(
+        [
+            carolus,
+            "run",
+            "--source",
+            "demo",
+            "--speed",
+            "0",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--no-display",
+            "--no-gpio",
+            "--no-voice",
+            "--db",
+            str(tmp_path / "games.sqlite3"),
+            "--seconds",
+            "90",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert run.stdout is not None
+        deadline = time.monotonic() + 30
+        found = None
+        while found is None and time.monotonic() < deadline:
+            found = re.search(
+                r"Web page: (\S+)\s+\(PIN for corrections: (\d+)\)", run.stdout.readline()
+            )
+        assert found, "carolus run never said where its web page is"
+        url, pin = found.groups()
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(url)
+        page.wait_for_selector("#ring .unit")
+        # the demo's table is read by the camera pipeline and refereed: its words arrive
+        page.wait_for_function(
+            "document.getElementById('announcements').textContent.includes('lays disc')",
+            timeout=45_000,
+        )
+        assert page.evaluate("window.carolus.events") > 1
+        page.click('#ring [data-territory="1"]')
+        page.locator("#majority").wait_for(state="visible", timeout=5000)
+        table = browser.new_page()
+        table.goto(url + "table")
+        table.fill("#pin", pin)
+        table.click("#pin-form button")
+        table.wait_for_selector("#controls", state="visible")
+        assert not errors
+    finally:
+        run.terminate()
+        try:
+            run.wait(10)
+        except subprocess.TimeoutExpired:  # (it does not always stop on SIGTERM yet)
+            run.kill()
+            run.wait(10)
