@@ -158,7 +158,7 @@ const Board = (() => {
         el("h3", {}, el("span", { class: `castle-swatch ${p.castles}`, title: sideName(p.castles) }), p.name,
           p.seat ? el("small", {}, " · " + pt("seat", p.seat)) : null,
           active ? el("small", { class: "to-move" }, " · " + t("to move")) : null),
-        el("p", { class: "castles" }, t("%(count)s territories under castles", { count: p.territories }), p.score !== undefined ? ` · ${t("score")} ${p.score}` : ""),
+        el("p", { class: "castles" }, t("Territories under castles: %(count)s", { count: p.territories }), p.score !== undefined ? ` · ${t("score")} ${p.score}` : ""),
         el("div", { class: "row" }, el("span", { class: "label" }, t("Court")), counts(p.court, p.control)),
         el("div", { class: "row" }, el("span", { class: "label" }, t("Cylinders")),
           (p.control || []).length ? p.control.map((c) => el("span", { class: `cylinder-chip ${c}` }, colourName(c))) : el("span", { class: "none" }, "—")),
