@@ -21,6 +21,11 @@ from web.auth import Guard, new_pin
 from web.history import History
 from web.live import StateCache
 
+CSP = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+)
+
 
 @dataclass
 class Context:
@@ -120,6 +125,15 @@ def _install_i18n(app: Flask) -> None:
         pgettext=lambda ctx, text, **kw: tr().pgettext(ctx, text),
         newstyle=True,
     )
+
+    @app.after_request
+    def guard_the_page(response: Any) -> Any:
+        """Everything is served by the appliance itself: no other origin may run script,
+        be fetched, or frame the page (clickjacking of the corrections page)."""
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        return response
 
     @app.after_request
     def remember_language(response: Any) -> Any:

@@ -107,3 +107,13 @@ def test_unicode_digits_are_not_numbers(client: FlaskClient) -> None:
         assert client.get(f"/api/majority/{odd}").status_code == 400
         assert client.get(f"/api/games/{odd}/record").status_code == 400
     assert client.get("/api/events", headers={"Last-Event-ID": "²"}).status_code == 400
+
+
+def test_pages_allow_nothing_from_elsewhere(client: FlaskClient) -> None:
+    page = client.get("/")
+    policy = page.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy
+    assert page.headers["X-Content-Type-Options"] == "nosniff"
+    html = page.get_data(as_text=True)
+    assert "http://" not in html and "https://" not in html  # no CDN, no fonts
+    assert " onchange=" not in html and " onclick=" not in html  # no inline script

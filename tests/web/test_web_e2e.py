@@ -64,7 +64,7 @@ def _castles(hub: PreviewHub) -> int:
 
 def test_live_page_follows_the_game(browser: Any, table: tuple[PreviewHub, WebServer]) -> None:
     hub, server = table
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page = browser.new_page(bypass_csp=True, viewport={"width": 1280, "height": 900})
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server.url)
@@ -95,7 +95,7 @@ def test_live_page_follows_the_game(browser: Any, table: tuple[PreviewHub, WebSe
 
 def test_pin_then_a_correction(browser: Any, table: tuple[PreviewHub, WebServer]) -> None:
     hub, server = table
-    page = browser.new_page()
+    page = browser.new_page(bypass_csp=True)
     page.goto(server.url + "table")
     assert page.locator("#controls").is_hidden()
     page.fill("#pin", "1111")
@@ -120,7 +120,9 @@ def test_language_switch(browser: Any, table: tuple[PreviewHub, WebServer]) -> N
     hub, server = table
     for _ in range(4):
         hub.advance()
-    page = browser.new_page()
+    page = browser.new_page()  # with the page's own CSP (the others bypass it to poll)
+    console: list[str] = []
+    page.on("console", lambda m: console.append(m.text))
     page.goto(server.url)
     page.wait_for_selector("#ring .unit")
     page.select_option("#lang-select", "de")
@@ -130,6 +132,7 @@ def test_language_switch(browser: Any, table: tuple[PreviewHub, WebServer]) -> N
     assert "Zahlenscheibe" in page.inner_text("#announcements")
     page.goto(server.url + "history")  # remembered for the next page
     assert page.locator("html").get_attribute("lang") == "de"
+    assert not [m for m in console if "Content Security Policy" in m]
 
 
 def test_screenshot_for_the_readme(
@@ -140,7 +143,7 @@ def test_screenshot_for_the_readme(
         hub.advance()
     while not (hub.state()["phase"] == "action" and hub.state()["step"] == "emperor"):
         hub.advance()  # the reachable units show
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page = browser.new_page(bypass_csp=True, viewport={"width": 1400, "height": 1000})
     page.goto(server.url)
     page.wait_for_selector("#ring .unit.reachable")
     owned = next(u for u in hub.state()["units"] if u["owner"])
@@ -158,7 +161,7 @@ def test_the_page_reconnects_by_itself_and_misses_nothing(
     browser: Any, table: tuple[PreviewHub, WebServer]
 ) -> None:
     hub, server = table
-    page = browser.new_page()
+    page = browser.new_page(bypass_csp=True)
     page.goto(server.url)  # a fresh table: no event yet when the page connects
     page.wait_for_selector("#ring .unit")
     stopping = server.app.extensions["carolus"].stopping
@@ -188,7 +191,7 @@ def test_history_replay_in_the_browser(browser: Any, tmp_path: Path) -> None:
         log.finish(game_id)
     server = serve(PreviewHub(), "127.0.0.1", 0, log=tmp_path / "games.sqlite3")
     try:
-        page = browser.new_page()
+        page = browser.new_page(bypass_csp=True)
         page.goto(server.url + "history")
         page.click("#games tbody tr button")
         page.wait_for_selector("#castle-chart polyline")
@@ -263,7 +266,7 @@ def test_the_appliance_demo_in_the_browser(browser: Any, tmp_path: Path) -> None
             )
         assert found, "carolus run never said where its web page is"
         url, pin = found.groups()
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page = browser.new_page(bypass_csp=True, viewport={"width": 1280, "height": 900})
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(url)
@@ -276,7 +279,7 @@ def test_the_appliance_demo_in_the_browser(browser: Any, tmp_path: Path) -> None
         assert page.evaluate("window.carolus.events") > 1
         page.click('#ring [data-territory="1"]')
         page.locator("#majority").wait_for(state="visible", timeout=5000)
-        table = browser.new_page()
+        table = browser.new_page(bypass_csp=True)
         table.goto(url + "table")
         table.fill("#pin", pin)
         table.click("#pin-form button")

@@ -69,5 +69,8 @@ const Carolus = (() => {
     return node;
   }
 
+  const languages = document.getElementById("lang-select");
+  if (languages) languages.addEventListener("change", () => languages.form.submit());
+
   return { csrf, t, pt, ready, api, light, el };
 })();
