@@ -21,6 +21,8 @@ from vision.render import art, hands
 from vision.render.pieces import Piece
 from vision.render.scene import Scene, random_scene, render, with_changes
 
+CUBE_SLOTS = 24  # cubes a tile has places for; more are stacked on the last places
+
 
 class TableRenderer:
     """Frames of one camera over one mat, for any table state."""
@@ -40,6 +42,17 @@ class TableRenderer:
         base.hands = []
         self.base = base
         self._spots: dict[tuple[str, int], tuple[float, float, float, float]] = {}
+        sizes = layout.pieces_mm
+        # Every spot is chosen up front, the tall pieces first, so where a piece stands
+        # never depends on what came before it in the game.
+        for number, zone in layout.territories().items():
+            key = f"territory {number}"
+            # the emperor is tall: seen at an angle it would hide a cube close to it
+            self._spot(key, 0, zone, room=sizes["emperor"] * 1.3)
+            for slot in range(1, 4):
+                self._spot(key, slot, zone, room=sizes["castle"])
+            for slot in range(8, 8 + CUBE_SLOTS):
+                self._spot(key, slot, zone)
 
     def scene(self, snapshot: Mapping[str, Any]) -> Scene:
         """The pieces of ``snapshot`` on this camera's mat (an occluded one gets a hand)."""
@@ -50,18 +63,18 @@ class TableRenderer:
             key = f"territory {number}"
             slot = 0
             if snapshot.get("emperor") == number:
-                x, y, _ = self._spot(key, slot, zone, room=self.layout.pieces_mm["emperor"])
+                x, y, _ = self._spot(key, slot, zone)
                 placed.append(Piece("emperor", "yellow", x, y))
             slot += 1
             for colour in CASTLE_COLOURS:
                 for _ in range(t["castles"][colour]):
-                    x, y, rot = self._spot(key, slot, zone, room=self.layout.pieces_mm["castle"])
+                    x, y, rot = self._spot(key, min(slot, 3), zone)
                     placed.append(Piece("castle", colour, x, y, rot))
                     slot += 1
             slot = 8
             for colour in CUBE_COLOURS:
                 for _ in range(t["cubes"][colour]):
-                    x, y, rot = self._spot(key, slot, zone)
+                    x, y, rot = self._spot(key, min(slot, 8 + CUBE_SLOTS - 1), zone)
                     placed.append(Piece("cube", colour, x, y, rot))
                     slot += 1
         seats = [s for s in layout.seats() if s in snapshot["courts"]]
