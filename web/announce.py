@@ -17,6 +17,12 @@ CUBE_COLOURS = ("red", "green", "yellow", "blue", "pink")
 CASTLE_COLOURS = ("white", "black", "grey")
 
 
+def N_(msgid: str) -> str:
+    """Mark a msgid for the catalogs (``pybabel extract -k N_``) where it is chosen;
+    it is translated where it is used."""
+    return msgid
+
+
 def mark(context: str, word: str) -> tuple[str, str]:
     """Mark a word for the catalogs (``pybabel extract -k mark:1c,2``); it is translated
     where it is used, with ``pgettext(context, word)``."""
@@ -74,6 +80,69 @@ def cubes(tr: Translations, colours: Sequence[str]) -> str:
         for c, n in counts.items()
     ]
     return ", ".join(parts) or tr.gettext("nothing")
+
+
+def _own_words(tr: Translations, msgid: str, event: Mapping[str, Any]) -> str | None:
+    """The msgid in the reader's language, or ``None`` where the catalog leaves it as it
+    is (English): there the table referee's own, richer sentence is said."""
+    text: str = tr.gettext(msgid)
+    return None if text == msgid and event.get("message") else text
+
+
+def _table_sentence(event: Mapping[str, Any], tr: Translations) -> str | None:
+    """The live table's own events (`referee.table`): translated from their fields; in
+    English their ``message`` as the table referee words it."""
+    kind = event.get("kind")
+    plain = {
+        "resolved": N_("The table is right again."),
+        "undone": N_("The last step was undone."),
+        "confirmed": N_("Confirmed: the pending action is done."),
+        "castles-placed": N_("The castles stand as the rules say."),
+        "setup": N_("The set-up is accepted: the game begins."),
+    }
+    if kind in plain:
+        found = _own_words(tr, plain[kind], event)
+        return found if found is not None else str(event["message"])
+    words: dict[str, Any]
+    if kind == "corrected":
+        msgid, words = N_("The referee was corrected: %(zone)s."), {"zone": event.get("zone", "?")}
+    elif kind == "cubes-placed":
+        parts = []
+        if event.get("court"):
+            parts.append(
+                tr.gettext("%(cubes)s to his court") % {"cubes": cubes(tr, event["court"])}
+            )
+        for t, placed in event.get("territories", {}).items():
+            parts.append(
+                tr.gettext("%(cubes)s on territory %(territory)s")
+                % {"cubes": cubes(tr, placed), "territory": t}
+            )
+        msgid = N_("%(player)s has placed %(count)s of %(of)s cubes: %(cubes)s.")
+        words = {
+            "player": event["player"],
+            "count": event.get("count", "?"),
+            "of": event.get("of", "?"),
+            "cubes": "; ".join(parts),
+        }
+    elif kind == "castle-pending":
+        msgid = N_("Put a %(side)s castle on %(where)s.")
+        words = {"side": side(tr, event["side"]), "where": where(tr, event["territories"])}
+    elif kind in ("cylinder-pending", "cylinder-moved"):
+        pool = event.get("to") == "pool"
+        msgid = {
+            ("cylinder-pending", True): N_("Put the %(colour)s cylinder back in the pool."),
+            ("cylinder-pending", False): N_("Move the %(colour)s cylinder to the %(seat)s court."),
+            ("cylinder-moved", True): N_("The %(colour)s cylinder is back in the pool."),
+            ("cylinder-moved", False): N_("The %(colour)s cylinder is on the %(seat)s court."),
+        }[(str(kind), pool)]
+        words = {
+            "colour": colour(tr, event["colour"]),
+            "seat": tr.pgettext("seat", str(event.get("to"))),
+        }
+    else:
+        return None
+    found = _own_words(tr, msgid, event)
+    return str(event["message"]) if found is None else _upper_first(found % words)
 
 
 def _upper_first(text: str) -> str:
@@ -172,14 +241,9 @@ def sentence(event: Mapping[str, Any], tr: Translations) -> str | None:
                 "code": event.get("code", "?"),
                 "message": event.get("message", ""),
             }
-        if kind == "resolved":
-            return _("The table is right again.")
-        if kind == "undone":
-            return _("The last step was undone.")
-        if kind == "corrected":
-            return _("The referee was corrected: %(zone)s.") % {"zone": event.get("zone", "?")}
-        if kind == "confirmed":
-            return _("Confirmed: the pending action is done.")
+        table = _table_sentence(event, tr)
+        if table is not None:
+            return table
         if kind == "game-started":
             return _("A new game starts.")
         if kind == "game-ended":

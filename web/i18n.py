@@ -5,7 +5,7 @@ are compiled in memory when the app starts (no ``.mo`` in git, no build step). T
 language of a request is ``?lang=`` (remembered in a cookie), else the cookie, else the
 club's configured language. Refresh the catalogs after changing strings with::
 
-    .venv/bin/pybabel extract -F web/babel.cfg -k t -k pt:1c,2 -k mark:1c,2 --no-location \
+    .venv/bin/pybabel extract -F web/babel.cfg -k t -k pt:1c,2 -k mark:1c,2 -k N_ --no-location \
         --sort-output -o web/translations/messages.pot web
     .venv/bin/pybabel update -i web/translations/messages.pot -d web/translations
 """

@@ -44,6 +44,7 @@ def _source_messages() -> set[tuple[str | None, str]]:
         "t": None,
         "pt": ((1, "c"), 2),
         "mark": ((1, "c"), 2),
+        "N_": None,
     }
     found = set()
     for _, _, message, _, context in extract_from_dir(
@@ -149,3 +150,67 @@ def test_announcements_on_the_stream_are_in_the_browsers_language(
 
 def test_no_compiled_catalogs_in_the_tree() -> None:
     assert not list((WEB / "translations").rglob("*.mo"))  # compiled in memory
+
+
+TABLE_EVENTS = [
+    {
+        "kind": "cubes-placed",
+        "player": "Anna",
+        "court": ["red"],
+        "territories": {"3": ["blue"]},
+        "count": 2,
+        "of": 3,
+        "message": "Anna has placed 2 of 3 cubes: 1 red to the court; 1 blue on territory 3.",
+    },
+    {
+        "kind": "castle-pending",
+        "territories": [9],
+        "side": "white",
+        "message": "Build a white castle on territory 9.",
+    },
+    {
+        "kind": "castles-placed",
+        "territories": [9],
+        "message": "The castles stand as the rules say.",
+    },
+    {
+        "kind": "cylinder-pending",
+        "colour": "yellow",
+        "to": "south",
+        "message": "Move the yellow cylinder to Anna's court.",
+    },
+    {
+        "kind": "cylinder-moved",
+        "colour": "yellow",
+        "to": "pool",
+        "message": "The yellow cylinder is on the pool.",
+    },
+    {"kind": "undone", "move": {}, "message": "Undone: Anna chose disc 3."},
+    {"kind": "resolved", "code": "wrong-court", "message": "The table is legal again."},
+    {"kind": "setup", "message": "Set-up accepted: Anna (white, south) ..."},
+]
+
+
+def test_the_table_referees_own_events_in_english_are_its_words() -> None:
+    english = translations("en")
+    for event in TABLE_EVENTS:
+        assert sentence(event, english) == event["message"]
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_the_table_referees_own_events_are_translated(lang: str) -> None:
+    tr = translations(lang)
+    for event in TABLE_EVENTS:
+        said = sentence(event, tr)
+        assert said and said != event["message"], (lang, event["kind"])
+    placed = sentence(TABLE_EVENTS[0], tr) or ""
+    assert "Anna" in placed and tr.pgettext("colour", "blue") in placed
+    moved = sentence(TABLE_EVENTS[3], tr) or ""
+    assert tr.pgettext("seat", "south") in moved and tr.pgettext("colour", "yellow") in moved
+
+
+def test_a_hub_event_without_a_message_still_reads_well() -> None:
+    assert sentence({"kind": "undone"}, translations("en")) == "The last step was undone."
+    assert sentence({"kind": "corrected", "zone": "territory:3"}, translations("de")) == (
+        "Der Schiedsrichter wurde korrigiert: territory:3."
+    )
