@@ -1,0 +1,139 @@
+"""The appliance: snapshots in, the game logged first, then announced; commands checked."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware.appliance import Appliance
+from firmware.bus import EventBus
+from firmware.gamelog.store import GameLog, LogFullError
+from firmware.hub import CommandError
+from referee.check import judge
+from referee.events import RECORD_KINDS
+from referee.record import load
+from referee.table.simulate import Options, seated, simulate
+
+EXAMPLE = Path("examples/club-night.json")
+
+
+def stream(seed: int = 1) -> tuple[Any, list[dict[str, Any]]]:
+    record = seated(load(EXAMPLE))
+    return record, simulate(record, random.Random(seed), Options()).snapshots
+
+
+class CheckingBus(EventBus):
+    """A bus that checks, at every announcement, that the log already holds the game."""
+
+    def __init__(self, log: GameLog) -> None:
+        super().__init__()
+        self.log = log
+        self.appliance: Appliance | None = None
+        self.checked = 0
+
+    def publish(self, event: dict[str, Any]) -> int:
+        appliance = self.appliance
+        if (
+            appliance is not None
+            and appliance.game_id is not None
+            and event["kind"] in RECORD_KINDS
+        ):
+            game = appliance.referee.game
+            assert game is not None
+            assert self.log.moves(appliance.game_id) == game.move_stack
+            self.checked += 1
+        return super().publish(event)
+
+
+def test_a_game_is_logged_before_it_is_announced(tmp_path: Path) -> None:
+    record, snapshots = stream()
+    log = GameLog(tmp_path / "log.db")
+    bus = CheckingBus(log)
+    appliance = Appliance(record.setup.players, bus=bus, gamelog=log)
+    bus.appliance = appliance
+    for snapshot in snapshots:
+        appliance.feed(snapshot)
+    assert bus.checked >= 4  # control gained ×3, castle built
+    assert appliance.game_id is not None
+    logged = judge(log.record(appliance.game_id)).game
+    source = judge(record).game
+    assert logged is not None and source is not None
+    assert logged.move_stack == source.move_stack
+    kinds = [e["kind"] for _, e in bus.since(0)]
+    assert kinds.index("castle-built") > kinds.index("control-gained")
+    state = appliance.state()
+    assert state["territories"]["6"]["owner"] == "white"
+
+
+def test_outputs_see_every_event_and_a_broken_one_stops_nothing() -> None:
+    record, snapshots = stream()
+    seen: list[str] = []
+
+    class Broken:
+        def update(self, view: Any, events: Any) -> None:
+            raise RuntimeError("display unplugged")
+
+    class Listening:
+        def update(self, view: Any, events: Any) -> None:
+            seen.extend(e["kind"] for e in events)
+
+    appliance = Appliance(record.setup.players, outputs=[Broken(), Listening()])
+    for snapshot in snapshots:
+        appliance.feed(snapshot)
+    assert "castle-built" in seen and "turn-started" in seen
+
+
+def test_a_full_disk_warns_and_the_game_goes_on(tmp_path: Path) -> None:
+    record, snapshots = stream()
+
+    class FullLog(GameLog):
+        def step(self, *args: Any, **kwargs: Any) -> int:
+            raise LogFullError("database or disk is full")
+
+    appliance = Appliance(record.setup.players, gamelog=FullLog(tmp_path / "log.db"))
+    for snapshot in snapshots:
+        appliance.feed(snapshot)
+    game = appliance.referee.game
+    assert game is not None and game.owners() == {6: "white"}
+    warnings = [e for _, e in appliance.bus.since(0) if e["kind"] == "warning"]
+    assert warnings and "disk is full" in warnings[0]["message"]
+
+
+def test_commands_are_checked_with_clear_reasons() -> None:
+    record, snapshots = stream()
+    appliance = Appliance(record.setup.players)
+    with pytest.raises(CommandError, match="not started"):
+        appliance.majority(3)
+    with pytest.raises(CommandError, match="nothing to undo"):
+        appliance.undo()
+    for snapshot in snapshots:
+        appliance.feed(snapshot)
+    with pytest.raises(CommandError, match="1 to 15"):
+        appliance.majority(16)
+    with pytest.raises(CommandError, match="unknown zone"):
+        appliance.correct("kitchen:1", {"red": 1})
+    with pytest.raises(CommandError, match="whole numbers"):
+        appliance.correct("territory:7", {"purple": 1})
+    with pytest.raises(CommandError, match="no button"):
+        appliance.press("self-destruct")
+    assert appliance.majority(6)["outcome"] == "keep"
+    assert [m["margin"] for m in appliance.majorities()] == sorted(
+        m["margin"] for m in appliance.majorities()
+    )
+
+
+def test_undo_takes_back_the_last_step_in_the_log_too(tmp_path: Path) -> None:
+    record, snapshots = stream()
+    log = GameLog(tmp_path / "log.db")
+    appliance = Appliance(record.setup.players, gamelog=log)
+    for snapshot in snapshots:
+        appliance.feed(snapshot)
+    game = appliance.referee.game
+    assert game is not None and appliance.game_id is not None
+    before = len(game.move_stack)
+    appliance.undo()
+    assert len(game.move_stack) == before - 1
+    assert log.moves(appliance.game_id) == game.move_stack
