@@ -48,6 +48,26 @@ WORDS = (
     mark("seat", "west"),
     mark("seat", "north"),
     mark("seat", "east"),
+    # the referee's codes for what is not allowed (record.md, table.md), as short titles
+    mark("illegal", "bad-setup"),
+    mark("illegal", "after-end"),
+    mark("illegal", "disc-order"),
+    mark("illegal", "disc-unavailable"),
+    mark("illegal", "disc-taken"),
+    mark("illegal", "turn-order"),
+    mark("illegal", "unknown-territory"),
+    mark("illegal", "unknown-colour"),
+    mark("illegal", "cube-count"),
+    mark("illegal", "not-in-reserve"),
+    mark("illegal", "emperor-steps"),
+    mark("illegal", "refill-count"),
+    mark("illegal", "bad-return"),
+    mark("illegal", "supply-empty"),
+    mark("illegal", "wrong-court"),
+    mark("illegal", "cube-moved"),
+    mark("illegal", "castle-unearned"),
+    mark("illegal", "castle-missing"),
+    mark("illegal", "cylinder-wrong"),
 )
 
 
@@ -238,7 +258,7 @@ def sentence(event: Mapping[str, Any], tr: Translations) -> str | None:
             }
         if kind == "illegal":
             return _("Not allowed (%(code)s): %(message)s") % {
-                "code": event.get("code", "?"),
+                "code": tr.pgettext("illegal", str(event.get("code", "?"))),
                 "message": event.get("message", ""),
             }
         table = _table_sentence(event, tr)

@@ -214,3 +214,22 @@ def test_a_hub_event_without_a_message_still_reads_well() -> None:
     assert sentence({"kind": "corrected", "zone": "territory:3"}, translations("de")) == (
         "Der Schiedsrichter wurde korrigiert: territory:3."
     )
+
+
+def test_what_is_not_allowed_is_named_in_every_language() -> None:
+    event = {
+        "kind": "illegal",
+        "code": "wrong-court",
+        "player": "Anna",
+        "message": "Anna put a red cube into Bob's court.",
+    }
+    assert sentence(event, translations("en")) == (
+        "Not allowed (a cube in another player's court): Anna put a red cube into Bob's court."
+    )
+    assert sentence(event, translations("de")).startswith(  # type: ignore[union-attr]
+        "Nicht erlaubt (Ritter im fremden Burghof): "
+    )
+    codes = [word for context, word in WORDS if context == "illegal"]
+    for lang in LANGUAGES:
+        tr = translations(lang)
+        assert all(tr.pgettext("illegal", code) != code for code in codes), lang

@@ -4,7 +4,7 @@
 "use strict";
 
 (() => {
-  const { t, api, light, el } = Carolus;
+  const { t, pt, api, light, el } = Carolus;
   const ring = document.getElementById("ring");
   const seats = document.getElementById("seats");
   const status = document.getElementById("status");
@@ -56,7 +56,7 @@
     const illegal = state.table && state.table.illegal;
     const lost = (state.status || {}).camera === "lost";
     banner.hidden = !illegal && !lost;
-    banner.textContent = illegal ? t("Not allowed (%(code)s): %(message)s", illegal)
+    banner.textContent = illegal ? t("Not allowed (%(code)s): %(message)s", { ...illegal, code: pt("illegal", illegal.code) })
       : lost ? t("The camera lost the mat.") : "";
     scheduleMajorities();
   }
