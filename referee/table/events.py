@@ -35,5 +35,6 @@ def describe(event: TableEvent) -> str:
     when = f"{t:8.1f}s" if isinstance(t, int | float) else "       -"
     text = event.get("message") or event["kind"]
     if event["kind"] == "illegal":
-        text = f"ILLEGAL ({event.get('code')}): {text}"
+        who = f", {event['player']}" if event.get("player") else ""
+        text = f"ILLEGAL ({event.get('code')}{who}): {text}"
     return f"{when}  {text}"
