@@ -3,6 +3,14 @@
 set -eu
 cd "$(dirname "$0")"
 sh scripts/venv.sh test
+# The browser tests drive Debian's chromium through Playwright (never a downloaded browser).
+if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1; then
+    echo "== installing Debian's chromium for the browser tests" >&2
+    sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
+    if ! { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium; } >/dev/null; then
+        echo "carolus: could not install chromium; the browser tests will be skipped" >&2
+    fi
+fi
 echo "== ruff" >&2
 .venv/bin/ruff check .
 echo "== mypy --strict referee" >&2

@@ -198,7 +198,9 @@ def run(args: argparse.Namespace) -> int:
             )
             if not args.exit_at_end and web is not None:
                 say("The web page stays up; Ctrl-C to stop.")
-                stop.wait()
+                # a timed wait: a plain Event.wait() would hold off the signal handlers
+                while not stop.wait(0.5):
+                    pass
     finally:
         if web is not None:
             web.stop()
