@@ -103,6 +103,27 @@ class TableReferee:
             self._ignore = None
         return self._log(self._judge(self.corrections.apply(settled)))
 
+    def resume(self, game: Game) -> None:
+        """Carry on a game rebuilt elsewhere (the game log after a power cut): it becomes
+        the accepted state and the next settled table is judged against it. Its moves are
+        replayed to learn what the table may still owe (the last castles, cylinders)."""
+        names = [(p.name, p.castles) for p in game.players]
+        if names != [(p.name, p.castles) for p in self.players]:
+            raise ValueError(f"the game's players {names} are not the table's")
+        scratch = Game(game.setup)
+        self.game = scratch
+        self._chores = Chores(back={self._seat[p.name]: DISCS for p in self.players})
+        self._chores_stack = []
+        for move in game.move_stack:
+            events = scratch.push(move)
+            self._chores_stack.append(self._chores)
+            self._after_push(scratch, move, events)
+        self.game = game
+        self.illegal = None
+        self._ignore = None
+        self._placed_key = None
+        self._emperor_tile = None
+
     def record(self, meta: Mapping[str, object] | None = None) -> Record | None:
         """The game record so far (whole turns; a half-chosen round of discs left out)."""
         game = self.game
@@ -192,8 +213,8 @@ class TableReferee:
 
     def pending(self) -> list[str]:
         """The chores the table still owes, in words (for the display)."""
-        game, table = self.game, self.table
-        if game is None or table is None:
+        game = self.game
+        if game is None:
             return []
         words = []
         castles = self._chores.castles

@@ -4,7 +4,7 @@ announcements, and the people's tools: undo, confirm, correct."""
 from __future__ import annotations
 
 import pytest
-from table_games import Script
+from table_games import ANNA, BOB, Script
 
 RESERVES = {
     "south": "red red red green green blue pink",
@@ -264,3 +264,27 @@ def test_a_correction_lapses_when_the_camera_reads_the_zone_differently() -> Non
         referee.correct("tray 3", [1])
     with pytest.raises(ValueError, match="counts"):
         referee.correct("territory 3", {"red": -1})
+
+
+def test_a_game_resumed_after_a_power_cut_goes_on_from_the_table() -> None:
+    script = Script()
+    opening(script)
+    anna_plays_red(script)
+    script.emperor(2)
+    game = script.referee.game
+    assert game is not None
+    # the appliance restarts: a new referee carries on the logged game
+    fresh = Script()
+    fresh.mat = script.mat
+    fresh.referee.resume(game)
+    assert fresh.referee.pending() == [
+        "build a white castle on territory 2",
+        "move the red cylinder to Anna's court",
+    ]
+    assert fresh.kinds(fresh.castle(2, "white")) == ["castles-placed", "cylinder-pending"]
+    for colour in ("blue", "blue", "yellow"):
+        events = fresh.refill("south", colour)
+    assert fresh.kinds(events) == ["refilled", "turn-started"]
+    assert fresh.kinds(fresh.referee.undo()) == ["undone"]
+    with pytest.raises(ValueError, match="players"):
+        Script(players=(BOB, ANNA)).referee.resume(game)
