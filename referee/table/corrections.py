@@ -4,7 +4,7 @@
 zone for as long as the camera keeps reading it the same way. When the reading changes,
 the table has changed there and the camera is trusted again. Zone names:
 ``territory N``, ``castles N``, ``court SEAT``, ``reserve SEAT``, ``emperor``,
-``cylinder COLOUR``, ``discs SEAT``.
+``cylinder COLOUR``, ``discs SEAT`` (``territory:7`` works too).
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def write(table: Table, zone: str, value: Value) -> Table:
 
 
 def _split(zone: str) -> tuple[str, str]:
-    words = zone.split()
+    words = zone.replace(":", " ").split()  # "territory 7" or "territory:7"
     kind = words[0] if words else ""
     key = words[1] if len(words) > 1 else ""
     if kind == "emperor" and len(words) == 1:
@@ -156,6 +156,7 @@ class Corrections:
     def set(self, zone: str, table: Table, value: Value) -> None:
         """Correct ``zone`` of the raw camera ``table`` to ``value``."""
         fixed = normalise(table, zone, value)
+        zone = " ".join(_split(zone)).strip()
         self._by_zone[zone] = Correction(zone, read(table, zone), fixed)
 
     def apply(self, table: Table) -> Table:
