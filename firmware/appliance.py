@@ -139,6 +139,7 @@ class Appliance:
         self._write_log(events)
         for event in events:
             self.bus.publish(event)
+            log.info("%s: %s", event.get("kind"), event.get("message", ""))
         view = self._view()
         for output in self.outputs:
             try:
