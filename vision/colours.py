@@ -33,6 +33,7 @@ DEFAULT_BACKGROUND = [(205, 200, 105), (170, 165, 80), (185, 180, 95), (70, 150,
 PIECE_SHADES = (1.12, 0.95, 0.8, 0.65, 0.5, 0.4)
 NEUTRAL_SHADES = (1.05, 0.9, 0.75, 0.6, 0.45, 0.3)
 BACKGROUND_SHADES = (1.1, 0.9, 0.7, 0.55, 0.45)
+GLARE_WASHES = (0.2, 0.35)
 L_WEIGHT = 0.45
 MAX_DISTANCE = 30.0
 NEUTRAL_CHROMA = 8.0     # Lab a-b distance from grey below which a pixel is "no colour"
@@ -44,11 +45,16 @@ def _lab(bgr: np.ndarray) -> np.ndarray:
 
 
 def _prototypes(colours: Iterable[tuple[tuple[float, ...], int]],
-                shades: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray]:
+                shades: tuple[float, ...], washes: tuple[float, ...] = ()
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Each colour at several shades, and (for pieces) washed out towards white by glare."""
     bgr, cls = [], []
     for colour, label in colours:
         for s in shades:
             bgr.append(np.asarray(colour, np.float32) * s)
+            cls.append(label)
+        for w in washes:
+            bgr.append(np.asarray(colour, np.float32) * (1 - w) + WHITE_LEVEL * w)
             cls.append(label)
     return _lab(np.asarray(bgr)), np.asarray(cls, np.uint8)
 
@@ -71,12 +77,12 @@ def build_table(pieces: Mapping[str, tuple[float, ...]] | None = None,
     named = [(pieces[c], CLASS_OF[c]) for c in CUBE_COLOURS] + [(pieces["emperor"],
                                                                  CLASS_OF["yellow"])]
     labs, classes = [], []
-    for group, shades in ((named, PIECE_SHADES),
-                          ([(n, NEUTRAL) for n in (neutrals or DEFAULT_NEUTRALS)],
-                           NEUTRAL_SHADES),
-                          ([(b, NONE) for b in (background or DEFAULT_BACKGROUND)],
-                           BACKGROUND_SHADES)):
-        lab, cls = _prototypes(group, shades)
+    for group, shades, washes in (
+            (named, PIECE_SHADES, GLARE_WASHES),
+            ([(n, NEUTRAL) for n in (neutrals or DEFAULT_NEUTRALS)], NEUTRAL_SHADES, ()),
+            ([(b, NONE) for b in (background or DEFAULT_BACKGROUND)], BACKGROUND_SHADES,
+             GLARE_WASHES)):
+        lab, cls = _prototypes(group, shades, washes)
         labs.append(lab)
         classes.append(cls)
     proto = np.vstack(labs)

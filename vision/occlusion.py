@@ -20,6 +20,8 @@ STEP_MM = 2.5
 DARK = 0.72          # paper darker than this fraction of the fitted white: covered
 MIN_COVERED = 8      # covered samples before the frame counts as occluded
 MOTION = 3.5         # mean grey-level change of the thumbnail
+CLIPPED = 250.0      # a paper channel this bright may be saturated
+GREY_REFLECTANCE = 128 / 255 * 0.97   # printed grey patch relative to paper
 
 
 def border_points(layout: Layout) -> np.ndarray:
@@ -92,7 +94,30 @@ class BorderWatch:
                 keep = np.ones(len(values), bool)
                 break
         self._fit = (design, coef, values)
+        greys = self._grey_references(atlas, atlas_img)
+        if greys is not None and float(np.max(values[keep])) >= CLIPPED:
+            # Paper clipped in some channel: trust the grey patches there instead.
+            grey_white = greys / GREY_REFLECTANCE
+
+            def field(x: float, y: float) -> np.ndarray:
+                paper = np.array([1.0, x / 900.0, y / 900.0]) @ coef
+                return np.maximum(8.0, np.where(paper >= CLIPPED - 6,
+                                                np.maximum(paper, grey_white), paper))
+            return field
         return lambda x, y: np.maximum(8.0, np.array([1.0, x / 900.0, y / 900.0]) @ coef)
+
+    @staticmethod
+    def _grey_references(atlas: object, atlas_img: np.ndarray) -> np.ndarray | None:
+        """Median colour of the grey patches (which never clip), or None."""
+        found = []
+        for cell in getattr(atlas, "cells", []):
+            if cell.zone.kind == "reference" and cell.zone.raw.get("shade") == "grey":
+                roi = atlas_img[cell.y + 4:cell.y + cell.h - 4, cell.x + 4:cell.x + cell.w - 4]
+                if roi.size:
+                    found.append(np.median(roi.reshape(-1, 3), axis=0))
+        if len(found) < 2:
+            return None
+        return np.median(np.asarray(found, np.float32), axis=0)
 
     def covered(self, frame: np.ndarray, white: Callable[[float, float], np.ndarray]) -> bool:
         """True when enough border paper is dark or off-colour: an arm over the edge."""

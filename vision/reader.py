@@ -23,7 +23,7 @@ from vision.occlusion import BorderWatch, MotionWatch
 
 CUBE_PITCH_MM = 8.3       # cubes lined up in a court row, nearly touching
 ROW_START_MM = 15.5       # where the row samples begin, from the dot
-CUBE_AREA_BIAS = 1.15     # typical blob area of one cube over the footprint model
+CUBE_AREA_BIAS = 1.28     # typical blob area of one cube over the footprint model
 CAMERA_HEIGHT_MM = 1100.0
 
 

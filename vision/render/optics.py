@@ -10,6 +10,8 @@ import numpy as np
 
 from vision.render.camera import Camera
 
+EXPOSURE = 0.88
+
 
 @dataclass
 class Lighting:
@@ -28,13 +30,13 @@ class Lighting:
 def random_lighting(rng: np.random.Generator, width: int, height: int, hard: bool) -> Lighting:
     if not hard:
         cast = rng.uniform(-0.05, 0.05)
-        return Lighting((1 - cast, 1.0, 1 + cast), float(rng.uniform(0.8, 0.95)),
+        return Lighting((1 - cast, 1.0, 1 + cast), float(rng.uniform(0.9, 1.05)),
                         float(rng.uniform(0, 0.08)), float(rng.uniform(0, 360)), (),
                         float(rng.uniform(0.3, 0.7)), float(rng.uniform(1.0, 2.5)),
                         int(rng.integers(85, 96)))
     cast = rng.uniform(-0.22, 0.22)                         # >0 warm, <0 cool
-    level = float(rng.choice([rng.uniform(0.4, 0.6), rng.uniform(0.6, 0.9),
-                              rng.uniform(0.9, 1.05)]))
+    level = float(rng.choice([rng.uniform(0.45, 0.65), rng.uniform(0.65, 1.0),
+                              rng.uniform(1.0, 1.15)]))
     glare = tuple((float(rng.uniform(0, width)), float(rng.uniform(0, height)),
                    float(rng.uniform(0.02, 0.06) * width), float(rng.uniform(0.15, 0.45)))
                   for _ in range(int(rng.integers(0, 3))))
@@ -55,7 +57,8 @@ def expose(img: np.ndarray, cam: Camera, light: Lighting, rng: np.random.Generat
     a = np.radians(light.gradient_angle)
     ys = np.linspace(-0.5, 0.5, sh, dtype=np.float32)[:, None]
     xs = np.linspace(-0.5, 0.5, sw, dtype=np.float32)[None, :]
-    field = (1 + light.gradient * (np.cos(a) * xs + np.sin(a) * ys)) * light.level
+    # A camera exposes white paper at about 88 % of full scale when level is 1.
+    field = (1 + light.gradient * (np.cos(a) * xs + np.sin(a) * ys)) * light.level * EXPOSURE
     glare = np.zeros((sh, sw), np.float32)
     for gx, gy, sigma, strength in light.glare:
         d2 = ((xs + 0.5) * w - gx) ** 2 + ((ys + 0.5) * h - gy) ** 2
