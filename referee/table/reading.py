@@ -52,6 +52,8 @@ class Chores:
     cylinders: Mapping[str, str] = field(default_factory=dict)
     #: seat -> discs seen back in the tray in this cycle of 5 rounds
     back: Mapping[str, frozenset[int]] = field(default_factory=dict)
+    #: the tile the emperor stood on when the table was last judged (None: unknown)
+    emperor_tile: int | None = None
 
 
 @dataclass

@@ -82,7 +82,6 @@ class TableReferee:
         self._chores = Chores()
         self._chores_stack: list[Chores] = []
         self._ignore: Table | None = None
-        self._emperor_tile: int | None = None  # the tile he stood on in the last judged table
         self._placed_key: tuple[object, ...] | None = None
         self._cylinders_said: frozenset[str] = frozenset()
         self.events: list[TableEvent] = []
@@ -117,12 +116,11 @@ class TableReferee:
         for move in game.move_stack:
             events = scratch.push(move)
             self._chores_stack.append(self._chores)
-            self._after_push(scratch, move, events)
+            self._after_push(scratch, move, events, None)
         self.game = game
         self.illegal = None
         self._ignore = None
         self._placed_key = None
-        self._emperor_tile = None
 
     def record(self, meta: Mapping[str, object] | None = None) -> Record | None:
         """The game record so far (whole turns; a half-chosen round of discs left out)."""
@@ -283,7 +281,7 @@ class TableReferee:
                 problem = found.problem
                 break
             self._chores_stack.append(self._chores)
-            self._after_push(game, move, events)
+            self._after_push(game, move, events, table)
             pushed.append(events)
             if game.is_over:
                 break
@@ -468,7 +466,8 @@ class TableReferee:
         """With few units left the emperor may go all the way round to his own unit
         (rules, Reading): seen when he stands on another tile of it, or when the refill
         begins while he seems not to have moved."""
-        if table.emperor is not None and table.emperor != self._emperor_tile:
+        tile = self._chores.emperor_tile
+        if table.emperor is not None and tile is not None and table.emperor != tile:
             return True
         grown = table.reserves.get(self._seat[player], NO_CUBES) - game.reserve(player)
         if any(n > 0 for n in grown):
@@ -524,16 +523,13 @@ class TableReferee:
 
     def _next_done(self, game: Game, table: Table) -> bool:
         """Whether the game has clearly moved on past a short refill: the next player has
-        put down all his cubes (or moved the emperor), or everyone has taken his disc for
-        the next round (or, after a fifth round, his discs back). Merely starting is not
-        enough: the refill and its returns may still be under way."""
+        moved the emperor, or everyone has taken his disc for the next round (or, after a
+        fifth round, his discs back). Putting cubes down is not enough: the refill and
+        the court returns it calls for may still be under way."""
         if self.reading.emperor_steps(game, table):
             return True
-        following = self.reading.next_player(game)
-        if following is not None:
-            want = game.cubes_to_play(following)
-            taken = gained(self.reading.placement(game, table, following).taken).total()
-            return want > 0 and taken >= want
+        if self.reading.next_player(game) is not None:
+            return False
         if game.round % 5 == 0:
             return all(
                 table.discs.get(self._seat[p.name], frozenset()) - game.discs_in_hand(p.name)
@@ -579,7 +575,7 @@ class TableReferee:
 
     # -------------------------------------------------------- after a move
 
-    def _after_push(self, game: Game, move: Move, events: list[Event]) -> None:
+    def _after_push(self, game: Game, move: Move, events: list[Event], table: Table | None) -> None:
         chores = self._chores
         castles = dict(chores.castles)
         cylinders = dict(chores.cylinders)
@@ -598,7 +594,10 @@ class TableReferee:
                 castles_by, castles_at = move.player, len(game.move_stack)
         if isinstance(move, Refill) and game.phase is Phase.OPENING and (game.round - 1) % 5 == 0:
             back = {p.seat or "": frozenset() for p in self.players}
-        self._chores = Chores(castles, castles_by, castles_at, cylinders, back)
+        tile = chores.emperor_tile
+        if isinstance(move, MoveEmperor):
+            tile = table.emperor if table is not None else None
+        self._chores = Chores(castles, castles_by, castles_at, cylinders, back, tile)
 
     # ---------------------------------------------------------- announcing
 
@@ -658,9 +657,10 @@ class TableReferee:
             in_tray = table.discs.get(tray, frozenset()) & game.discs_in_hand(p.name)
             if not in_tray <= back.get(tray, frozenset()):
                 back[tray] = back.get(tray, frozenset()) | in_tray
-        self._chores = replace(chores, castles=castles, cylinders=cylinders, back=back)
-        if table.emperor is not None:
-            self._emperor_tile = table.emperor
+        tile = chores.emperor_tile if table.emperor is None else table.emperor
+        self._chores = replace(
+            chores, castles=castles, cylinders=cylinders, back=back, emperor_tile=tile
+        )
         if game.phase is Phase.ACTION and not game.is_over:
             actor = game.to_move if game.step is Step.CUBES else self.reading.next_player(game)
             if actor is not None:
