@@ -19,7 +19,7 @@ from typing import Any
 
 log = logging.getLogger("carolus")
 
-SOURCES = "picamera | usb:N | video:FILE | images:DIR | demo"
+SOURCES = "picamera | usb:N | video:FILE | images:DIR | snapshots:FILE.jsonl | demo"
 
 
 def register(subparsers: Any) -> None:
@@ -263,9 +263,60 @@ def _plan_source(spec: str, args: argparse.Namespace, config: Any) -> dict[str, 
             raise ValueError(f"--source {spec}: no such folder")
         fps = float(config.camera.fps)
         opener, once = (lambda: sources.ImageFolderSource(rest, fps)), True
+    elif kind == "snapshots" and rest:
+        if not Path(rest).is_file():
+            raise ValueError(f"--source {spec}: no such file")
+        speed = args.speed
+        return {
+            "players": players,
+            "open": lambda: SnapshotFile(rest, speed),
+            "eyes": PassThrough(),
+            "demo": False,
+            "once": True,
+        }
     else:
         raise ValueError(f"--source {spec!r} is not one of: {SOURCES}")
     return {"players": players, "open": opener, "eyes": _eyes(config), "demo": False, "once": once}
+
+
+class SnapshotFile:
+    """A recorded stream of snapshots (``.jsonl``) played back at ``speed``: the table
+    referee without the camera, for trying the appliance and for tests."""
+
+    def __init__(self, path: str, speed: float) -> None:
+        self.path, self.speed = path, speed
+        self._closed = False
+
+    def frames(self) -> Any:
+        import json
+
+        start = time.monotonic()
+        with open(self.path, encoding="utf-8") as lines:
+            for number, line in enumerate(lines, start=1):
+                if self._closed:
+                    return
+                if not line.strip():
+                    continue
+                try:
+                    snapshot = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise ValueError(f"{self.path}:{number}: not JSON ({exc.msg})") from None
+                t = float(snapshot.get("t") or 0.0)
+                if self.speed > 0:
+                    wait = start + t / self.speed - time.monotonic()
+                    if wait > 0:
+                        time.sleep(wait)
+                yield t, snapshot
+
+    def close(self) -> None:
+        self._closed = True
+
+
+class PassThrough:
+    """The eyes of a snapshot stream: the snapshot is already what vision would say."""
+
+    def read(self, frame: Any, t: float | None = None) -> Any:
+        return frame
 
 
 def _eyes(config: Any) -> Any:
