@@ -52,7 +52,7 @@ class DemoSource:
 
         self.record = record or demo_record()
         if turns is not None:
-            self.record = _first_turns(self.record, turns)
+            self.record = first_turns(self.record, turns)
         self.speed = speed
         self.fps = fps
         self._sleep = sleep
@@ -103,7 +103,7 @@ class DemoSource:
         self._closed = True
 
 
-def _first_turns(record: Record, turns: int) -> Record:
+def first_turns(record: Record, turns: int) -> Record:
     """The record cut after ``turns`` whole turns (a quicker demo)."""
     rounds = []
     left = turns

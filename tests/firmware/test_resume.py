@@ -11,8 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from firmware.demo import demo_record
-from firmware.demo import _first_turns as first_turns
+from firmware.demo import demo_record, first_turns
 from referee.check import judge
 from referee.record import load
 from referee.table.simulate import Options, simulate
