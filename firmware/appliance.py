@@ -70,8 +70,10 @@ class Appliance:
         camera: str = "none",
         meta: Mapping[str, Any] | None = None,
         render_display: Callable[[Mapping[str, Any]], bytes] | None = None,
+        camera_view: Any = None,
     ) -> None:
         self.players = tuple(players)
+        self.camera_view = camera_view
         self.referee = TableReferee(self.players)
         self.bus = bus or EventBus()
         self.gamelog = gamelog
@@ -267,6 +269,66 @@ class Appliance:
                 self._announce([event])
                 return {"events": [event]}
         raise CommandError(f"no button {button!r}: the buttons are 'majorities' and 'confirm'")
+
+    # ------------------------------------------------ the web page's extras
+
+    def keep_frame(self, frame: Any, snapshot: dict[str, Any]) -> None:
+        """The camera loop shows us each frame (kept by reference for the web page)."""
+        if self.camera_view is not None:
+            self.camera_view.keep(frame, snapshot)
+
+    def camera_jpeg(self) -> bytes | None:
+        return None if self.camera_view is None else self.camera_view.jpeg()
+
+    def camera_overlay(self) -> dict[str, Any]:
+        if self.camera_view is None:
+            return {"size": [0, 0], "zones": []}
+        return dict(self.camera_view.overlay())
+
+    def calibrate(self) -> dict[str, Any]:
+        if self.camera_view is None:
+            return {"ok": False, "message": "This appliance has no camera."}
+        return dict(self.camera_view.calibrate())
+
+    def new_game(self, players: list[dict[str, str]]) -> dict[str, Any]:
+        """Seat new players; refused while a game is being played (end it first)."""
+        from referee.setup import Player
+
+        with self._lock:
+            game = self.referee.game
+            if game is not None and not game.is_over:
+                raise CommandError("a game is running: end it before starting another")
+            try:
+                seated = [Player(p["name"], p["castles"], p["seat"]) for p in players]
+                referee = TableReferee(seated)
+            except (KeyError, TypeError, ValueError) as exc:
+                raise CommandError(f"cannot seat these players: {exc}") from None
+            self.players, self.referee = tuple(seated), referee
+            self.game_id, self._logged = None, []
+            names = ", ".join(f"{p.name} ({p.castles}, {p.seat})" for p in seated)
+            self.message = f"New game: {names}. Set up the table."
+            event = {"kind": "new-game", "t": None, "message": self.message}
+            self._announce([event])
+            return {"events": [event]}
+
+    def end_game(self) -> dict[str, Any]:
+        """Stop refereeing the running game; it stays in the log as it stands."""
+        with self._lock:
+            if self.referee.game is None:
+                raise CommandError("no game is running")
+            if self.gamelog is not None and self.game_id is not None:
+                from firmware.gamelog.store import GameLogError
+
+                try:
+                    self.gamelog.finish(self.game_id)
+                except GameLogError as exc:
+                    log.error("game log: %s", exc)
+            self.referee = TableReferee(self.players)
+            self.game_id, self._logged = None, []
+            self.message = "Game ended. Set up the table for a new one."
+            event = {"kind": "game-ended", "t": None, "message": self.message}
+            self._announce([event])
+            return {"events": [event]}
 
     def display_png(self) -> bytes:
         if self._render_display is None:

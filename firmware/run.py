@@ -129,6 +129,7 @@ def run(args: argparse.Namespace) -> int:
         gamelog=gamelog,
         camera="demo" if plan["demo"] else "ok",
         meta={"source": source_spec},
+        camera_view=_camera_view(plan, config),
     )
     if gamelog is not None and not plan["demo"]:
         resumed = gamelog.open_running()
@@ -320,15 +321,30 @@ class PassThrough:
 
 
 def _eyes(config: Any) -> Any:
+    """The vision reader for the configured layout and calibration."""
+    return _vision(config)[0]
+
+
+def _vision(config: Any) -> tuple[Any, Any]:
     from vision.calibration import CalibrationError, load, reader_for
     from vision.layout import LayoutError, load_layout
 
     try:
         layout = load_layout(config.camera.layout or None)
         calibration = load(config.camera.calibration) if config.camera.calibration else None
-        return reader_for(layout, calibration)
+        return reader_for(layout, calibration), layout
     except (LayoutError, CalibrationError) as exc:
         raise ValueError(str(exc)) from None
+
+
+def _camera_view(plan: dict[str, Any], config: Any) -> Any:
+    """What the web page's camera view shows (none for a snapshot stream)."""
+    from firmware.camera import CameraView
+
+    eyes = plan["eyes"]
+    if isinstance(eyes, PassThrough):
+        return None
+    return CameraView(eyes, eyes.layout, config.camera.calibration or None)
 
 
 def _open_outputs(config: Any, appliance: Any, say: Any) -> tuple[list[Any], Any]:

@@ -66,6 +66,7 @@ def watch(
     reopening it as a live camera is.
     """
     stats = stats or WatchStats()
+    keep_frame = getattr(table, "keep_frame", None)  # the camera view, for the web page
     while not stop.is_set():
         try:
             source = open_source()
@@ -95,6 +96,8 @@ def watch(
                 snapshot = eyes.read(frame, t)
                 stats.read_seconds += time.perf_counter() - start
                 stats.frames += 1
+                if keep_frame is not None:
+                    keep_frame(frame, snapshot)
                 table.feed(snapshot)
             else:
                 if once and not stalled.is_set():

@@ -137,3 +137,60 @@ def test_undo_takes_back_the_last_step_in_the_log_too(tmp_path: Path) -> None:
     appliance.undo()
     assert len(game.move_stack) == before - 1
     assert log.moves(appliance.game_id) == game.move_stack
+
+
+def test_a_new_game_is_refused_while_one_runs_and_seated_after_it_ends(tmp_path: Path) -> None:
+    record, snapshots = stream()
+    log = GameLog(tmp_path / "log.db")
+    appliance = Appliance(record.setup.players, gamelog=log)
+    players = [
+        {"name": "Cleo", "castles": "grey", "seat": "west"},
+        {"name": "Dirk", "castles": "black", "seat": "east"},
+    ]
+    with pytest.raises(CommandError, match="no game is running"):
+        appliance.end_game()
+    for snapshot in snapshots:
+        appliance.feed(snapshot)
+    with pytest.raises(CommandError, match="end it"):
+        appliance.new_game(players)
+    appliance.end_game()
+    assert [g.status for g in log.games()] == ["unfinished"]
+    with pytest.raises(CommandError, match="cannot seat"):
+        appliance.new_game([{"name": "Solo", "castles": "grey", "seat": "west"}])
+    appliance.new_game(players)
+    assert [p["name"] for p in appliance.state()["players"]] == ["Cleo", "Dirk"]
+
+
+def test_the_camera_view_shows_the_frame_and_the_zones_read() -> None:
+    from firmware.camera import CameraView
+    from firmware.config import load_config
+    from firmware.demo import DemoSource
+    from firmware.run import _vision
+
+    eyes, layout = _vision(load_config())
+    source = DemoSource(speed=0, turns=1)
+    appliance = Appliance(source.players, camera_view=CameraView(eyes, layout))
+    assert appliance.camera_jpeg() is None
+    t, frame = next(iter(source.frames()))
+    appliance.keep_frame(frame, eyes.read(frame, t))
+    jpeg = appliance.camera_jpeg()
+    assert jpeg is not None and jpeg[:2] == b"\xff\xd8"
+    overlay = appliance.camera_overlay()
+    zones = {z["zone"]: z for z in overlay["zones"]}
+    assert overlay["size"] == [1152, 648]
+    assert len([z for z in zones if z.startswith("territory:")]) == 15
+    first = source.snapshots[0]["territories"]["1"]["cubes"]
+    assert zones["territory:1"]["counts"] == {c: n for c, n in first.items() if n}
+    # calibration from the page: a frame with every swatch holding its piece
+    import numpy as np
+
+    from vision.render.scene import calibration_scene, render
+
+    calibration_frame = render(layout, calibration_scene(layout, np.random.default_rng(5)), 5)
+    appliance.keep_frame(calibration_frame, eyes.read(calibration_frame, 0.0))
+    report = appliance.calibrate()
+    assert report["ok"] is True, report
+    appliance.keep_frame(frame, eyes.read(frame, t))  # the reader still reads the table
+    overlay = appliance.camera_overlay()
+    zones = {z["zone"]: z for z in overlay["zones"]}
+    assert zones["territory:1"]["counts"] == {c: n for c, n in first.items() if n}
