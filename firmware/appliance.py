@@ -74,6 +74,7 @@ class Appliance:
     ) -> None:
         self.players = tuple(players)
         self.camera_view = camera_view
+        self.training = False  # the advisor answers only in training mode, per game
         self.referee = TableReferee(self.players)
         self.bus = bus or EventBus()
         self.gamelog = gamelog
@@ -190,7 +191,7 @@ class Appliance:
         if game is None:
             return waiting_view(self.players, referee, self.camera, self.message)
         illegal = referee.illegal
-        return game_view(
+        view = game_view(
             game,
             illegal=None
             if illegal is None
@@ -199,6 +200,8 @@ class Appliance:
             camera=self.camera,
             message=self.message,
         )
+        view["training"] = self.training
+        return view
 
     def state(self) -> dict[str, Any]:
         with self._lock:
@@ -270,6 +273,34 @@ class Appliance:
                 return {"events": [event]}
         raise CommandError(f"no button {button!r}: the buttons are 'majorities' and 'confirm'")
 
+    # ------------------------------------------------------------ advisor
+
+    def set_training(self, on: bool) -> dict[str, Any]:
+        """Training mode for this game: the advisor answers when asked, never unasked."""
+        with self._lock:
+            self.training = bool(on)
+            words = "on: ask for threats and hints" if on else "off"
+            event = {
+                "kind": "training",
+                "t": self.referee.t,
+                "on": self.training,
+                "message": f"Training mode {words}.",
+            }
+            self._announce([event])
+            return {"training": self.training}
+
+    def advice(self) -> dict[str, Any]:
+        """Threats, exposure and the best play now (training mode only)."""
+        from referee.advisor import advise
+
+        with self._lock:
+            if not self.training:
+                raise CommandError("the advisor is off: turn training mode on for this game")
+            game = self.referee.game
+            if game is None or game.is_over:
+                raise CommandError("no game to advise on")
+            return advise(game.copy()).to_json()
+
     # ------------------------------------------------ the web page's extras
 
     def keep_frame(self, frame: Any, snapshot: dict[str, Any]) -> None:
@@ -305,6 +336,7 @@ class Appliance:
                 raise CommandError(f"cannot seat these players: {exc}") from None
             self.players, self.referee = tuple(seated), referee
             self.game_id, self._logged = None, []
+            self.training = False
             names = ", ".join(f"{p.name} ({p.castles}, {p.seat})" for p in seated)
             self.message = f"New game: {names}. Set up the table."
             event = {"kind": "new-game", "t": None, "message": self.message}

@@ -194,3 +194,17 @@ def test_the_camera_view_shows_the_frame_and_the_zones_read() -> None:
     overlay = appliance.camera_overlay()
     zones = {z["zone"]: z for z in overlay["zones"]}
     assert zones["territory:1"]["counts"] == {c: n for c, n in first.items() if n}
+
+
+def test_the_advisor_answers_only_in_training_mode() -> None:
+    record, snapshots = stream()
+    appliance = Appliance(record.setup.players)
+    for snapshot in snapshots:
+        appliance.feed(snapshot)
+    with pytest.raises(CommandError, match="training mode"):
+        appliance.advice()
+    appliance.set_training(True)
+    assert appliance.state()["training"] is True
+    advice = appliance.advice()
+    assert set(advice) >= {"threats", "exposure", "hint"}
+    assert len(advice["exposure"]) == 15
