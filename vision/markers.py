@@ -107,6 +107,6 @@ class MatLocator:
             for marker_id, (x0, y0, x1, y1) in pose.marker_boxes.items():
                 pose.marker_patches[marker_id] = frame[y0:y1:2, x0:x1:2, 1].astype(np.int16)
         if pose is not None:
-            self.hidden_markers = max(0, len(self.layout.markers) - pose.markers_seen)
+            self.hidden_markers = 0      # unseen at a fresh search: out of view, not hidden
             self.pose = pose
         return pose

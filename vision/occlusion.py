@@ -17,7 +17,8 @@ import numpy as np
 from vision.layout import Layout
 
 STEP_MM = 2.5
-DARK = 0.72          # paper darker than this fraction of the fitted white: covered
+DARK = 0.82          # paper darker than this fraction of the fitted white: covered
+CLUSTER_MM = 60.0    # size of the border stretch the covered samples must crowd into
 MIN_COVERED = 8      # covered samples before the frame counts as occluded
 MOTION = 3.5         # mean grey-level change of the thumbnail
 CLIPPED = 250.0      # a paper channel this bright may be saturated
@@ -27,11 +28,11 @@ GREY_REFLECTANCE = 128 / 255 * 0.97   # printed grey patch relative to paper
 def border_points(layout: Layout) -> np.ndarray:
     """Bare-paper points in two lines around the border, clear of the markers."""
     w, h = layout.size_mm
-    boxes = [(min(p[0] for p in c) - 2, min(p[1] for p in c) - 2,
-              max(p[0] for p in c) + 2, max(p[1] for p in c) + 2)
+    boxes = [(min(p[0] for p in c) - 4, min(p[1] for p in c) - 4,
+              max(p[0] for p in c) + 4, max(p[1] for p in c) + 4)
              for c in layout.markers.values()]
     pts = []
-    for inset in (4.0, 56.0):
+    for inset in (30.0, 56.0):
         for t in np.arange(inset, w - inset, STEP_MM):
             pts += [(t, inset), (t, h - inset)]
         for t in np.arange(inset + STEP_MM, h - inset, STEP_MM):
@@ -130,8 +131,14 @@ class BorderWatch:
         bright = v.max(axis=1) / np.maximum(1.0, f.max(axis=1))
         balanced = v / np.maximum(1.0, f)
         chroma = balanced.max(axis=1) - balanced.min(axis=1)
-        bad = (bright < DARK) | (chroma > 0.22)
-        return int(bad.sum()) >= MIN_COVERED
+        bad = (bright < DARK) | (chroma > 0.2)
+        if int(bad.sum()) < MIN_COVERED:
+            return False
+        # An arm is one place: bad samples must crowd into one stretch of the border.
+        pts = design[: len(values)][:n][bad][:, 1:] * 900.0 / CLUSTER_MM
+        cells = np.floor(pts).astype(np.int64)
+        _, counts = np.unique(cells[:, 0] * 1000 + cells[:, 1], return_counts=True)
+        return int(counts.max()) >= MIN_COVERED
 
 
 class MotionWatch:
