@@ -268,6 +268,10 @@ def sentence(event: Mapping[str, Any], tr: Translations) -> str | None:
             return _("A new game starts.")
         if kind == "game-ended":
             return _("The game was ended.")
+        if kind == "training":
+            if event.get("on"):
+                return _("Training mode on: ask the advisor for threats and hints.")
+            return _("Training mode off.")
     except (KeyError, TypeError, ValueError):
         return str(kind)
     if kind in ("state", "gap", None):

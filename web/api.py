@@ -199,6 +199,32 @@ def end_game() -> Any:
     return jsonify(_command(end))
 
 
+# ------------------------------------------------------------------ advisor
+
+
+def _advisor(name: str) -> Callable[..., Any]:
+    method = extra(context().hub, name)
+    if method is None:
+        raise ApiError(501, "this appliance has no advisor")
+    return method
+
+
+@blueprint.post("/training")
+@protected(_guard)
+def training() -> Any:
+    """Training mode on or off for this game (the advisor answers only when it is on)."""
+    on = validate.switch(validate.json_body().get("on"), "on")
+    turn = _advisor("set_training")
+    return jsonify(_command(lambda: turn(on)))
+
+
+@blueprint.get("/advice")
+def advice() -> Any:
+    """Threats, exposure and the best play now — only when asked, only in training
+    mode (a 409 with the hub's words otherwise)."""
+    return _no_store(jsonify(_command(_advisor("advice"))))
+
+
 # ------------------------------------------------------------------ history
 
 

@@ -2,7 +2,8 @@
 
 The appliance's hub grows over time (a camera, a way to start games), and the page must
 work with every hub: each extra is looked up with `extra`, called only when present, and
-the page says "no camera" (or "this appliance cannot start games") otherwise.
+the page says "no camera" (or "this appliance cannot start games") otherwise, or
+hides the control (the advisor panel).
 """
 
 from __future__ import annotations
@@ -46,7 +47,29 @@ class GamesHub(Protocol):
         ...
 
 
-EXTRAS = ("camera_jpeg", "calibrate", "camera_overlay", "new_game", "end_game")
+class AdvisorHub(Protocol):
+    """A hub with the advisor (training mode, per game): it answers when asked, never
+    unasked, and only while training mode is on."""
+
+    def set_training(self, on: bool) -> dict[str, Any]:
+        """Turn training mode on or off for this game: ``{"training": bool}``."""
+        ...
+
+    def advice(self) -> dict[str, Any]:
+        """`referee.advisor.Advice.to_json()` for the position now; raises
+        `firmware.hub.CommandError` when training mode is off or there is no game."""
+        ...
+
+
+EXTRAS = (
+    "camera_jpeg",
+    "calibrate",
+    "camera_overlay",
+    "new_game",
+    "end_game",
+    "set_training",
+    "advice",
+)
 
 
 def extra(hub: object, name: str) -> Callable[..., Any] | None:

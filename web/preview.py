@@ -46,6 +46,7 @@ class PreviewHub:
         self._lock = threading.RLock()
         self._planned_steps: int | None = None
         self._t0 = time.monotonic()
+        self.training = False  # the advisor answers only in training mode, per game
 
     # ------------------------------------------------------------ playing
 
@@ -88,7 +89,7 @@ class PreviewHub:
 
     def state(self) -> dict[str, Any]:
         with self._lock:
-            return game_view(self.game, camera="demo", message="")
+            return {**game_view(self.game, camera="demo", message=""), "training": self.training}
 
     def majority(self, territory: int) -> dict[str, Any]:
         with self._lock:
@@ -166,8 +167,27 @@ class PreviewHub:
                 self.game = Game(Setup.random(chosen, self.rng))
             except ValueError as exc:
                 raise CommandError(str(exc)) from None
+            self.training = False  # off by default, enabled per game
             self._publish([{"kind": "game-started", "players": [p["name"] for p in players]}])
             return self.state()
+
+    def set_training(self, on: bool) -> dict[str, Any]:
+        """Training mode for this game: the advisor answers when asked, never unasked."""
+        with self._lock:
+            self.training = bool(on)
+            self._publish([{"kind": "training", "on": self.training}])
+            return {"training": self.training}
+
+    def advice(self) -> dict[str, Any]:
+        """Threats, exposure and the best play now (training mode only)."""
+        from referee.advisor import advise
+
+        with self._lock:
+            if not self.training:
+                raise CommandError("the advisor is off: turn training mode on for this game")
+            if self.game.is_over:
+                raise CommandError("no game to advise on")
+            return advise(self.game.copy()).to_json()
 
     def end_game(self) -> dict[str, Any]:
         with self._lock:

@@ -94,6 +94,13 @@ def flag(value: object, field: str) -> bool:
     return value
 
 
+def switch(value: object, field: str) -> bool:
+    """A required true/false (a switch the page turns on or off)."""
+    if not isinstance(value, bool):
+        raise ApiError(400, f"{field} must be true or false, not {value!r}")
+    return value
+
+
 def players(value: object) -> list[dict[str, str]]:
     """2-4 players with unique names and seats; castle colours as the rules allow
     (4 players: two teams of two, white and black)."""

@@ -59,6 +59,7 @@
     banner.textContent = illegal ? t("Not allowed (%(code)s): %(message)s", { ...illegal, code: pt("illegal", illegal.code) })
       : lost ? t("The camera lost the mat.") : "";
     scheduleMajorities();
+    document.dispatchEvent(new CustomEvent("carolus:state", { detail: state }));
   }
 
   function connect() {
