@@ -523,13 +523,16 @@ class TableReferee:
 
     def _next_done(self, game: Game, table: Table) -> bool:
         """Whether the game has clearly moved on past a short refill: the next player has
-        moved the emperor, or everyone has taken his disc for the next round (or, after a
-        fifth round, his discs back). Putting cubes down is not enough: the refill and
-        the court returns it calls for may still be under way."""
+        taken all his cubes (or moved the emperor), or everyone has taken his disc for the
+        next round (or, after a fifth round, his discs back). Merely starting is not
+        enough: the refill and its returns may still be under way."""
         if self.reading.emperor_steps(game, table):
             return True
-        if self.reading.next_player(game) is not None:
-            return False
+        following = self.reading.next_player(game)
+        if following is not None:
+            want = game.cubes_to_play(following)
+            taken = gained(self.reading.placement(game, table, following).taken).total()
+            return want > 0 and taken >= want
         if game.round % 5 == 0:
             return all(
                 table.discs.get(self._seat[p.name], frozenset()) - game.discs_in_hand(p.name)
