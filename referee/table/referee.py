@@ -464,11 +464,14 @@ class TableReferee:
 
     def _full_circle(self, game: Game, table: Table, player: str) -> bool:
         """With few units left the emperor may go all the way round to his own unit
-        (rules, Reading): seen when he stands on another tile of it, or when the refill
-        begins while he seems not to have moved."""
+        (rules, Reading): seen when he stands on another tile of it, when castles change
+        there, or when the refill begins while he seems not to have moved."""
         tile = self._chores.emperor_tile
         if table.emperor is not None and tile is not None and table.emperor != tile:
             return True
+        for t in game.unit(game.emperor):
+            if table.castles[t - 1] != castle_of(game.owner(t)):
+                return True
         grown = table.reserves.get(self._seat[player], NO_CUBES) - game.reserve(player)
         if any(n > 0 for n in grown):
             return True
