@@ -358,7 +358,12 @@ def _open_outputs(config: Any, appliance: Any, say: Any) -> tuple[list[Any], Any
         device, _real = open_device(config.display, say)
     else:
         device = stand_in()
-    display = Display.from_config(device, config.display, majorities=appliance.majorities)
+    display = Display.from_config(
+        device,
+        config.display,
+        majorities=appliance.majorities,
+        advice=lambda: appliance.advice() if appliance.training else None,
+    )
     display.start()
     outputs: list[Any] = [display]
     if config.gpio.enabled:

@@ -3,7 +3,9 @@
 Priority, highest first:
 
 1. **majorities** — while someone pages with the Majorities button (falls back to the
-   live view after ``majorities_seconds`` without a press, or on a long press);
+   live view after ``majorities_seconds`` without a press, or on a long press); in
+   training mode (``view["training"]``) the paging starts with the **advisor**'s page —
+   the best play in a few words — asked for at that press, never unasked;
 2. **illegal act** — persistent until the view says the table is legal again (or a
    ``resolved`` event comes);
 3. **announcements** — each event worth saying (castle built, control gained, cubes
@@ -18,7 +20,9 @@ no panel is attached), and every render is kept as an image for the web mirror
 output protocol; a Majorities press arrives as a ``button`` event)::
 
     device, attached = open_device(config.display)      # firmware.display.device
-    display = Display.from_config(device, config.display, majorities=hub.majorities)
+    display = Display.from_config(
+        device, config.display, majorities=hub.majorities, advice=advice_or_none
+    )
     display.start()                      # a timer so announcements and paging time out
     outputs.append(display)              # display.update(view, events) after each change
     render_display = lambda view: display.png()   # GET /api/display.png
@@ -38,6 +42,7 @@ from PIL import Image, ImageDraw
 
 from firmware.config import DisplayConfig
 from firmware.display import screens
+from firmware.hub import CommandError
 
 #: Events the panel announces for a few seconds (the rest are in the live view anyway).
 ANNOUNCED = frozenset(
@@ -69,6 +74,11 @@ class Screen:
     majority: Mapping[str, Any] | None = None
     page: int = 1
     pages: int = 1
+    advice: Mapping[str, Any] | None = None
+
+
+#: One page of the Majorities button: ``("advice", Advice JSON)`` or ``("majority", view)``.
+Page = tuple[str, Mapping[str, Any]]
 
 
 def choose(
@@ -79,8 +89,11 @@ def choose(
     page: int = 1,
     pages: int = 1,
     illegal: Mapping[str, Any] | None = None,
+    advice: Mapping[str, Any] | None = None,
 ) -> Screen:
     """The screen for ``view`` given what the panel is asked to show on top of it."""
+    if advice is not None:
+        return Screen("advice", advice=advice, page=page, pages=pages)
     if majority is not None:
         return Screen("majority", majority=majority, page=page, pages=pages)
     table = view.get("table") or {}
@@ -139,7 +152,9 @@ def draw(canvas: ImageDraw.ImageDraw, view: Mapping[str, Any], screen: Screen) -
     """Paint ``screen`` of ``view``."""
     event = screen.event or {}
     note = f"{screen.page}/{screen.pages}" if screen.pages > 1 else ""
-    if screen.name == "majority" and screen.majority is not None:
+    if screen.name == "advice" and screen.advice is not None:
+        screens.draw_advice(canvas, screen.advice, screen.page, screen.pages)
+    elif screen.name == "majority" and screen.majority is not None:
         screens.draw_majority(canvas, screen.majority, screen.page, screen.pages)
     elif screen.name == "illegal":
         screens.draw_illegal(canvas, view, event)
@@ -190,10 +205,11 @@ def render_png(
     page: int = 1,
     pages: int = 1,
     scale: int = 4,
+    advice: Mapping[str, Any] | None = None,
 ) -> bytes:
-    """The screen for ``view`` (and an event or majority on top) as a PNG, scaled ×4 for
-    ``GET /api/display.png``."""
-    screen = choose(view, event=event, majority=majority, page=page, pages=pages)
+    """The screen for ``view`` (and an event, majority or advice on top) as a PNG, scaled
+    ×4 for ``GET /api/display.png``."""
+    screen = choose(view, event=event, majority=majority, page=page, pages=pages, advice=advice)
     return to_png(render(view, screen), scale)
 
 
@@ -209,9 +225,11 @@ class Display:
         backlog: int = 4,
         clock: Callable[[], float] = time.monotonic,
         majorities: Callable[[], Sequence[Mapping[str, Any]]] | None = None,
+        advice: Callable[[], Mapping[str, Any] | None] | None = None,
     ) -> None:
         self.device = device
         self._majorities = majorities
+        self._advice = advice
         self._timer: threading.Thread | None = None
         self._stop = threading.Event()
         self.announce_seconds = announce_seconds
@@ -222,7 +240,7 @@ class Display:
         self._illegal: Mapping[str, Any] | None = None
         self._waiting: deque[Mapping[str, Any]] = deque(maxlen=backlog)
         self._shown_since: float | None = None
-        self._pages: list[Mapping[str, Any]] = []
+        self._pages: list[Page] = []
         self._page = 0
         self._paged_at = 0.0
         self._image: Image.Image | None = None
@@ -234,13 +252,16 @@ class Display:
         device: Any,
         config: DisplayConfig,
         majorities: Callable[[], Sequence[Mapping[str, Any]]] | None = None,
+        advice: Callable[[], Mapping[str, Any] | None] | None = None,
     ) -> Display:
-        """The panel with the timings of ``[display]`` in the settings."""
+        """The panel with the timings of ``[display]`` in the settings; ``advice`` answers
+        `Appliance.advice()` in training mode and ``None`` otherwise."""
         return cls(
             device,
             announce_seconds=config.announce_seconds,
             majorities_seconds=config.majorities_seconds,
             majorities=majorities,
+            advice=advice,
         )
 
     # -- inputs
@@ -248,7 +269,7 @@ class Display:
     def update(self, view: Mapping[str, Any], events: Sequence[Mapping[str, Any]] = ()) -> None:
         """A new view model and the events that led to it: redraw if anything changed.
         The view is the authority on illegal acts (``table.illegal``)."""
-        pages = self._fetch_pages(events)
+        pages = self._fetch_pages(events, view)
         with self._lock:
             for event in events:
                 self._event(event, pages)
@@ -259,23 +280,32 @@ class Display:
 
     def on_event(self, event: Mapping[str, Any]) -> None:
         """An event from the bus: announce it, or note an illegal act / its end."""
-        pages = self._fetch_pages([event])
+        pages = self._fetch_pages([event], self._view)
         with self._lock:
             self._event(event, pages)
             self._refresh()
 
     def _fetch_pages(
-        self, events: Sequence[Mapping[str, Any]]
-    ) -> Sequence[Mapping[str, Any]] | None:
-        """The majorities for a Majorities press among ``events``, asked for *before*
-        taking the panel's lock: the hub takes its own lock to answer, and a thread
-        holding the hub's lock may be waiting for the panel's."""
+        self, events: Sequence[Mapping[str, Any]], view: Mapping[str, Any]
+    ) -> tuple[Sequence[Mapping[str, Any]], Mapping[str, Any] | None] | None:
+        """The majorities (and, for a press that starts the paging in training mode, the
+        advice) for a Majorities press among ``events``, asked for *before* taking the
+        panel's lock: the hub takes its own lock to answer, and a thread holding the
+        hub's lock may be waiting for the panel's."""
         if self._majorities is None or not any(_is_press(e, long=False) for e in events):
             return None
-        return self._majorities()
+        advice = None
+        if self._advice is not None and view.get("training") and not self._pages:
+            try:  # only when asked: this press starts the paging
+                advice = self._advice()
+            except CommandError:  # training went off or the game ended meanwhile
+                advice = None
+        return self._majorities(), advice
 
     def _event(
-        self, event: Mapping[str, Any], pages: Sequence[Mapping[str, Any]] | None = None
+        self,
+        event: Mapping[str, Any],
+        pages: tuple[Sequence[Mapping[str, Any]], Mapping[str, Any] | None] | None = None,
     ) -> None:
         kind = event.get("kind")
         if _is_press(event, long=True):
@@ -283,7 +313,7 @@ class Display:
             return
         if _is_press(event, long=False):
             if pages is not None:
-                self.page_majorities(pages)
+                self.page_majorities(pages[0], advice=pages[1])
             return
         if kind == "illegal":
             self._illegal = event
@@ -305,14 +335,21 @@ class Display:
         with self._lock:
             self._refresh()
 
-    def page_majorities(self, pages: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    def page_majorities(
+        self, pages: Sequence[Mapping[str, Any]], advice: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
         """A short press of Majorities: the first unit, then the next; after the last,
-        back to the live view. ``pages`` is `Hub.majorities()` (most contested first)."""
+        back to the live view. ``pages`` is `Hub.majorities()` (most contested first);
+        ``advice`` (training mode, the press that starts the paging) comes first."""
+        units: list[Page] = [("majority", p) for p in pages]
         with self._lock:
             if not self._pages:
-                self._pages, self._page = list(pages), 0
+                head: list[Page] = [("advice", advice)] if advice is not None else []
+                self._pages, self._page = head + units, 0
             elif self._page + 1 < len(self._pages):
-                self._pages = list(pages) or self._pages  # the latest strengths
+                if units:  # the latest strengths; the advice stays as it was asked
+                    head = [p for p in self._pages if p[0] == "advice"]
+                    self._pages = head + units
                 self._page = min(self._page + 1, len(self._pages) - 1)
             else:
                 self._pages = []
@@ -355,6 +392,10 @@ class Display:
         if self.screen.name == "majority":
             out.update(page=self.screen.page, of=self.screen.pages)
             out["territories"] = list((self.screen.majority or {}).get("territories", []))
+        elif self.screen.name == "advice":
+            out.update(page=self.screen.page, of=self.screen.pages)
+            hint = (self.screen.advice or {}).get("hint") or {}
+            out["player"] = hint.get("player")
         return out
 
     def image(self) -> Image.Image:
@@ -385,9 +426,11 @@ class Display:
         now = self._clock()
         if self._pages and now - self._paged_at >= self.majorities_seconds:
             self._pages = []
-        majority = self._pages[self._page] if self._pages else None
-        blocked = majority is not None or self._illegal or (self._view.get("table") or {}).get(
-            "illegal"
+        kind, shown = self._pages[self._page] if self._pages else ("", None)
+        majority = shown if kind == "majority" else None
+        advice = shown if kind == "advice" else None
+        blocked = (
+            shown is not None or self._illegal or (self._view.get("table") or {}).get("illegal")
         )
         event = None if blocked else self._announcement(now)
         screen = choose(
@@ -397,6 +440,7 @@ class Display:
             page=self._page + 1,
             pages=len(self._pages),
             illegal=self._illegal,
+            advice=advice,
         )
         image = render(self._view, screen, self.device.mode)
         self.screen = screen

@@ -184,7 +184,7 @@ def draw_castle(
     title: str = "Castle to place",
     note: str = "",
 ) -> None:
-    """"White castle in 7": a castle the rules built (or took over) that must stand there."""
+    """ "White castle in 7": a castle the rules built (or took over) that must stand there."""
     _bar(draw, title, note)
     y = _line(draw, BODY, str(castle.get("side", "")).capitalize())
     territories = list(castle.get("territories", []))
@@ -200,7 +200,7 @@ def draw_cylinder(
     title: str = "Move the cylinder",
     note: str = "",
 ) -> None:
-    """"Move the red cylinder to Anna": control changed hands, the cylinder must follow."""
+    """ "Move the red cylinder to Anna": control changed hands, the cylinder must follow."""
     _bar(draw, title, note)
     y = _line(draw, BODY, str(cylinder.get("colour", "")).capitalize())
     to = cylinder.get("player") or cylinder.get("to") or ""
@@ -270,6 +270,68 @@ def draw_majority(
         y += pitch
     if len(sides) <= 2:
         SMALL.draw(draw, (0, HEIGHT - 8), SMALL.fit(_verdict(majority), WIDTH), fill=ON)
+
+
+COLOURS = ("red", "green", "yellow", "blue", "pink")
+
+
+def _initials(colours: Sequence[str]) -> str:
+    """``["yellow", "red", "yellow"]`` -> ``1R2Y`` (colour order, initials)."""
+    return "".join(f"{colours.count(c)}{c[0].upper()}" for c in COLOURS if c in colours)
+
+
+def hint_words(hint: Mapping[str, Any]) -> tuple[str, str]:
+    """A hint in a few words: ``("2Y court 1Y 6", "emperor 3 -> take 5+6+7")``."""
+    parts = [f"{_initials(hint.get('court', []))} court"] if hint.get("court") else []
+    territories = dict(hint.get("territories", {}))
+    parts += [f"{_initials(colours)} {key}" for key, colours in territories.items()]
+    verdict = {"build": "build", "take": "take"}.get(str(hint.get("outcome")), "no castle")
+    stop = where(list(hint.get("stop", [])))
+    return " ".join(parts) or "no cubes", f"emperor {hint.get('emperor')} -> {verdict} {stop}"
+
+
+def _threat_words(threat: Mapping[str, Any]) -> str:
+    """``Bob take 5+6 3c`` or ``Bob win red 2c``."""
+    if "colour" in threat:
+        return f"{threat.get('player')} win {threat.get('colour')} {threat.get('needs')}c"
+    action = "take" if threat.get("owner") else "build"
+    unit = where(threat.get("territories", []))
+    cubes = int(threat.get("cubes") or 0)
+    return f"{threat.get('player')} {action} {unit} {f'{cubes}c' if cubes else 'free'}"
+
+
+def draw_advice(
+    draw: ImageDraw.ImageDraw, advice: Mapping[str, Any], page: int = 1, pages: int = 1
+) -> None:
+    """The advisor's page (training mode): the best play for the player about to play
+    cubes, in a few words, and how many threats the others hold; before the cubes step,
+    the nearest threats instead."""
+    note = f"{page}/{pages}" if pages > 1 else ""
+    hint = advice.get("hint")
+    threats = dict(advice.get("threats", {}))
+    found = list(threats.get("units", [])) + list(threats.get("colours", []))
+    if hint:
+        player = str(hint.get("player", ""))
+        _bar(draw, f"Hint {player}", note)
+        y = BODY
+        for words in hint_words(hint):  # big letters if they fit, else tall narrow ones
+            font: Font = next((f for f in (BIG, TALL) if f.width(words) <= WIDTH), SMALL)
+            font.draw(draw, (0, y), font.fit(words, WIDTH), fill=ON)
+            y += 17 if font is not SMALL else LINE
+        others = [t for t in found if t.get("player") != player]
+        names = sorted({str(t.get("player")) for t in others})
+        watch = f"watch {' '.join(names)}: {len(others)} threats" if others else "no threats next"
+        SMALL.draw(draw, (0, HEIGHT - 8), SMALL.fit(watch, WIDTH), fill=ON)
+        return
+    _bar(draw, "Advisor", note)
+    if not found:
+        _text(draw, BODY + 1, "No hint now, no threats")
+        return
+    SMALL.draw(draw, (0, BODY), "No hint now. Threats:", fill=ON)
+    y = BODY + LINE + 1
+    for threat in sorted(found, key=lambda t: int(t.get("cubes", t.get("needs", 0)) or 0))[:4]:
+        SMALL.draw(draw, (0, y), SMALL.fit(_threat_words(threat), WIDTH), fill=ON)
+        y += LINE
 
 
 def _made_of(side: Mapping[str, Any], width: int) -> str:

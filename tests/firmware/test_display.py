@@ -154,6 +154,34 @@ def _game_over(display: Display) -> None:
     display.update(view)
 
 
+def cubes_step() -> Game:
+    """Round 2 of the club night: Bob is about to play his cubes (a hint exists)."""
+    game = club_night()
+    game.push(ChooseDisc("Bob", 3))
+    game.push(ChooseDisc("Anna", 4))
+    return game
+
+
+PRESS = {"kind": "button", "button": "majorities", "long": False}
+
+
+def _advised(display: Display, game: Game) -> None:
+    """Training mode on, then a Majorities press: the advisor's page comes first."""
+    from referee.advisor import advise
+
+    display._majorities = lambda: majorities_view(game)
+    display._advice = lambda: advise(game.copy()).to_json()
+    display.update({**game_view(game), "training": True}, [PRESS])
+
+
+def _advice(display: Display) -> None:
+    _advised(display, cubes_step())
+
+
+def _advice_threats(display: Display) -> None:
+    _advised(display, club_night())  # discs still to choose: threats, no hint
+
+
 def setup_view() -> dict[str, Any]:
     """The appliance's view before round 1 (phase ``setup``), as the main loop builds it."""
     return {
@@ -190,6 +218,8 @@ SCREENS: dict[str, tuple[Callable[[Display], None], str]] = {
     "majority": (_majority, "majority"),
     "game-over": (_game_over, "game-over"),
     "setup": (_setup, "setup"),
+    "advice": (_advice, "advice"),
+    "advice-threats": (_advice_threats, "advice"),
 }
 
 
@@ -441,3 +471,80 @@ def test_majorities_are_asked_for_without_holding_the_panel() -> None:
     assert display.describe()["screen"] == "majority"
     display.on_event({"kind": "button", "button": "majorities", "long": False})
     assert display.describe()["page"] == 2
+
+
+def test_in_training_mode_the_majorities_paging_starts_with_the_advisor() -> None:
+    game = cubes_step()
+    asked: list[int] = []
+
+    def advice() -> dict[str, Any] | None:
+        from referee.advisor import advise
+
+        asked.append(1)
+        return advise(game.copy()).to_json()
+
+    display, device = new_display()
+    display._majorities = lambda: majorities_view(game)
+    display._advice = advice
+    view = {**game_view(game), "training": True}
+    display.update(view)
+    assert asked == []  # never unasked
+    units = majorities_view(game)
+    display.update(view, [PRESS])
+    shown = display.describe()
+    assert shown == {"screen": "advice", "page": 1, "of": len(units) + 1, "player": "Bob"}
+    assert device.image is not None and device.image.getbbox() is not None
+    for page in range(2, len(units) + 2):
+        display.update(view, [PRESS])
+        assert display.describe()["screen"] == "majority"
+        assert display.describe()["page"] == page
+    display.update(view, [PRESS])
+    assert display.screen.name == "turn"  # after the last unit: the live view
+    assert asked == [1]  # asked once, when the paging started
+    display.update(view, [PRESS])
+    assert display.screen.name == "advice" and asked == [1, 1]  # a fresh answer
+
+
+def test_without_training_mode_there_is_no_advisor_page() -> None:
+    game = cubes_step()
+    asked: list[int] = []
+    display, _ = new_display()
+    display._majorities = lambda: majorities_view(game)
+    display._advice = lambda: asked.append(1) or None
+    display.update(game_view(game), [PRESS])  # the view says nothing of training
+    assert display.describe()["screen"] == "majority" and display.describe()["page"] == 1
+    assert asked == []
+    display.live()
+    display.update({**game_view(game), "training": True}, [PRESS])  # on, but no advice
+    assert display.describe()["screen"] == "majority" and asked == [1]
+
+
+def test_the_hint_in_a_few_words() -> None:
+    from firmware.display.screens import hint_words
+
+    hint = {
+        "player": "Anna",
+        "court": ["yellow", "yellow"],
+        "territories": {"6": ["yellow"]},
+        "emperor": 3,
+        "stop": [5, 6, 7],
+        "outcome": "take",
+    }
+    assert hint_words(hint) == ("2Y court 1Y 6", "emperor 3 -> take 5+6+7")
+    assert hint_words({**hint, "court": [], "outcome": "nothing"})[1].endswith("no castle 5+6+7")
+
+
+def test_an_advisor_that_refuses_leaves_only_the_majorities() -> None:
+    """Training went off (or the game ended) between the view and the press."""
+    from firmware.hub import CommandError
+
+    game = cubes_step()
+
+    def refuse() -> dict[str, Any]:
+        raise CommandError("the advisor is off: turn training mode on for this game")
+
+    display, _ = new_display()
+    display._majorities = lambda: majorities_view(game)
+    display._advice = refuse
+    display.update({**game_view(game), "training": True}, [PRESS])
+    assert display.describe()["screen"] == "majority" and display.describe()["page"] == 1
