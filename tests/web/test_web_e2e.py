@@ -116,6 +116,42 @@ def test_pin_then_a_correction(browser: Any, table: tuple[PreviewHub, WebServer]
     page.wait_for_selector("#controls", state="visible")
 
 
+def test_training_mode_then_ask_the_advisor(
+    browser: Any, table: tuple[PreviewHub, WebServer]
+) -> None:
+    hub, server = table
+    while not (hub.game.phase.value == "action" and hub.game.step.value == "cubes"):
+        hub.advance()
+    page = browser.new_page(bypass_csp=True, viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url)
+    page.wait_for_selector("#ring .unit")
+    assert page.locator("#training").is_disabled()  # watching only: no switch
+    assert page.locator("#ask").is_hidden()  # off by default
+    page.goto(server.url + "table")
+    page.fill("#pin", server.pin)
+    page.click("#pin-form button")
+    page.wait_for_selector("#controls", state="visible")
+    page.goto(server.url)
+    page.wait_for_selector("#ring .unit")
+    page.check("#training")
+    page.wait_for_selector("#ask", state="visible")
+    assert hub.training is True
+    assert page.locator("#advice").is_hidden()  # never unasked
+    page.click("#ask")
+    page.wait_for_selector("#advice", state="visible", timeout=5000)
+    assert page.inner_text("#advice-hint").startswith(f"Hint for {hub.game.to_move}:")
+    assert page.locator("#advice-threats li").count() >= 1
+    assert page.locator("#advice-exposed li").count() == 3
+    hub.advance()  # the cubes are played: the answer is stale and goes away
+    page.wait_for_selector("#advice", state="hidden", timeout=2000)
+    page.uncheck("#training")
+    page.wait_for_selector("#ask", state="hidden")
+    assert hub.training is False
+    assert not errors
+
+
 def test_language_switch(browser: Any, table: tuple[PreviewHub, WebServer]) -> None:
     hub, server = table
     for _ in range(4):
