@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 
 def _canonical_territory(key: int | str) -> int | str:
@@ -100,3 +101,64 @@ class Refill:
 
 
 Move = ChooseDisc | PlayCubes | MoveEmperor | Refill
+
+
+class MoveFormatError(ValueError):
+    """JSON that names no move."""
+
+
+def move_to_json(move: Move) -> dict[str, Any]:
+    """A move as JSON, for the game log and the live page.
+
+    >>> move = PlayCubes.of("Bob", ["green"], {4: ["red"]})
+    >>> move_to_json(move)
+    {'move': 'cubes', 'player': 'Bob', 'court': ['green'], 'territories': [[4, ['red']]]}
+    >>> move_from_json(move_to_json(move)) == move
+    True
+    """
+    if isinstance(move, ChooseDisc):
+        return {"move": "disc", "player": move.player, "number": move.number}
+    if isinstance(move, PlayCubes):
+        return {
+            "move": "cubes",
+            "player": move.player,
+            "court": list(move.court),
+            "territories": [[key, list(colours)] for key, colours in move.territories],
+        }
+    if isinstance(move, MoveEmperor):
+        return {"move": "emperor", "player": move.player, "steps": move.steps}
+    if isinstance(move, Refill):
+        data: dict[str, Any] = {
+            "move": "refill",
+            "player": move.player,
+            "colours": list(move.colours),
+        }
+        if move.returned:
+            data["returned"] = dict(move.returned)
+        return data
+    raise MoveFormatError(f"not a move: {move!r}")
+
+
+def move_from_json(data: Any) -> Move:
+    """The move a stored step names; `MoveFormatError` if it names none."""
+    try:
+        kind = data["move"]
+        player = str(data["player"])
+        if kind == "disc":
+            return ChooseDisc(player, int(data["number"]))
+        if kind == "cubes":
+            places: dict[int | str, list[str]] = {}
+            for key, colours in data["territories"]:
+                places.setdefault(key, []).extend(colours)
+            return PlayCubes(
+                player,
+                tuple(sorted(data["court"])),
+                tuple((key, tuple(sorted(c))) for key, c in places.items()),
+            )
+        if kind == "emperor":
+            return MoveEmperor(player, int(data["steps"]))
+        if kind == "refill":
+            return Refill.of(player, data["colours"], data.get("returned") or {})
+    except (KeyError, TypeError, ValueError) as exc:
+        raise MoveFormatError(f"stored step {data!r} is not a move: {exc}") from None
+    raise MoveFormatError(f"stored step {data!r} is not a move: unknown kind {kind!r}")

@@ -16,61 +16,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from referee.moves import ChooseDisc, Move, MoveEmperor, PlayCubes, Refill
+from referee.moves import Move, MoveFormatError, move_from_json, move_to_json
 from referee.setup import Player, Setup
 
+#: A stored step that is not a move this referee knows.
+BadStepError = MoveFormatError
 
-class BadStepError(ValueError):
-    """A stored step that is not a move this referee knows."""
-
-
-def move_to_json(move: Move) -> dict[str, Any]:
-    if isinstance(move, ChooseDisc):
-        return {"move": "disc", "player": move.player, "number": move.number}
-    if isinstance(move, PlayCubes):
-        return {
-            "move": "cubes",
-            "player": move.player,
-            "court": list(move.court),
-            "territories": [[key, list(colours)] for key, colours in move.territories],
-        }
-    if isinstance(move, MoveEmperor):
-        return {"move": "emperor", "player": move.player, "steps": move.steps}
-    if isinstance(move, Refill):
-        data: dict[str, Any] = {
-            "move": "refill",
-            "player": move.player,
-            "colours": list(move.colours),
-        }
-        if move.returned:
-            data["returned"] = dict(move.returned)
-        return data
-    raise BadStepError(f"not a move: {move!r}")
-
-
-def move_from_json(data: Any) -> Move:
-    """The move a stored step names; `BadStepError` if it names none."""
-    try:
-        kind = data["move"]
-        player = str(data["player"])
-        if kind == "disc":
-            return ChooseDisc(player, int(data["number"]))
-        if kind == "cubes":
-            places: dict[int | str, list[str]] = {}
-            for key, colours in data["territories"]:
-                places.setdefault(key, []).extend(colours)
-            return PlayCubes(
-                player,
-                tuple(sorted(data["court"])),
-                tuple((key, tuple(sorted(c))) for key, c in places.items()),
-            )
-        if kind == "emperor":
-            return MoveEmperor(player, int(data["steps"]))
-        if kind == "refill":
-            return Refill.of(player, data["colours"], data.get("returned") or {})
-    except (KeyError, TypeError, ValueError) as exc:
-        raise BadStepError(f"stored step {data!r} is not a move: {exc}") from None
-    raise BadStepError(f"stored step {data!r} is not a move: unknown kind {kind!r}")
+__all__ = ["BadStepError", "dumps_move", "loads_move", "move_from_json", "move_to_json"]
 
 
 def dumps_move(move: Move) -> str:
