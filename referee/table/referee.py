@@ -23,7 +23,7 @@ from typing import Final
 from referee.errors import BadSetupError, EmperorStepsError, IllegalMoveError
 from referee.events import CastleBuilt, CastleTaken, ControlGained, Event
 from referee.game import Game, Phase, Step
-from referee.moves import ChooseDisc, Move, MoveEmperor, PlayCubes, Refill
+from referee.moves import ChooseDisc, Move, MoveEmperor, PlayCubes, Refill, move_to_json
 from referee.pieces import COLOUR_INDEX, COLOURS, NO_CUBES, SEATS, Cubes
 from referee.record import Record
 from referee.setup import Player, Setup
@@ -145,7 +145,7 @@ class TableReferee:
         self._chores = self._chores_stack.pop()
         self._ignore = self.table
         events = [
-            table_event("undone", self.t, f"Undone: {_say_move(move)}.", move=_move_json(move))
+            table_event("undone", self.t, f"Undone: {_say_move(move)}.", move=move_to_json(move))
         ]
         if self.illegal is not None:
             events.append(self._resolved())
@@ -339,7 +339,7 @@ class TableReferee:
             )
         else:
             message = f"The emperor is back where he stood: {last.player}'s move is taken back."
-        return [table_event("undone", self.t, message, move=_move_json(last))]
+        return [table_event("undone", self.t, message, move=move_to_json(last))]
 
     # ---------------------------------------------------------- set-up phase
 
@@ -709,21 +709,6 @@ def _say_move(move: Move) -> str:
     if isinstance(move, MoveEmperor):
         return f"{move.player} moved the emperor {move.steps} step{'s' if move.steps > 1 else ''}"
     return f"{move.player} refilled {Cubes.of(move.colours).describe()}"
-
-
-def _move_json(move: Move) -> dict[str, object]:
-    if isinstance(move, ChooseDisc):
-        return {"move": "disc", "player": move.player, "number": move.number}
-    if isinstance(move, PlayCubes):
-        return {
-            "move": "cubes",
-            "player": move.player,
-            "court": list(move.court),
-            "territories": {str(k): list(c) for k, c in move.territories},
-        }
-    if isinstance(move, MoveEmperor):
-        return {"move": "emperor", "player": move.player, "steps": move.steps}
-    return {"move": "refill", "player": move.player, "colours": list(move.colours)}
 
 
 __all__ = ["Problem", "Snapshot", "TableReferee", "castle_of"]
