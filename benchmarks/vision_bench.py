@@ -119,6 +119,7 @@ def timing(layout: Layout, size: tuple[int, int, float], seed: int, repeats: int
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller sets")
+    parser.add_argument("--frames", type=int, default=100, help="frames per light set")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--timing-only", action="store_true",
                         help="only the milliseconds per frame")
@@ -130,7 +131,7 @@ def main() -> int:
                                                             SEEDS["resolution"] + k)))
         return 0
     layout = load_layout()
-    n = 20 if args.quick else 100
+    n = 20 if args.quick else args.frames
     out: dict[str, Any] = {"machine": f"{platform.machine()} {platform.python_version()}",
                            "load_average": list(__import__("os").getloadavg())}
     for name, hard in (("mild", False), ("hard", True)):
@@ -144,7 +145,7 @@ def main() -> int:
     for k, size in enumerate(RESOLUTIONS):
         key = f"{size[0]}x{size[1]}"
         figures = timing(layout, size, SEEDS["resolution"] + k)
-        figures.update(accuracy(layout, False, 5 if args.quick else 15,
+        figures.update(accuracy(layout, False, 5 if args.quick else max(5, n // 6),
                                 SEEDS["resolution"] + 100 * (k + 1), False, size))
         out["resolutions"][key] = figures
         print(key, json.dumps(figures), file=sys.stderr)

@@ -16,7 +16,7 @@ import numpy as np
 
 from vision.layout import Layout
 
-STEP_MM = 2.5
+STEP_MM = 4.0
 DARK = 0.82          # paper darker than this fraction of the fitted white: covered
 CLUSTER_MM = 60.0    # size of the border stretch the covered samples must crowd into
 MIN_COVERED = 8      # covered samples before the frame counts as occluded
@@ -69,6 +69,7 @@ class BorderWatch:
                     ) -> Callable[[float, float], np.ndarray]:
         """Paper colour as a plane a + b x + c y per channel, fitted robustly."""
         values, pts = self.samples(frame)
+        self._border_count = len(values)
         extra_v, extra_p = [], []
         for cell in getattr(atlas, "cells", []):
             if cell.zone.kind == "reference" and cell.zone.raw.get("shade") == "white":
@@ -126,7 +127,7 @@ class BorderWatch:
         if design is None:
             return False
         fitted = design[: len(values)] @ coef
-        n = len(self.samples(frame)[0])
+        n = self._border_count
         v, f = values[:n], fitted[:n]
         bright = v.max(axis=1) / np.maximum(1.0, f.max(axis=1))
         balanced = v / np.maximum(1.0, f)

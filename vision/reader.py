@@ -127,6 +127,8 @@ class Reader:
                 self._dots.append((cell, colour, cell.px(x0 + d[0] * td + n[0] * sd,
                                                          y0 + d[1] * td + n[1] * sd,
                                                          self.scale)))
+        self._rows_stack = _stack([(iy, ix, c) for _, c, iy, ix, _ in self._rows])
+        self._dots_stack = _stack([(iy, ix, c) for _, c, (iy, ix) in self._dots])
         self._discs: list[tuple[Cell, tuple[np.ndarray, np.ndarray], np.ndarray]] = []
         for cell in self.atlas.of_kind("disc-slot"):
             cx, cy = cell.zone.raw.get("centre_mm", cell.zone.centre())
@@ -335,12 +337,14 @@ class Reader:
         castles[colour] += n
 
     def _count_courts(self, snap: dict[str, Any], labels: np.ndarray) -> None:
+        """Cubes by the length of each row's colour run; cylinders by colour on the dots."""
         pitch = CUBE_PITCH_MM * self.scale
-        for cell, colour, iy, ix, along in self._rows:
+        covers = _stacked_hits(labels, self._rows_stack, 0.3)
+        for r, (cell, colour, iy, ix, along) in enumerate(self._rows):
             if cell.zone.seat not in snap["courts"]:
                 continue
-            hit = labels[iy, ix] == colours.CLASS_OF[colour]
-            cover = hit.mean(axis=1) >= 0.3
+            cover = (covers[r] if covers is not None
+                     else (labels[iy, ix] == colours.CLASS_OF[colour]).mean(axis=1) >= 0.3)
             length = _run_length(cover, gap=2, from_start=True) + ROW_START_MM * self.scale
             length -= self._row_start(cell) * self.scale
             n = round((length - along * self.scale) / pitch) if length >= 4 else 0
@@ -348,8 +352,10 @@ class Reader:
                 self.debug.append(("row", cell.zone.seat, colour, length, along, n))
             snap["courts"][cell.zone.seat][colour] = max(0, n)
         best: dict[str, float] = {}
-        for cell, colour, (iy, ix) in self._dots:
-            area = float((labels[iy, ix] == colours.CLASS_OF[colour]).sum())
+        areas = _stacked_hits(labels, self._dots_stack, None)
+        for d, (cell, colour, (iy, ix)) in enumerate(self._dots):
+            area = float(areas[d] if areas is not None
+                         else (labels[iy, ix] == colours.CLASS_OF[colour]).sum())
             x, y = cell.zone.raw["rows_mm"][colour][0]
             need = 0.6 * self._footprint_px("cylinder", x, y)
             if area >= need and area > best.get(colour, 0):
@@ -376,6 +382,29 @@ class Reader:
                 snap["discs"][cell.zone.seat].append(int(cell.zone.raw["disc"]))
         for seat in snap["discs"]:
             snap["discs"][seat].sort()
+
+
+Stack = tuple[np.ndarray, np.ndarray, np.ndarray] | None
+
+
+def _stack(samplers: list[tuple[np.ndarray, np.ndarray, str]]) -> Stack:
+    """Sample grids of equal shape stacked, so one indexing reads them all."""
+    if not samplers or len({iy.shape for iy, _, _ in samplers}) != 1:
+        return None
+    cls = np.array([colours.CLASS_OF[c] for _, _, c in samplers], np.uint8)[:, None, None]
+    return (np.stack([iy for iy, _, _ in samplers]), np.stack([ix for _, ix, _ in samplers]),
+            cls)
+
+
+def _stacked_hits(labels: np.ndarray, stack: Stack, fraction: float | None
+                  ) -> np.ndarray | None:
+    """Per sampler: covered positions along it (`fraction` given) or the hit count."""
+    if stack is None:
+        return None
+    hits = labels[stack[0], stack[1]] == stack[2]
+    if fraction is None:
+        return hits.sum(axis=(1, 2))
+    return hits.mean(axis=2) >= fraction
 
 
 def _inner_radius(blob: np.ndarray, fill: bool = False) -> float:
