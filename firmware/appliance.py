@@ -196,7 +196,7 @@ class Appliance:
             illegal=None
             if illegal is None
             else {k: illegal.get(k) for k in ("code", "message", "player")},
-            pending=[{"kind": "chore", "message": m} for m in referee.pending()],
+            pending=referee.chores(),
             camera=self.camera,
             message=self.message,
         )

@@ -17,8 +17,8 @@ Shape (fields may be added, never renamed)::
      "emperor": 4, "supply": {colour: n},
      "finished": false, "winner": null, "reason": null,
      "table": {"legal": true, "illegal": null | {"code", "message", "player"},
-               "pending": [{"kind": "cylinder", "colour", "player", "seat"} |
-                           {"kind": "castle", "territories", "side"}]},
+               "pending": [{"kind": "cylinder", "colour", "player", "seat", "message"} |
+                           {"kind": "castle", "territories", "side", "from", "message"}]},
      "status": {"camera": "ok" | "lost" | "demo" | "none", "message": ""}}
 """
 

@@ -209,6 +209,40 @@ class TableReferee:
             "reason": game.reason,
         }
 
+    def chores(self) -> list[dict[str, object]]:
+        """The chores the table still owes, as data for the screens: castles to build or
+        swap (``kind: castle``) and cylinders to move (``kind: cylinder``), each with its
+        words in ``message``."""
+        game = self.game
+        if game is None:
+            return []
+        owed: list[dict[str, object]] = []
+        castles = self._chores.castles
+        if castles:
+            olds = sorted({old for old, _ in castles.values() if old is not None})
+            owed.append(
+                {
+                    "kind": "castle",
+                    "territories": sorted(castles),
+                    "side": next(iter(castles.values()))[1],
+                    "from": olds[0] if olds else None,
+                    "message": self.reading.castle_words(castles),
+                }
+            )
+        for colour in self._chores.cylinders:
+            place = self.reading.cylinder_place(game, colour)
+            holder = game.controller(colour)  # type: ignore[arg-type]
+            owed.append(
+                {
+                    "kind": "cylinder",
+                    "colour": colour,
+                    "player": holder,
+                    "seat": place,
+                    "message": self.reading.cylinder_words(game, colour),
+                }
+            )
+        return owed
+
     def pending(self) -> list[str]:
         """The chores the table still owes, in words (for the display)."""
         game = self.game

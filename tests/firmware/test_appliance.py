@@ -208,3 +208,28 @@ def test_the_advisor_answers_only_in_training_mode() -> None:
     advice = appliance.advice()
     assert set(advice) >= {"threats", "exposure", "hint"}
     assert len(advice["exposure"]) == 15
+
+
+def test_pending_chores_reach_the_view_as_data() -> None:
+    record = seated(load(EXAMPLE))
+    snapshots = simulate(record, random.Random(1), Options(late_cylinders=1.0)).snapshots
+    appliance = Appliance(record.setup.players)
+    seen: list[dict[str, Any]] = []
+    for snapshot in snapshots:
+        appliance.feed(snapshot)
+        for chore in appliance.state()["table"]["pending"]:
+            if chore not in seen:
+                seen.append(chore)
+    assert {
+        "kind": "castle",
+        "territories": [6],
+        "side": "white",
+        "from": None,
+        "message": "build a white castle on territory 6",
+    } in seen
+    cylinders = {c["colour"]: (c["player"], c["seat"]) for c in seen if c["kind"] == "cylinder"}
+    assert cylinders == {
+        "green": ("Bob", "north"),
+        "red": ("Anna", "south"),
+        "pink": ("Anna", "south"),
+    }
