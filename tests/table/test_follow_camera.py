@@ -1,0 +1,88 @@
+"""`carolus follow` on camera input: a folder of frames and a video, read by the real vision.
+
+The frames are the demo's first turn drawn by `vision.render.table` — a game the camera
+never saw as counts, only as pictures.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import pytest
+
+from firmware.demo import DemoSource, demo_record, first_turns
+from referee.check import judge
+from referee.record import load
+
+PLAYERS = "south=Anna:white,north=Bob:black"
+
+
+@pytest.fixture(scope="module")
+def frames(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("frames")
+    for i, (_t, frame) in enumerate(DemoSource(speed=0, turns=1).frames()):
+        cv2.imwrite(str(folder / f"frame-{i:04}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    return folder
+
+
+def follow(source: Path, record: Path, *extra: str) -> list[dict[str, object]]:
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "firmware",
+            "follow",
+            str(source),
+            "--players",
+            PLAYERS,
+            "--record",
+            str(record),
+            "--json",
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stderr
+    return [json.loads(line) for line in run.stdout.splitlines()]
+
+
+def expected_moves() -> list[object]:
+    game = judge(first_turns(demo_record(), 1)).game
+    assert game is not None
+    return list(game.move_stack)
+
+
+def test_a_folder_of_frames_is_refereed_into_the_record(frames: Path, tmp_path: Path) -> None:
+    events = follow(frames, tmp_path / "game.json", "--fps", "5")
+    kinds = [e["kind"] for e in events]
+    assert "setup" in kinds and "castle-built" in kinds and "illegal" not in kinds
+    game = judge(load(tmp_path / "game.json")).game
+    assert game is not None
+    moves = expected_moves()
+    assert set(game.move_stack[:2]) == set(moves[:2])  # round 1 chooses in any order
+    assert game.move_stack[2:] == moves[2 : len(game.move_stack)]
+    assert len(game.move_stack) >= 5  # discs, cubes, emperor, refill
+
+
+def test_a_video_gives_the_same_game(frames: Path, tmp_path: Path) -> None:
+    paths = sorted(frames.glob("*.jpg"))
+    first = cv2.imread(str(paths[0]))
+    video = tmp_path / "table.avi"
+    writer = cv2.VideoWriter(
+        str(video), cv2.VideoWriter_fourcc(*"MJPG"), 5, (first.shape[1], first.shape[0])
+    )
+    for path in paths:
+        writer.write(cv2.imread(str(path)))
+    writer.release()
+    follow(video, tmp_path / "video.json")
+    follow(frames, tmp_path / "frames.json", "--fps", "5")
+    assert (
+        json.loads((tmp_path / "video.json").read_text())["rounds"]
+        == json.loads((tmp_path / "frames.json").read_text())["rounds"]
+    )
