@@ -91,10 +91,16 @@ def build_table(pieces: Mapping[str, tuple[float, ...]] | None = None,
     b, g, r = np.meshgrid(q, q, q, indexing="ij")
     grid = _lab(np.stack([b.ravel(), g.ravel(), r.ravel()], 1))
     w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
-    d = (((grid[:, None, :] - proto[None, :, :]) * w) ** 2).sum(axis=2)
-    nearest = d.argmin(axis=1)
+    nearest = np.empty(len(grid), np.intp)
+    distance = np.empty(len(grid), np.float32)
+    # in slices: the whole grid against every prototype at once would take ~120 MB
+    for start in range(0, len(grid), 2048):
+        part = grid[start:start + 2048]
+        d = (((part[:, None, :] - proto[None, :, :]) * w) ** 2).sum(axis=2)
+        nearest[start:start + 2048] = d.argmin(axis=1)
+        distance[start:start + 2048] = d.min(axis=1)
     table = proto_cls[nearest].copy()
-    table[np.sqrt(d[np.arange(len(grid)), nearest]) > MAX_DISTANCE] = NONE
+    table[np.sqrt(distance) > MAX_DISTANCE] = NONE
     table[table == NEUTRAL] = NONE
     chroma = np.hypot(grid[:, 1], grid[:, 2])
     table[(chroma < NEUTRAL_CHROMA) | ((grid[:, 0] < 22) & (chroma < 12))] = NEUTRAL
