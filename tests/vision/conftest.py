@@ -33,13 +33,3 @@ def render_table(layout: Layout) -> Render:
         return sc.render(layout, scene, seed), sc.truth(layout, scene)
 
     return render
-
-
-def territory_centre(layout: Layout, n: int) -> tuple[float, float]:
-    x, y = layout.territories()[n].raw["centre_mm"]
-    return float(x), float(y)
-
-
-def zone_centre(layout: Layout, kind: str, seat: str) -> tuple[float, float]:
-    zone = next(z for z in layout.of_kind(kind) if z.seat == seat)
-    return zone.centre()

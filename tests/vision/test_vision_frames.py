@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-from conftest import territory_centre
 
 from vision.calibration import calibrate, load, reader_for, save
 from vision.reader import Reader
 from vision.render import scene as sc
 from vision.render.pieces import Piece
+from vision.render.scene import territory_centre
 from vision.render.score import differences
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import territory_centre, zone_centre
 
 from vision.layout import CASTLE_COLOURS, CUBE_COLOURS
 from vision.reader import Reader
 from vision.render.pieces import Piece
+from vision.render.scene import territory_centre, zone_centre
 from vision.render.score import differences
 
 

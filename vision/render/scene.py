@@ -244,3 +244,15 @@ def truth(layout: Layout, scene: Scene) -> dict[str, Any]:
     for seat in seats:
         snap["discs"][seat].sort()
     return snap
+
+
+def territory_centre(layout: Layout, n: int) -> tuple[float, float]:
+    """Centre of territory spot `n`, for placing pieces by hand in tests."""
+    x, y = layout.territories()[n].raw.get("centre_mm", layout.territories()[n].centre())
+    return float(x), float(y)
+
+
+def zone_centre(layout: Layout, kind: str, seat: str) -> tuple[float, float]:
+    """Centre of a seat's zone of `kind` (court, reserve)."""
+    zone = next(z for z in layout.of_kind(kind) if z.seat == seat)
+    return zone.centre()
