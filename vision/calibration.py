@@ -19,7 +19,6 @@ from vision import colours
 from vision.atlas import Atlas
 from vision.layout import Layout
 from vision.markers import MatLocator
-from vision.occlusion import BorderWatch
 from vision.reader import Reader, Tuning
 
 FORMAT = "carolus-calibration/1"
@@ -48,7 +47,7 @@ def calibrate(frame: np.ndarray, layout: Layout) -> dict[str, Any]:
     reader._set_pose(pose.homography, frame.shape)
     atlas_img = reader.atlas.cut(frame)
     white = reader.border.white_field(frame, reader.atlas, atlas_img)
-    reader._balance(atlas_img, white)
+    reader._balance(atlas_img, white)   # the same white balance `read` applies
     measured: dict[str, list[float]] = {}
     castle_tops: dict[str, float] = {}
     for zone in layout.of_kind("swatch"):
@@ -134,4 +133,4 @@ def reader_for(layout: Layout, calib: dict[str, Any] | None) -> Reader:
     return Reader(layout, table=table, tuning=tuning)
 
 
-__all__ = ["BorderWatch", "CalibrationError", "calibrate", "load", "reader_for", "save"]
+__all__ = ["CalibrationError", "calibrate", "load", "reader_for", "save"]
