@@ -159,8 +159,9 @@ class Appliance:
         t = self.referee.t
         try:
             if self.game_id is None:
+                # the log dates a game by the wall clock; steps keep the camera's t
                 self.game_id = self.gamelog.start_game(
-                    game.setup, {p.name: p.seat or "" for p in self.players}, self.meta, t
+                    game.setup, {p.name: p.seat or "" for p in self.players}, self.meta
                 )
             stack = game.move_stack
             same = 0

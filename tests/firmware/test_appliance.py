@@ -57,6 +57,8 @@ def test_a_game_is_logged_before_it_is_announced(tmp_path: Path) -> None:
     for snapshot in snapshots:
         appliance.feed(snapshot)
     assert bus.checked >= 4  # control gained ×3, castle built
+    started = log.game(appliance.game_id or 0).started or ""
+    assert started[:4] >= "2024"  # dated by the wall clock, not the camera's t
     assert appliance.game_id is not None
     logged = judge(log.record(appliance.game_id)).game
     source = judge(record).game
