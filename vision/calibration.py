@@ -66,6 +66,7 @@ def calibrate(frame: np.ndarray, layout: Layout) -> dict[str, Any]:
             measured[colour] = value.tolist()
         else:
             measured[f"cylinder-{colour}"] = value.tolist()
+    _check_swatches_hold_cubes(measured)
     background = _tile_colours(reader, atlas_img, measured)
     tuning = {}
     if {"white", "grey", "black"} <= castle_tops.keys():
@@ -75,6 +76,28 @@ def calibrate(frame: np.ndarray, layout: Layout) -> dict[str, Any]:
             "frame_size": [int(frame.shape[1]), int(frame.shape[0])],
             "homography": pose.homography.tolist(), "markers_seen": pose.markers_seen,
             "colours": measured, "background": background, "tuning": tuning}
+
+
+#: A cube's colour is saturated; a swatch that reads as pale as paper holds no cube.
+EMPTY_SWATCH_CHROMA = 15.0
+
+
+def _check_swatches_hold_cubes(measured: dict[str, list[float]]) -> None:
+    """Refuse a frame whose cube swatches are empty: calibrating on the bare paper would
+    teach the reader that every colour looks like paper."""
+    empty = []
+    for colour in colours.CUBE_COLOURS:
+        if colour not in measured:
+            continue
+        lab = colours._lab(np.asarray([measured[colour]], np.float32))[0]
+        if float(np.hypot(lab[1], lab[2])) < EMPTY_SWATCH_CHROMA:
+            empty.append(colour)
+    if empty:
+        raise CalibrationError(
+            "not a calibration frame: the swatches for the "
+            + ", ".join(empty)
+            + " cube hold no cube (put each piece on its calibration spot)"
+        )
 
 
 def _tile_colours(reader: Reader, atlas_img: np.ndarray, measured: dict[str, list[float]],

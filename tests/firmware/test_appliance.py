@@ -183,6 +183,8 @@ def test_the_camera_view_shows_the_frame_and_the_zones_read() -> None:
     assert len([z for z in zones if z.startswith("territory:")]) == 15
     first = source.snapshots[0]["territories"]["1"]["cubes"]
     assert zones["territory:1"]["counts"] == {c: n for c, n in first.items() if n}
+    refused = appliance.calibrate()  # a game frame: the swatches are empty
+    assert refused["ok"] is False and "hold no cube" in refused["message"]
     # calibration from the page: a frame with every swatch holding its piece
     import numpy as np
 
