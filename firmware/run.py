@@ -166,6 +166,10 @@ def run(args: argparse.Namespace) -> int:
                 f"{exc.strerror or exc}"
             )
         say(f"Web page: {web.url}  (PIN for corrections: {web.pin})")
+        if config.web.host in ("0.0.0.0", "", "::"):
+            import socket
+
+            say(f"  on the local network: http://{socket.gethostname()}.local:{config.web.port}/")
         appliance.pin = web.pin  # type: ignore[attr-defined]
 
     stop = threading.Event()
