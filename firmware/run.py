@@ -169,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
         if config.web.host in ("0.0.0.0", "", "::"):
             import socket
 
-            say(f"  on the local network: http://{socket.gethostname()}.local:{config.web.port}/")
+            say(f"  on the local network: http://{socket.gethostname()}.local:{web.port}/")
         appliance.pin = web.pin  # type: ignore[attr-defined]
 
     stop = threading.Event()
