@@ -174,6 +174,7 @@ class Appliance:
             for move in stack[same:]:
                 self.gamelog.step(self.game_id, move, (), t)
             self._logged = list(stack)
+            self._picture_turns(events, t)
             for event in events:
                 self.gamelog.event(self.game_id, event, t)
             if game.is_over and any(e.get("kind") == "game-over" for e in events):
@@ -183,6 +184,19 @@ class Appliance:
             log.error("game log: %s", exc)
             self.message = f"Game log not written: {exc}"
             self.bus.publish({"kind": "warning", "t": t, "message": self.message})
+
+    def _picture_turns(self, events: list[Event], t: float | None) -> None:
+        """A small picture of the table at the end of each turn, for the history."""
+        if self.camera_view is None or self.gamelog is None or self.game_id is None:
+            return
+        for event in events:
+            if event.get("kind") not in ("refilled", "game-over"):
+                continue
+            jpeg = self.camera_view.jpeg(width=480, quality=60)
+            if jpeg is not None:
+                self.gamelog.turn_image(
+                    self.game_id, int(event.get("round", 0)), int(event.get("turn", 0)), jpeg, t
+                )
 
     # ------------------------------------------------------------------ Hub
 

@@ -27,7 +27,7 @@ class CameraView:
         with self._lock:
             self._frame, self._snapshot = frame, snapshot
 
-    def jpeg(self, width: int = 1152) -> bytes | None:
+    def jpeg(self, width: int = 1152, quality: int = 80) -> bytes | None:
         """The latest frame, scaled to ``width`` pixels, as JPEG."""
         import cv2
 
@@ -38,7 +38,7 @@ class CameraView:
         scale = min(1.0, width / frame.shape[1])
         if scale < 1.0:
             frame = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])
         return bytes(data) if ok else None
 
     def overlay(self, width: int = 1152) -> dict[str, Any]:

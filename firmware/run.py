@@ -48,6 +48,11 @@ def register(subparsers: Any) -> None:
         "--db", metavar="FILE", help="game log file (default: $CAROLUS_DB or the data dir)"
     )
     p.add_argument("--no-log", action="store_true", help="keep no game log")
+    p.add_argument(
+        "--no-pictures",
+        action="store_true",
+        help="keep no picture of the table at the end of each turn in the game log",
+    )
     p.add_argument("--no-web", action="store_true", help="serve no web page")
     p.add_argument("--host", help="web page address to listen on (web.host)")
     p.add_argument(
@@ -113,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
             path = str(default_path().with_name("demo.db"))
             Path(path).unlink(missing_ok=True)  # every demo starts afresh
         try:
-            gamelog = GameLog(path)
+            gamelog = GameLog(path, images=not args.no_pictures)
         except GameLogError as exc:
             return _fail(f"game log: {exc}")
         for warning in gamelog.warnings:

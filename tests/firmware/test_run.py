@@ -53,6 +53,12 @@ def test_the_demo_is_refereed_and_logged_as_the_bundled_game(tmp_path: Path) -> 
     assert turns_moves[players:] == source.move_stack[players : len(turns_moves)]
     assert sum(1 for m in turns_moves if type(m).__name__ == "Refill") >= 2
     assert logged.owners()  # a castle was built and seen
+    from firmware.gamelog.store import GameLog
+
+    with GameLog(db) as log:
+        pictures = log.turn_images(log.games()[0].id)
+    assert len(pictures) >= 2  # the table at the end of each turn
+    assert all(jpeg[:2] == b"\xff\xd8" and len(jpeg) < 96_000 for _, _, jpeg in pictures)
 
 
 def test_print_config_and_bad_config(tmp_path: Path) -> None:
