@@ -31,8 +31,8 @@ CAMERA_HEIGHT_MM = 1100.0
 class Tuning:
     """Thresholds the calibration may adjust; defaults suit the shipped mat."""
 
-    castle_white: float = 175.0       # brightness (paper = 235) of a castle's lit top
-    castle_black: float = 80.0
+    castle_white: float = 160.0       # brightness (paper = 235) of a castle's lit top
+    castle_black: float = 92.0
     camera_height_mm: float = CAMERA_HEIGHT_MM
     disc_stripes: float = 0.1         # stripe contrast: an empty slot shows 0.2-0.5, a disc ~0
     extra: dict[str, Any] = field(default_factory=dict)
@@ -368,10 +368,12 @@ class Reader:
         if n >= 2:
             # Touching castles: each colour whose lit tops fill most of a castle counts.
             top_px = 0.5 * self._sizes["castle"] ** 2 * self.scale**2
-            bands = {"white": int((bright >= tune.castle_white).sum()),
-                     "black": int((bright < tune.castle_black).sum()),
-                     "grey": int(((bright >= tune.castle_black + 15)
-                                  & (bright < tune.castle_white - 25)).sum())}
+            # Stricter bands than for one castle: shaded sides of a grey castle must not
+            # pass for a black one's top, nor a grey top for a white one.
+            bands = {"white": int((bright >= tune.castle_white + 15).sum()),
+                     "black": int((bright < tune.castle_black - 12).sum()),
+                     "grey": int(((bright >= tune.castle_black + 3)
+                                  & (bright < tune.castle_white - 10)).sum())}
             found = [c for c, k in sorted(bands.items(), key=lambda kv: -kv[1]) if k >= top_px]
             if len(found) >= 2:
                 for colour in found[:n]:
