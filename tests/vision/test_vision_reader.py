@@ -140,3 +140,13 @@ def test_empty_table_reads_zero(layout, render_table) -> None:
     assert snap["mat"] is True and snap["occluded"] is False
     assert differences(snap, truth) == []
     assert snap["emperor"] is None and all(v is None for v in snap["cylinders"].values())
+
+
+@pytest.mark.parametrize("territory", [2, 7, 12])
+def test_a_yellow_cube_touching_the_emperor_is_counted(layout, render_table, territory) -> None:
+    x, y = territory_centre(layout, territory)
+    pieces = [Piece("emperor", "yellow", x, y), Piece("cube", "yellow", x + 18, y + 3, 10)]
+    frame, _truth = render_table(pieces, seed=300 + territory)
+    snap = _read(layout, frame)
+    assert snap["emperor"] == territory
+    assert snap["territories"][str(territory)]["cubes"]["yellow"] == 1
