@@ -10,6 +10,7 @@ import numpy as np
 
 from vision.layout import CASTLE_COLOURS, CUBE_COLOURS, Layout, Zone
 from vision.mat import render_mat
+from vision.reader import empty_snapshot
 from vision.render import art, hands, optics, pieces
 from vision.render.camera import Camera, overhead_camera
 from vision.render.hands import Hand
@@ -205,19 +206,9 @@ def render(layout: Layout, scene: Scene, seed: int = 0) -> np.ndarray:
 def truth(layout: Layout, scene: Scene) -> dict[str, Any]:
     """The snapshot a perfect reader returns for this scene (without `t`)."""
     seats = list(scene.seats)
-    snap: dict[str, Any] = {
-        "format": "carolus-snapshot/1", "mat": True,
-        "occluded": any(hands.covers_mat(scene.camera, h, layout.size_mm[0])
-                        for h in scene.hands),
-        "territories": {str(n): {"cubes": dict.fromkeys(CUBE_COLOURS, 0),
-                                 "castles": dict.fromkeys(CASTLE_COLOURS, 0)}
-                        for n in range(1, 16)},
-        "emperor": None,
-        "courts": {s: dict.fromkeys(CUBE_COLOURS, 0) for s in seats},
-        "reserves": {s: dict.fromkeys(CUBE_COLOURS, 0) for s in seats},
-        "cylinders": dict.fromkeys(CUBE_COLOURS),
-        "discs": {s: [] for s in seats},
-    }
+    snap = empty_snapshot(seats, mat=True)
+    snap["occluded"] = any(hands.covers_mat(scene.camera, h, layout.size_mm[0])
+                           for h in scene.hands)
     for p in scene.pieces:
         zone = layout.zone_at(p.x, p.y)
         if zone is None:
