@@ -188,6 +188,7 @@ class Game:
         self.last_turn_round = 0
         self.move_stack: list[Move] = []
         self._stack: list[tuple[object, ...]] = []
+        self._planned: tuple[Refill, dict[int, int]] | None = None
 
     # ------------------------------------------------------------------ state
 
@@ -633,7 +634,7 @@ class Game:
 
     def _check_refill(self, move: Refill) -> None:
         self._check_actor(move.player, Step.REFILL)
-        self._plan_refill(move)
+        self._planned = (move, self._plan_refill(move))  # `push` applies it without replanning
 
     def _plan_refill(self, move: Refill) -> dict[int, int]:
         """Check a refill; return the returns it calls for (colour index -> k)."""
@@ -894,7 +895,9 @@ class Game:
 
     def _apply_refill(self, move: Refill) -> list[Event]:
         index = self._index[move.player]
-        returns = self._plan_refill(move)
+        planned = self._planned
+        returns = planned[1] if planned and planned[0] is move else self._plan_refill(move)
+        self._planned = None
         rnd, turn = self.round, self._turn + 1
         events: list[Event] = []
         for i in sorted(returns):
