@@ -46,8 +46,7 @@ def calibrate(frame: np.ndarray, layout: Layout) -> dict[str, Any]:
     reader = Reader(layout, swatches=True)
     reader._set_pose(pose.homography, frame.shape)
     atlas_img = reader.atlas.cut(frame)
-    white = reader.border.white_field(frame, reader.atlas, atlas_img)
-    reader._balance(atlas_img, white)   # the same white balance `read` applies
+    reader.balance(frame, atlas_img)   # the same white balance `read` applies
     measured: dict[str, list[float]] = {}
     castle_tops: dict[str, float] = {}
     for zone in layout.of_kind("swatch"):

@@ -9,8 +9,6 @@ strided thumbnail compared with the previous frame's.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import cv2
 import numpy as np
 
@@ -43,6 +41,23 @@ def border_points(layout: Layout) -> np.ndarray:
     return np.asarray(keep, np.float32)
 
 
+class WhiteField:
+    """Paper colour the room light gives each point of the mat (glare aside): a plane
+    a + b x + c y per channel, fitted to the border. May exceed 255 where paper clipped."""
+
+    def __init__(self, coef: np.ndarray) -> None:
+        self.coef = np.asarray(coef, np.float64)
+
+    def at(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        """Paper colour (n x 3) at mat points `xs`, `ys` (mm)."""
+        xs = np.asarray(xs, np.float64).reshape(-1)
+        ys = np.asarray(ys, np.float64).reshape(-1)
+        return np.maximum(8.0, np.c_[np.ones(len(xs)), xs / 900.0, ys / 900.0] @ self.coef)
+
+    def __call__(self, x: float, y: float) -> np.ndarray:
+        return self.at(np.array([x]), np.array([y]))[0]
+
+
 class BorderWatch:
     """Samples the paper border: white field for balance, dark runs for hands."""
 
@@ -66,7 +81,7 @@ class BorderWatch:
         return frame[px[:, 1], px[:, 0]].astype(np.float32), self.points_mm[ok]
 
     def white_field(self, frame: np.ndarray, atlas: object, atlas_img: np.ndarray
-                    ) -> Callable[[float, float], np.ndarray]:
+                    ) -> WhiteField:
         """Paper colour as a plane a + b x + c y per channel, fitted robustly."""
         values, pts = self.samples(frame)
         self._border_count = len(values)
@@ -82,31 +97,45 @@ class BorderWatch:
             pts = np.vstack([pts, np.asarray(extra_p, np.float32)])
         if len(values) < 6:
             mean = values.mean(axis=0) if len(values) else np.full(3, 235.0, np.float32)
-            return lambda x, y: mean
+            return WhiteField(np.vstack([mean, np.zeros((2, 3))]))
         design = np.c_[np.ones(len(pts)), pts[:, 0] / 900.0, pts[:, 1] / 900.0]
-        keep = np.ones(len(values), bool)
-        coef = np.zeros((3, 3))
+        # Clipped paper is brighter than it reads, so each channel is judged only where it
+        # did not clip. The light has one shape (a plane) and one colour: the shape comes
+        # from the channel that clipped least, each channel's level from its own samples.
+        unclipped = values < CLIPPED
+        ch = int(np.argmax(unclipped.sum(axis=0)))
+        usable = unclipped[:, ch] if unclipped[:, ch].sum() >= 6 else np.ones(len(values), bool)
+        keep = usable.copy()
+        shape = np.zeros(3)
         for round_ in range(3):
-            coef = np.linalg.lstsq(design[keep], values[keep], rcond=None)[0]
-            fitted = design @ coef
-            ratio = values.max(axis=1) / np.maximum(1.0, fitted.max(axis=1))
+            shape = np.linalg.lstsq(design[keep], values[keep, ch], rcond=None)[0]
+            ratio = values[:, ch] / np.maximum(1.0, design @ shape)
             # First drop what is darker (hands, shadows), then glare as well.
-            keep = (np.abs(ratio - 1) < 0.08) if round_ else (ratio > 0.85)
+            keep = ((np.abs(ratio - 1) < 0.08) if round_ else (ratio > 0.85)) & usable
             if keep.sum() < 6:
-                keep = np.ones(len(values), bool)
+                keep = usable
                 break
+        shape = shape / max(1.0, float(np.array([1.0, 0.5, 0.5]) @ shape))
+        along = np.maximum(1e-3, design @ shape)
+        level = np.full(3, np.nan)
+        for c in range(3):
+            sel = keep & unclipped[:, c]
+            # A channel that clipped in places: the samples left are the darker ones, so
+            # its level would come out low. The grey patches tell it instead.
+            if sel.sum() >= 6 and sel.sum() >= 0.95 * keep.sum():
+                level[c] = float(np.median(values[sel, c] / along[sel]))
+        if np.isnan(level).any():
+            greys = self._grey_references(atlas, atlas_img)
+            known = np.flatnonzero(~np.isnan(level))
+            if greys is not None and len(known):
+                ref = int(known[np.argmax(greys[known])])
+                level = np.where(np.isnan(level), level[ref] * greys / max(1.0, greys[ref]),
+                                 level)
+            # Clipped everywhere and nothing to go by: at least as bright as full scale.
+            level = np.where(np.isnan(level), 255.0 / float(along[keep].min()), level)
+        coef = np.outer(shape, level)
         self._fit = (design, coef, values)
-        greys = self._grey_references(atlas, atlas_img)
-        if greys is not None and float(np.max(values[keep])) >= CLIPPED:
-            # Paper clipped in some channel: trust the grey patches there instead.
-            grey_white = greys / GREY_REFLECTANCE
-
-            def field(x: float, y: float) -> np.ndarray:
-                paper = np.array([1.0, x / 900.0, y / 900.0]) @ coef
-                return np.maximum(8.0, np.where(paper >= CLIPPED - 6,
-                                                np.maximum(paper, grey_white), paper))
-            return field
-        return lambda x, y: np.maximum(8.0, np.array([1.0, x / 900.0, y / 900.0]) @ coef)
+        return WhiteField(coef)
 
     @staticmethod
     def _grey_references(atlas: object, atlas_img: np.ndarray) -> np.ndarray | None:
@@ -121,12 +150,12 @@ class BorderWatch:
             return None
         return np.median(np.asarray(found, np.float32), axis=0)
 
-    def covered(self, frame: np.ndarray, white: Callable[[float, float], np.ndarray]) -> bool:
+    def covered(self, frame: np.ndarray, white: WhiteField) -> bool:
         """True when enough border paper is dark or off-colour: an arm over the edge."""
         design, coef, values = getattr(self, "_fit", (None, None, None))
         if design is None:
             return False
-        fitted = design[: len(values)] @ coef
+        fitted = np.minimum(255.0, design[: len(values)] @ coef)
         n = self._border_count
         v, f = values[:n], fitted[:n]
         bright = v.max(axis=1) / np.maximum(1.0, f.max(axis=1))

@@ -16,15 +16,18 @@ import numpy as np
 
 from vision import colours
 from vision.atlas import ATLAS_KINDS, Atlas, Cell
+from vision.glare import GlareMap
 from vision.layout import CASTLE_COLOURS, CUBE_COLOURS, Layout
 from vision.markers import MatLocator
 from vision.mat import STRIPE_MM
-from vision.occlusion import BorderWatch, MotionWatch
+from vision.occlusion import BorderWatch, MotionWatch, WhiteField
 
 CUBE_PITCH_MM = 8.3       # cubes lined up in a court row, nearly touching
 ROW_START_MM = 15.5       # where the row samples begin, from the dot
+DOT_REACH_MM = 10.0      # how far from a court dot a cylinder's pixels are looked for
 CUBE_AREA_BIAS = 1.28     # typical blob area of one cube over the footprint model
 CAMERA_HEIGHT_MM = 1100.0
+CLIPPED = 250            # a frame channel this bright may be saturated
 
 
 @dataclass
@@ -69,6 +72,8 @@ class Reader:
         kinds = ATLAS_KINDS if swatches else tuple(k for k in ATLAS_KINDS if k != "swatch")
         self.atlas = Atlas(layout, scale, kinds)
         self.border = BorderWatch(layout)
+        self.glare = GlareMap(layout)
+        self._cell_centres = np.array([c.zone.centre() for c in self.atlas.cells], np.float64)
         self.motion = MotionWatch()
         self._pose_id: int | None = None
         self._nadir = (layout.size_mm[0] / 2, layout.size_mm[1] / 2)
@@ -84,6 +89,7 @@ class Reader:
     def _set_pose(self, homography: np.ndarray, frame_shape: tuple[int, ...]) -> None:
         self.atlas.set_homography(homography)
         self.border.set_homography(homography)
+        self.glare.set_homography(homography)
         h, w = frame_shape[:2]
         inv = np.linalg.inv(homography)
         nadir = cv2.perspectiveTransform(np.float32([[[w / 2, h / 2]]]), inv)[0, 0]
@@ -108,6 +114,10 @@ class Reader:
         """Atlas indices for court rows, court dots and disc annuli for this pose."""
         self._rows: list[tuple[Cell, str, np.ndarray, np.ndarray, float]] = []
         self._dots: list[tuple[Cell, str, tuple[np.ndarray, np.ndarray]]] = []
+        offsets = np.arange(-DOT_REACH_MM, DOT_REACH_MM + 0.01, 1.0 / self.scale)
+        dot_x, dot_y = np.meshgrid(offsets, offsets)
+        round_ = dot_x**2 + dot_y**2 <= DOT_REACH_MM**2
+        dot_x, dot_y = dot_x[round_][None, :], dot_y[round_][None, :]   # 2-D for _stack
         for cell in self.atlas.of_kind("court"):
             for colour, ((x0, y0), (x1, y1)) in cell.zone.raw.get("rows_mm", {}).items():
                 d = np.array([x1 - x0, y1 - y0], float)
@@ -122,10 +132,10 @@ class Reader:
                 mid = (x0 + d[0] * length / 2, y0 + d[1] * length / 2)
                 px, py = self.parallax(mid[0], mid[1], self.layout.height_mm("cube"))
                 self._rows.append((cell, colour, iy, ix, abs(px * d[0] + py * d[1])))
-                td, sd = np.meshgrid(np.arange(-9, 14.5, 1.0 / self.scale),
-                                     np.arange(-7.5, 7.6, 1.0 / self.scale), indexing="ij")
-                self._dots.append((cell, colour, cell.px(x0 + d[0] * td + n[0] * sd,
-                                                         y0 + d[1] * td + n[1] * sd,
+                # A cylinder on the dot leans away from the camera's nadir: look around
+                # the middle of its height.
+                lx, ly = self.parallax(x0, y0, 0.5 * self.layout.height_mm("cylinder"))
+                self._dots.append((cell, colour, cell.px(x0 + lx + dot_x, y0 + ly + dot_y,
                                                          self.scale)))
         self._rows_stack = _stack([(iy, ix, c) for _, c, iy, ix, _ in self._rows])
         self._dots_stack = _stack([(iy, ix, c) for _, c, (iy, ix) in self._dots])
@@ -157,26 +167,50 @@ class Reader:
             self._set_pose(pose.homography, frame.shape)
             self._pose_id = id(pose)
         atlas = self.atlas.cut(frame)
-        white = self.border.white_field(frame, self.atlas, atlas)
+        white = self.balance(frame, atlas)
         hand = self.border.covered(frame, white)
         snap["occluded"] = bool(moving or hand or self.locator.hidden_markers > 0)
-        self._balance(atlas, white)
         labels = colours.classify(atlas[: self.atlas.colour_rows], self.table)
         self._count_blobs(snap, atlas, labels)
         self._count_courts(snap, labels)
         self._count_discs(snap, atlas)
         return snap
 
-    def _balance(self, atlas: np.ndarray, white: Any) -> None:
-        """Scale each zone so the paper around it reads `WHITE_LEVEL` in every channel."""
-        for cell in self.atlas.cells:
+    def balance(self, frame: np.ndarray, atlas: np.ndarray) -> WhiteField:
+        """White-balance the atlas in place so paper reads `WHITE_LEVEL` in every channel.
+
+        Each zone is scaled by the room light at its centre; where glare lies on a zone,
+        the glare is first taken off pixel by pixel (it adds white: W (1 - g) + 255 g).
+        Near full scale the brightest pieces clip: a clipped channel is taken to be at
+        least as bright as the pixel's others, so white stays white instead of tinted.
+        """
+        white = self.border.white_field(frame, self.atlas, atlas)
+        glare = self.glare.measure(frame, white) > 0
+        refs = white.at(self._cell_centres[:, 0], self._cell_centres[:, 1])
+        clipped = None
+        if cv2.countNonZero(cv2.inRange(atlas, (0, 0, 0), (CLIPPED - 1,) * 3)) < (
+                atlas.shape[0] * atlas.shape[1]):
+            clipped = [cv2.compare(c, CLIPPED - 1, cv2.CMP_GT) for c in cv2.split(atlas)]
+        for cell, ref in zip(self.atlas.cells, refs, strict=True):
             if cell.zone.kind == "reference":
                 continue
-            cx, cy = cell.zone.centre()
-            ref = white(cx, cy)
-            gains = (*tuple(float(colours.WHITE_LEVEL / max(8.0, v)) for v in ref), 0.0)
             roi = atlas[cell.y:cell.y + cell.h, cell.x:cell.x + cell.w]
-            cv2.multiply(roi, gains, dst=roi)
+            g = self.glare.over(cell.origin_mm, cell.h, cell.w, self.scale) if glare else None
+            if g is None:
+                gains = (*tuple(float(colours.WHITE_LEVEL / max(8.0, v)) for v in ref), 0.0)
+                cv2.multiply(roi, gains, dst=roi)
+                continue
+            g3 = g[..., None]
+            lit = (roi.astype(np.float32) - 255.0 * g3) / np.maximum(0.1, 1.0 - g3)
+            roi[:] = np.clip(lit * (colours.WHITE_LEVEL / np.maximum(8.0, ref)).astype(
+                np.float32), 0, 255).astype(np.uint8)
+        if clipped is not None:
+            channels = list(cv2.split(atlas))
+            brightest = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
+            for channel, mask in zip(channels, clipped, strict=True):
+                cv2.copyTo(brightest, mask, channel)
+            cv2.merge(channels, atlas)
+        return white
 
     def _count_blobs(self, snap: dict[str, Any], atlas: np.ndarray, labels: np.ndarray) -> None:
         """Territories, reserves and the pool: one labelling of all coloured pixels.
@@ -404,7 +438,7 @@ class Reader:
             area = float(areas[d] if areas is not None
                          else (labels[iy, ix] == colours.CLASS_OF[colour]).sum())
             x, y = cell.zone.raw["rows_mm"][colour][0]
-            need = 0.6 * self._footprint_px("cylinder", x, y)
+            need = 0.4 * self._footprint_px("cylinder", x, y)
             if area >= need and area > best.get(colour, 0):
                 best[colour] = area
                 snap["cylinders"][colour] = cell.zone.seat

@@ -1,0 +1,82 @@
+"""Reading under the light people really have: lamp glare on the mat, bright clipping light."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.layout import CASTLE_COLOURS, CUBE_COLOURS
+from vision.reader import Reader
+from vision.render.optics import Lighting
+from vision.render.pieces import Piece
+from vision.render.scene import territory_centre
+from vision.render.score import differences
+
+
+def _court(layout, seat: str, counts: dict[str, int], held: tuple[str, ...]) -> list[Piece]:
+    court = next(z for z in layout.of_kind("court") if z.seat == seat)
+    pieces = []
+    for colour, n in counts.items():
+        (x0, y0), (x1, y1) = court.raw["rows_mm"][colour]
+        d = np.array([x1 - x0, y1 - y0]) / np.hypot(x1 - x0, y1 - y0)
+        angle = float(np.degrees(np.arctan2(d[1], d[0])))
+        pieces += [Piece("cube", colour, x0 + d[0] * (21 + 8.3 * k), y0 + d[1] * (21 + 8.3 * k),
+                         angle) for k in range(n)]
+        if colour in held:
+            pieces.append(Piece("cylinder", colour, x0, y0))
+    return pieces
+
+
+def _tile(layout, territory: int, colours: list[str]) -> list[Piece]:
+    x, y = territory_centre(layout, territory)
+    n = len(colours)
+    return [Piece("cube", c, x + 20 * np.cos(2 * np.pi * k / n), y + 20 * np.sin(2 * np.pi * k / n),
+                  15.0 * k) for k, c in enumerate(colours)]
+
+
+def _centre_px(camera, x: float, y: float) -> tuple[float, float]:
+    u, v = camera.project(np.array([[x, y, 0.0]]))[0]
+    return float(u), float(v)
+
+
+@pytest.mark.parametrize("seat, territory", [("south", 1), ("east", 5), ("north", 9)])
+def test_a_glare_spot_over_a_court_and_a_tile_washes_nothing_out(layout, render_table, seat,
+                                                                 territory) -> None:
+    """A lamp reflected on the mat adds white; pieces under it keep their colours."""
+    court = next(z for z in layout.of_kind("court") if z.seat == seat)
+    cx, cy = court.centre()
+    tx, ty = territory_centre(layout, territory)
+    pieces = (_court(layout, seat, {"red": 3, "green": 5, "yellow": 2, "blue": 4, "pink": 6},
+                     held=("red", "yellow", "pink"))
+              + _tile(layout, territory, [*CUBE_COLOURS, "red", "yellow"]))
+
+    def glare(camera) -> Lighting:
+        spots = tuple((*_centre_px(camera, x, y), 0.04 * camera.width, 0.45)
+                      for x, y in ((cx, cy), (tx, ty)))
+        return Lighting((1.0, 1.0, 1.0), 0.8, 0.1, 30.0, spots, 0.6, 3.0, 85)
+
+    frame, truth = render_table(pieces, seed=31, lighting=glare)
+    snap = Reader(layout).read(frame)
+    assert differences(snap, truth) == []
+    assert snap["courts"][seat]["pink"] == 6
+    assert snap["cylinders"]["yellow"] == seat
+
+
+@pytest.mark.parametrize("gains", [(1.2, 0.98, 0.8), (0.8, 0.98, 1.2), (1.0, 1.0, 1.0)])
+def test_white_castles_stay_white_when_bright_light_clips_the_paper(layout, render_table,
+                                                                   gains) -> None:
+    """Bright, strongly tinted light saturates a channel of the paper and the white castles."""
+    pieces = []
+    for i, territory in enumerate((2, 5, 8, 11, 14)):
+        x, y = territory_centre(layout, territory)
+        pieces.append(Piece("castle", "white", x - 12, y, 10.0 * i))
+        pieces.append(Piece("castle", CASTLE_COLOURS[1 + i % 2], x + 14, y + 6, 25.0))
+        pieces.append(Piece("cube", CUBE_COLOURS[i], x, y - 22, 5.0))
+
+    def bright(camera) -> Lighting:
+        return Lighting(gains, 1.12, 0.25, 80.0, (), 0.6, 2.5, 85)
+
+    frame, truth = render_table(pieces, seed=32, lighting=bright)
+    assert (frame == 255).any(axis=2).mean() > 0.05          # the paper does clip
+    snap = Reader(layout).read(frame)
+    assert differences(snap, truth) == []
