@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
+import os
 import platform
 import statistics
 import sys
@@ -38,25 +40,37 @@ RESOLUTIONS = [(2304, 1296, 1.30), (4608, 2592, 2.60), (2028, 1520, 1.55),
                (4056, 3040, 3.10)]
 
 
+def _score(job: tuple[bool, int, bool, tuple[int, int, float]]) -> dict[str, bool]:
+    """Zone results of one rendered frame (run in a worker process)."""
+    hard, seed, calibrated, size = job
+    cv2.setNumThreads(1)
+    layout = load_layout()
+    rng = np.random.default_rng(seed)
+    scene = sc.random_scene(layout, rng, hard=hard, width=size[0], height=size[1],
+                            px_per_mm=size[2])
+    frame = sc.render(layout, scene, seed)
+    if calibrated:
+        cal_scene = sc.with_changes(scene, sc.calibration_scene(
+            layout, np.random.default_rng(seed)).pieces)
+        cal_scene.with_boards = False
+        reader = reader_for(layout, calibrate(sc.render(layout, cal_scene, seed + 1), layout))
+    else:
+        reader = Reader(layout)
+    return zone_results(reader.read(frame), sc.truth(layout, scene))
+
+
 def accuracy(layout: Layout, hard: bool, n: int, seed0: int, calibrated: bool,
-             size: tuple[int, int, float] = (2304, 1296, 1.3)) -> dict[str, Any]:
+             size: tuple[int, int, float] = (2304, 1296, 1.3), jobs: int = 1
+             ) -> dict[str, Any]:
     zones = zones_ok = frames_ok = 0
     wrong: dict[str, int] = {}
-    for i in range(n):
-        rng = np.random.default_rng(seed0 + i)
-        scene = sc.random_scene(layout, rng, hard=hard, width=size[0], height=size[1],
-                                px_per_mm=size[2])
-        frame = sc.render(layout, scene, seed0 + i)
-        if calibrated:
-            cal_scene = sc.with_changes(scene, sc.calibration_scene(
-                layout, np.random.default_rng(seed0 + i)).pieces)
-            cal_scene.with_boards = False
-            reader = reader_for(layout, calibrate(sc.render(layout, cal_scene, seed0 + i + 1),
-                                                  layout))
-        else:
-            reader = Reader(layout)
-        snap = reader.read(frame)
-        result = zone_results(snap, sc.truth(layout, scene))
+    work = [(hard, seed0 + i, calibrated, size) for i in range(n)]
+    if jobs > 1:
+        with multiprocessing.Pool(jobs) as pool:
+            results = pool.map(_score, work)
+    else:
+        results = [_score(job) for job in work]
+    for result in results:
         zones += len(result)
         zones_ok += sum(result.values())
         frames_ok += all(result.values())
@@ -123,6 +137,11 @@ def main() -> int:
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--timing-only", action="store_true",
                         help="only the milliseconds per frame")
+    parser.add_argument("--sets", default="mild,hard,hands,resolutions",
+                        help="which parts to run (comma-separated), default all")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="processes rendering and reading the accuracy sets "
+                             "(timing always runs alone, on one core)")
     args = parser.parse_args()
     if args.timing_only:
         layout = load_layout()
@@ -134,19 +153,27 @@ def main() -> int:
     n = 20 if args.quick else args.frames
     out: dict[str, Any] = {"machine": f"{platform.machine()} {platform.python_version()}",
                            "load_average": list(__import__("os").getloadavg())}
+    sets = set(args.sets.split(","))
     for name, hard in (("mild", False), ("hard", True)):
-        out[name] = accuracy(layout, hard, n, SEEDS[name], calibrated=False)
+        if name not in sets:
+            continue
+        out[name] = accuracy(layout, hard, n, SEEDS[name], False, jobs=args.jobs)
         out[name + "_calibrated"] = accuracy(layout, hard, n // 2, SEEDS[name] + 50_000,
-                                             calibrated=True)
+                                             True, jobs=args.jobs)
         print(name, json.dumps(out[name]), file=sys.stderr)
-    out["hands"] = hands(layout, 2 * n // 2 if not args.quick else 20, SEEDS["hands"])
-    print("hands", json.dumps(out["hands"]), file=sys.stderr)
+        print(name + " calibrated", json.dumps(out[name + "_calibrated"]), file=sys.stderr)
+    if "hands" in sets:
+        out["hands"] = hands(layout, 2 * n // 2 if not args.quick else 20, SEEDS["hands"])
+        print("hands", json.dumps(out["hands"]), file=sys.stderr)
     out["resolutions"] = {}
     for k, size in enumerate(RESOLUTIONS):
+        if "resolutions" not in sets:
+            break
         key = f"{size[0]}x{size[1]}"
         figures = timing(layout, size, SEEDS["resolution"] + k)
         figures.update(accuracy(layout, False, 5 if args.quick else max(5, n // 6),
-                                SEEDS["resolution"] + 100 * (k + 1), False, size))
+                                SEEDS["resolution"] + 100 * (k + 1), False, size,
+                                jobs=args.jobs))
         out["resolutions"][key] = figures
         print(key, json.dumps(figures), file=sys.stderr)
     if args.json:
@@ -159,14 +186,17 @@ def report(out: dict[str, Any]) -> str:
     lines = ["| set | frames | zones exactly right | frames all right | wrong zones by kind |",
              "|---|---|---|---|---|"]
     for key in ("mild", "mild_calibrated", "hard", "hard_calibrated"):
+        if key not in out:
+            continue
         r = out[key]
         lines.append(f"| {key.replace('_', ' + ')} | {r['frames']} | "
                      f"{100 * r['zone_accuracy']:.2f} % | {100 * r['frame_accuracy']:.1f} % | "
                      f"{r['wrong_by_kind'] or '-'} |")
-    h = out["hands"]
-    lines += ["", f"Hands: {h['hand_frames']} of {h['frames']} frames with a hand; "
-              f"recall {100 * h['recall']:.1f} %, false alarms {100 * h['false_alarm']:.1f} %.",
-              "", "| frame size | read ms, 1 core (median / best) | first read incl. markers | "
+    if "hands" in out:
+        h = out["hands"]
+        lines += ["", f"Hands: {h['hand_frames']} of {h['frames']} frames with a hand; "
+                  f"recall {100 * h['recall']:.1f} %, false alarms {100 * h['false_alarm']:.1f} %."]
+    lines += ["", "| frame size | read ms, 1 core (median / best) | first read incl. markers | "
               "marker search | change check | zones right (mild) | frames right (mild) |",
               "|---|---|---|---|---|---|---|"]
     for key, r in out["resolutions"].items():

@@ -391,6 +391,8 @@ class Reader:
         one = self._footprint_px("castle", x, y)
         if area < 0.4 * one:
             return
+        if area < 0.5 * one and _inner_radius(blob) < 0.25 * self._sizes["castle"] * self.scale:
+            return              # small, and long and thin: a road or river in the tile's art
         bx, by, bw, bh = box
         bright = atlas[by:by + bh, bx:bx + bw].max(axis=2)[blob]
         top = float(np.percentile(bright, 80))
