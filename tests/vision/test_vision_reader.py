@@ -150,3 +150,15 @@ def test_a_yellow_cube_touching_the_emperor_is_counted(layout, render_table, ter
     snap = _read(layout, frame)
     assert snap["emperor"] == territory
     assert snap["territories"][str(territory)]["cubes"]["yellow"] == 1
+
+
+@pytest.mark.parametrize("seed, territory", [(2045, "12"), (2100, "13")])
+def test_pale_road_art_on_a_tile_is_not_a_castle(layout, seed, territory) -> None:
+    """These tiles carry pale, nearly grey roads that once read as a white castle."""
+    from vision.render import scene as sc
+
+    scene = sc.random_scene(layout, np.random.default_rng(seed), hard=True)
+    snap = _read(layout, sc.render(layout, scene, seed))
+    truth = sc.truth(layout, scene)
+    assert snap["territories"][territory] == truth["territories"][territory]
+    assert sum(truth["territories"][territory]["castles"].values()) == 0
