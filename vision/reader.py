@@ -400,7 +400,7 @@ class Reader:
             self.debug.append(("castle", cell.zone.raw["territory"], top, area / one, x, y))
         tune = self.tuning
         castles = snap["territories"][str(cell.zone.raw["territory"])]["castles"]
-        n = max(1, round(area / one - 0.15))
+        n = max(1, round(area / one - 0.4))    # a castle and its shadow reach 1.8
         if n >= 2:
             # Touching castles: each colour whose lit tops fill most of a castle counts.
             top_px = 0.5 * self._sizes["castle"] ** 2 * self.scale**2
