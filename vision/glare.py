@@ -81,7 +81,10 @@ class GlareMap:
         n = usable.sum(axis=0)
         gm = (g * usable).sum(axis=0) / np.maximum(1, n)
         spread = np.where(usable, g, -9.0).max(axis=0) - np.where(usable, g, 9.0).min(axis=0)
-        paper_like = (n >= 2) & (spread < SPREAD) & (gm > -0.04)
+        # Paper: where two or more channels can tell, they agree; a channel too bright to
+        # tell must still read as bright as paper (bright light leaves one channel only).
+        bright = (usable | (seen >= np.minimum(SATURATED, 0.97 * paper))).all(axis=0)
+        paper_like = (n >= 1) & bright & ((n == 1) | (spread < SPREAD)) & (gm > -0.04)
         values = np.maximum(0.0, gm[paper_like]).astype(np.float32)
         flat = self._flat_cells[paper_like]
         size = self.shape[0] * self.shape[1]

@@ -39,9 +39,14 @@ def _centre_px(camera, x: float, y: float) -> tuple[float, float]:
     return float(u), float(v)
 
 
-@pytest.mark.parametrize("seat, territory", [("south", 1), ("east", 5), ("north", 9)])
+@pytest.mark.parametrize("seat, territory, level, gains", [
+    ("south", 1, 0.8, (1.0, 1.0, 1.0)), ("east", 5, 0.8, (1.0, 1.0, 1.0)),
+    ("north", 9, 0.8, (1.0, 1.0, 1.0)),
+    # bright bluish light: only the red channel of the paper is below full scale
+    ("west", 13, 1.12, (1.2, 0.98, 0.8))])
 def test_a_glare_spot_over_a_court_and_a_tile_washes_nothing_out(layout, render_table, seat,
-                                                                 territory) -> None:
+                                                                 territory, level,
+                                                                 gains) -> None:
     """A lamp reflected on the mat adds white; pieces under it keep their colours."""
     court = next(z for z in layout.of_kind("court") if z.seat == seat)
     cx, cy = court.centre()
@@ -53,7 +58,7 @@ def test_a_glare_spot_over_a_court_and_a_tile_washes_nothing_out(layout, render_
     def glare(camera) -> Lighting:
         spots = tuple((*_centre_px(camera, x, y), 0.04 * camera.width, 0.45)
                       for x, y in ((cx, cy), (tx, ty)))
-        return Lighting((1.0, 1.0, 1.0), 0.8, 0.1, 30.0, spots, 0.6, 3.0, 85)
+        return Lighting(gains, level, 0.1, 30.0, spots, 0.6, 3.0, 85)
 
     frame, truth = render_table(pieces, seed=31, lighting=glare)
     snap = Reader(layout).read(frame)
