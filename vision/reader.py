@@ -355,8 +355,13 @@ class Reader:
         mask = blob.astype(np.uint8)
         pad = d // 2 + 2
         mask = cv2.copyMakeBorder(mask, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        cv2.drawContours(mask, contours, -1, 1, -1)       # the pips on his top are holes
+        k = round(0.3 * self._sizes["emperor"] * self.scale) | 1
+        closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE,         # a notch in his ring
+                                  cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        hull = np.zeros_like(mask)
+        cv2.drawContours(hull, contours, -1, 1, -1)       # his darker top is a hole
+        mask = mask | hull
         body = cv2.morphologyEx(mask, cv2.MORPH_OPEN,
                                 cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d)))
         body = cv2.dilate(body, self._kernel3)
@@ -381,8 +386,18 @@ class Reader:
         expected = self._footprint_px("emperor", x, y)
         if area < 0.45 * expected:
             return 0.0
+        need = 0.3 * self._sizes["emperor"] * self.scale
         inner = _inner_radius(blob, fill=True)
-        if inner < 0.3 * self._sizes["emperor"] * self.scale:
+        if inner < need:
+            # Seen from above he is a yellow ring round his darker top; a notch in the
+            # ring (glare, a shadow) opens it, so close it before filling.
+            k = round(0.3 * self._sizes["emperor"] * self.scale) | 1
+            ring = cv2.copyMakeBorder(blob.astype(np.uint8), k, k, k, k,
+                                      cv2.BORDER_CONSTANT, value=0)
+            ring = cv2.morphologyEx(ring, cv2.MORPH_CLOSE,
+                                    cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+            inner = _inner_radius(ring, fill=True)
+        if inner < need:
             return 0.0
         return min(area, expected)
 

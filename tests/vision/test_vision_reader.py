@@ -162,3 +162,14 @@ def test_pale_road_art_on_a_tile_is_not_a_castle(layout, seed, territory) -> Non
     truth = sc.truth(layout, scene)
     assert snap["territories"][territory] == truth["territories"][territory]
     assert sum(truth["territories"][territory]["castles"].values()) == 0
+
+
+def test_the_emperor_seen_as_an_open_ring_under_glare_is_still_the_emperor(layout) -> None:
+    """Glare opened a notch in his yellow ring; he was once read as three yellow cubes."""
+    from vision.render import scene as sc
+
+    scene = sc.random_scene(layout, np.random.default_rng(2015), hard=True)
+    snap = _read(layout, sc.render(layout, scene, 2015))
+    truth = sc.truth(layout, scene)
+    assert snap["emperor"] == truth["emperor"] == 12
+    assert snap["territories"]["12"] == truth["territories"]["12"]
