@@ -22,7 +22,8 @@ from vision.markers import MatLocator
 from vision.mat import STRIPE_MM
 from vision.occlusion import BorderWatch, MotionWatch, WhiteField
 
-CUBE_PITCH_MM = 8.3       # cubes lined up in a court row, nearly touching
+CUBE_PITCH_MM = 8.32      # cubes lined up in a court row, nearly touching
+ROW_SHORT_MM = 0.44       # a row's coloured run falls short of n pitches by this (fitted)
 ROW_START_MM = 15.5       # where the row samples begin, from the dot
 DOT_REACH_MM = 10.0      # how far from a court dot a cylinder's pixels are looked for
 CUBE_AREA_BIAS = 1.28     # typical blob area of one cube over the footprint model
@@ -437,15 +438,22 @@ class Reader:
     def _count_courts(self, snap: dict[str, Any], labels: np.ndarray) -> None:
         """Cubes by the length of each row's colour run; cylinders by colour on the dots."""
         pitch = CUBE_PITCH_MM * self.scale
-        covers = _stacked_hits(labels, self._rows_stack, 0.3)
+        shares = _stacked_hits(labels, self._rows_stack, 0.0)
         for r, (cell, colour, iy, ix, along) in enumerate(self._rows):
             if cell.zone.seat not in snap["courts"]:
                 continue
-            cover = (covers[r] if covers is not None
-                     else (labels[iy, ix] == colours.CLASS_OF[colour]).mean(axis=1) >= 0.3)
-            length = _run_length(cover, gap=2, from_start=True) + ROW_START_MM * self.scale
+            share = (shares[r] if shares is not None
+                     else (labels[iy, ix] == colours.CLASS_OF[colour]).mean(axis=1))
+            run = _run_length(share >= 0.3, gap=2, from_start=True)
+            # The last cube may lie in shadow: a weaker trace of the colour carries the
+            # row on, up to one cube.
+            end, reach = int(run), int(run + CUBE_PITCH_MM * self.scale)
+            while run and end < min(reach, len(share)) and share[end] >= 0.12:
+                end += 1
+            length = end + ROW_START_MM * self.scale
             length -= self._row_start(cell) * self.scale
-            n = round((length - along * self.scale) / pitch) if length >= 4 else 0
+            n = (round((length + (ROW_SHORT_MM - along) * self.scale) / pitch)
+                 if length >= 4 else 0)
             if self.debug is not None:
                 self.debug.append(("row", cell.zone.seat, colour, length, along, n))
             snap["courts"][cell.zone.seat][colour] = max(0, n)
@@ -496,13 +504,15 @@ def _stack(samplers: list[tuple[np.ndarray, np.ndarray, str]]) -> Stack:
 
 def _stacked_hits(labels: np.ndarray, stack: Stack, fraction: float | None
                   ) -> np.ndarray | None:
-    """Per sampler: covered positions along it (`fraction` given) or the hit count."""
+    """Per sampler: covered positions along it (`fraction` given; 0: the share covered
+    at each position) or the hit count."""
     if stack is None:
         return None
     hits = labels[stack[0], stack[1]] == stack[2]
     if fraction is None:
         return hits.sum(axis=(1, 2))
-    return hits.mean(axis=2) >= fraction
+    share = hits.mean(axis=2)
+    return share if fraction <= 0 else share >= fraction
 
 
 def _inner_radius(blob: np.ndarray, fill: bool = False) -> float:
