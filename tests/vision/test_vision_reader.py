@@ -173,3 +173,15 @@ def test_the_emperor_seen_as_an_open_ring_under_glare_is_still_the_emperor(layou
     truth = sc.truth(layout, scene)
     assert snap["emperor"] == truth["emperor"] == 12
     assert snap["territories"]["12"] == truth["territories"]["12"]
+
+
+@pytest.mark.parametrize("seed, seat, colour", [(2193, "east", "blue"),
+                                                (2225, "east", "yellow")])
+def test_a_court_row_ending_in_shadow_keeps_its_last_cube(layout, seed, seat, colour) -> None:
+    """Dim light: the last cube of these rows shows only a weak trace of its colour."""
+    from vision.render import scene as sc
+
+    scene = sc.random_scene(layout, np.random.default_rng(seed), hard=True)
+    snap = _read(layout, sc.render(layout, scene, seed))
+    truth = sc.truth(layout, scene)
+    assert snap["courts"][seat][colour] == truth["courts"][seat][colour] >= 5
