@@ -29,6 +29,7 @@ DOT_REACH_MM = 10.0      # how far from a court dot a cylinder's pixels are look
 CUBE_AREA_BIAS = 1.28     # typical blob area of one cube over the footprint model
 CAMERA_HEIGHT_MM = 1100.0
 CLIPPED = 250            # a frame channel this bright may be saturated
+DIM_PAPER = 160.0        # paper this dark (in its brightest channel): a dim room, a noisy frame
 
 
 @dataclass
@@ -77,6 +78,7 @@ class Reader:
         self._cell_centres = np.array([c.zone.centre() for c in self.atlas.cells], np.float64)
         self.motion = MotionWatch()
         self._pose_id: int | None = None
+        self._dim = False
         self._nadir = (layout.size_mm[0] / 2, layout.size_mm[1] / 2)
         self._sizes = layout.pieces_mm
         self._kernel = np.ones((2, 2), np.uint8)
@@ -188,6 +190,7 @@ class Reader:
         white = self.border.white_field(frame, self.atlas, atlas)
         glare = self.glare.measure(frame, white) > 0
         refs = white.at(self._cell_centres[:, 0], self._cell_centres[:, 1])
+        self._dim = float(np.median(refs.max(axis=1))) < DIM_PAPER
         clipped = None
         if cv2.countNonZero(cv2.inRange(atlas, (0, 0, 0), (CLIPPED - 1,) * 3)) < (
                 atlas.shape[0] * atlas.shape[1]):
@@ -225,7 +228,14 @@ class Reader:
         inside = zone_index > 0
         mask = ((lab > 0) & (lab != colours.NEUTRAL) & inside).astype(np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel3)
-        self._count_castles(snap, atlas, lab, inside & self._territory_rows)
+        if self._dim:
+            # A dim room's sensor noise speckles a castle's grey with colour; castles are
+            # big enough to be looked for in a slightly smoothed copy.
+            smooth = cv2.GaussianBlur(atlas[:rows], (3, 3), 0)
+            self._count_castles(snap, atlas, colours.classify(smooth, self.table),
+                                inside & self._territory_rows)
+        else:
+            self._count_castles(snap, atlas, lab, inside & self._territory_rows)
         _, cc, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
         smallest = 0.35 * self._footprint_px("cube", *self._nadir)
         big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= smallest)

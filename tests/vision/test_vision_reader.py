@@ -185,3 +185,16 @@ def test_a_court_row_ending_in_shadow_keeps_its_last_cube(layout, seed, seat, co
     snap = _read(layout, sc.render(layout, scene, seed))
     truth = sc.truth(layout, scene)
     assert snap["courts"][seat][colour] == truth["courts"][seat][colour] >= 5
+
+
+@pytest.mark.parametrize("seed, territory", [(2048, "4"), (2062, "3"), (2108, "5")])
+def test_grey_and_white_castles_are_found_in_a_dim_noisy_room(layout, seed, territory) -> None:
+    """Half the light and high sensor noise speckle castles with colour; they still count."""
+    from vision.render import scene as sc
+
+    scene = sc.random_scene(layout, np.random.default_rng(seed), hard=True)
+    assert scene.lighting.level < 0.55
+    snap = _read(layout, sc.render(layout, scene, seed))
+    truth = sc.truth(layout, scene)
+    assert snap["territories"][territory]["castles"] == truth["territories"][territory]["castles"]
+    assert sum(truth["territories"][territory]["castles"].values()) >= 1
