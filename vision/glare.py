@@ -26,7 +26,7 @@ FAINT = 0.05           # glare below this is left alone (12 grey levels at most)
 SATURATED = 250.0
 LOG_FLOOR = 0.02       # glare is fitted in log(g + floor): a lobe is a quadratic there
 HOLE_REACH = 4.0       # grid cells: reach of the fit that fills places without paper
-HEADROOM = 225.0       # a channel of paper brighter than this has too little room to tell
+HEADROOM = 215.0       # a channel of paper brighter than this has too little room to tell
 
 
 class GlareMap:

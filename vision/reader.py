@@ -78,7 +78,7 @@ class Reader:
         self._cell_centres = np.array([c.zone.centre() for c in self.atlas.cells], np.float64)
         self.motion = MotionWatch()
         self._pose_id: int | None = None
-        self._dim = False
+        self.dim = False                 # the last frame came from a dim, noisy room
         self._nadir = (layout.size_mm[0] / 2, layout.size_mm[1] / 2)
         self._sizes = layout.pieces_mm
         self._kernel = np.ones((2, 2), np.uint8)
@@ -190,7 +190,7 @@ class Reader:
         white = self.border.white_field(frame, self.atlas, atlas)
         glare = self.glare.measure(frame, white) > 0
         refs = white.at(self._cell_centres[:, 0], self._cell_centres[:, 1])
-        self._dim = float(np.median(refs.max(axis=1))) < DIM_PAPER
+        self.dim = float(np.median(refs.max(axis=1))) < DIM_PAPER
         clipped = None
         if cv2.countNonZero(cv2.inRange(atlas, (0, 0, 0), (CLIPPED - 1,) * 3)) < (
                 atlas.shape[0] * atlas.shape[1]):
@@ -228,7 +228,7 @@ class Reader:
         inside = zone_index > 0
         mask = ((lab > 0) & (lab != colours.NEUTRAL) & inside).astype(np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel3)
-        if self._dim:
+        if self.dim:
             # A dim room's sensor noise speckles a castle's grey with colour; castles are
             # big enough to be looked for in a slightly smoothed copy.
             smooth = cv2.GaussianBlur(atlas[:rows], (3, 3), 0)
