@@ -7,6 +7,7 @@ import pytest
 
 from vision.layout import CASTLE_COLOURS, CUBE_COLOURS
 from vision.reader import Reader
+from vision.render import scene as sc
 from vision.render.pieces import Piece
 from vision.render.scene import territory_centre, zone_centre
 from vision.render.score import differences
@@ -19,6 +20,12 @@ def _ring(cx: float, cy: float, n: int, radius: float) -> list[tuple[float, floa
 
 def _read(layout, frame):
     return Reader(layout).read(frame)
+
+
+def _hard_table(layout, seed: int):
+    """A random hard-light tuning scene (seed below 10000): the reader's snapshot and truth."""
+    scene = sc.random_scene(layout, np.random.default_rng(seed), hard=True)
+    return _read(layout, sc.render(layout, scene, seed)), sc.truth(layout, scene)
 
 
 def test_every_colour_in_territories_and_reserves(layout, render_table) -> None:
@@ -155,22 +162,14 @@ def test_a_yellow_cube_touching_the_emperor_is_counted(layout, render_table, ter
 @pytest.mark.parametrize("seed, territory", [(2045, "12"), (2100, "13")])
 def test_pale_road_art_on_a_tile_is_not_a_castle(layout, seed, territory) -> None:
     """These tiles carry pale, nearly grey roads that once read as a white castle."""
-    from vision.render import scene as sc
-
-    scene = sc.random_scene(layout, np.random.default_rng(seed), hard=True)
-    snap = _read(layout, sc.render(layout, scene, seed))
-    truth = sc.truth(layout, scene)
+    snap, truth = _hard_table(layout, seed)
     assert snap["territories"][territory] == truth["territories"][territory]
     assert sum(truth["territories"][territory]["castles"].values()) == 0
 
 
 def test_the_emperor_seen_as_an_open_ring_under_glare_is_still_the_emperor(layout) -> None:
     """Glare opened a notch in his yellow ring; he was once read as three yellow cubes."""
-    from vision.render import scene as sc
-
-    scene = sc.random_scene(layout, np.random.default_rng(2015), hard=True)
-    snap = _read(layout, sc.render(layout, scene, 2015))
-    truth = sc.truth(layout, scene)
+    snap, truth = _hard_table(layout, 2015)
     assert snap["emperor"] == truth["emperor"] == 12
     assert snap["territories"]["12"] == truth["territories"]["12"]
 
@@ -179,22 +178,14 @@ def test_the_emperor_seen_as_an_open_ring_under_glare_is_still_the_emperor(layou
                                                 (2225, "east", "yellow")])
 def test_a_court_row_ending_in_shadow_keeps_its_last_cube(layout, seed, seat, colour) -> None:
     """Dim light: the last cube of these rows shows only a weak trace of its colour."""
-    from vision.render import scene as sc
-
-    scene = sc.random_scene(layout, np.random.default_rng(seed), hard=True)
-    snap = _read(layout, sc.render(layout, scene, seed))
-    truth = sc.truth(layout, scene)
+    snap, truth = _hard_table(layout, seed)
     assert snap["courts"][seat][colour] == truth["courts"][seat][colour] >= 5
 
 
 @pytest.mark.parametrize("seed, territory", [(2048, "4"), (2062, "3"), (2108, "5")])
 def test_grey_and_white_castles_are_found_in_a_dim_noisy_room(layout, seed, territory) -> None:
     """Half the light and high sensor noise speckle castles with colour; they still count."""
-    from vision.render import scene as sc
-
-    scene = sc.random_scene(layout, np.random.default_rng(seed), hard=True)
-    assert scene.lighting.level < 0.55
-    snap = _read(layout, sc.render(layout, scene, seed))
-    truth = sc.truth(layout, scene)
+    assert sc.random_scene(layout, np.random.default_rng(seed), hard=True).lighting.level < 0.55
+    snap, truth = _hard_table(layout, seed)
     assert snap["territories"][territory]["castles"] == truth["territories"][territory]["castles"]
     assert sum(truth["territories"][territory]["castles"].values()) >= 1
