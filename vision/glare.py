@@ -49,12 +49,12 @@ class GlareMap:
         self._cells = np.floor(self.points_mm / CELL_MM).astype(np.int64)
         self.px: np.ndarray | None = None
         self.grid: np.ndarray | None = None
-        self._seen_in = None
+        self._seen_in: tuple[int, ...] | None = None
 
     def set_homography(self, homography: np.ndarray) -> None:
         pts = cv2.perspectiveTransform(self.points_mm.reshape(-1, 1, 2), homography)
         self.px = np.round(pts.reshape(-1, 2)).astype(np.int64)
-        self._seen_in: tuple[int, ...] | None = None
+        self._seen_in = None
 
     def _visible(self, shape: tuple[int, ...]) -> None:
         """Samples inside a frame of this size, with their fit design rows (cached)."""

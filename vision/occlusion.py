@@ -2,8 +2,8 @@
 
 A hand or arm always reaches in over the mat's edge, so a band of bare paper all round
 the border (between and beside the markers) is sampled: paper that suddenly reads dark
-or skin-coloured means an arm. The same samples give the light falling on the mat, fitted
-as a plane per channel, which the reader uses for white balance. Motion is a tiny
+or skin-coloured means an arm. The same samples give the light falling on the mat (its
+shape a plane, its colour per channel), which the reader uses for white balance. Motion is a tiny
 strided thumbnail compared with the previous frame's.
 """
 
@@ -20,7 +20,6 @@ CLUSTER_MM = 60.0    # size of the border stretch the covered samples must crowd
 MIN_COVERED = 8      # covered samples before the frame counts as occluded
 MOTION = 3.5         # mean grey-level change of the thumbnail
 CLIPPED = 250.0      # a paper channel this bright may be saturated
-GREY_REFLECTANCE = 128 / 255 * 0.97   # printed grey patch relative to paper
 
 
 def border_points(layout: Layout) -> np.ndarray:
@@ -53,9 +52,6 @@ class WhiteField:
         xs = np.asarray(xs, np.float64).reshape(-1)
         ys = np.asarray(ys, np.float64).reshape(-1)
         return np.maximum(8.0, np.c_[np.ones(len(xs)), xs / 900.0, ys / 900.0] @ self.coef)
-
-    def __call__(self, x: float, y: float) -> np.ndarray:
-        return self.at(np.array([x]), np.array([y]))[0]
 
 
 class BorderWatch:

@@ -366,10 +366,8 @@ class Reader:
         mask = blob.astype(np.uint8)
         pad = d // 2 + 2
         mask = cv2.copyMakeBorder(mask, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
-        k = round(0.3 * self._sizes["emperor"] * self.scale) | 1
-        closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE,         # a notch in his ring
-                                  cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-        contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        contours, _ = cv2.findContours(self._close_ring(mask), cv2.RETR_EXTERNAL,
+                                       cv2.CHAIN_APPROX_SIMPLE)
         hull = np.zeros_like(mask)
         cv2.drawContours(hull, contours, -1, 1, -1)       # his darker top is a hole
         mask = mask | hull
@@ -382,6 +380,13 @@ class Reader:
         bx, by = box[0], box[1]
         return [(cc == k, (bx + float(cents[k][0]), by + float(cents[k][1])))
                 for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= 4 * self.scale**2]
+
+    def _close_ring(self, mask: np.ndarray) -> np.ndarray:
+        """Seen from above the emperor is a yellow ring round his darker top; a notch in
+        the ring (glare, a shadow) opens it. Closing mends the notch (`mask` padded)."""
+        k = round(0.3 * self._sizes["emperor"] * self.scale) | 1
+        return cv2.morphologyEx(mask, cv2.MORPH_CLOSE,
+                                cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
 
     def _add_cubes(self, snap: dict[str, Any], cell: Cell, colour: str, n: int) -> None:
         if n <= 0:
@@ -400,14 +405,10 @@ class Reader:
         need = 0.3 * self._sizes["emperor"] * self.scale
         inner = _inner_radius(blob, fill=True)
         if inner < need:
-            # Seen from above he is a yellow ring round his darker top; a notch in the
-            # ring (glare, a shadow) opens it, so close it before filling.
             k = round(0.3 * self._sizes["emperor"] * self.scale) | 1
             ring = cv2.copyMakeBorder(blob.astype(np.uint8), k, k, k, k,
                                       cv2.BORDER_CONSTANT, value=0)
-            ring = cv2.morphologyEx(ring, cv2.MORPH_CLOSE,
-                                    cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-            inner = _inner_radius(ring, fill=True)
+            inner = _inner_radius(self._close_ring(ring), fill=True)
         if inner < need:
             return 0.0
         return min(area, expected)
