@@ -69,15 +69,21 @@ def test_a_camera_that_cannot_open_is_retried_until_it_can() -> None:
     assert ("ok", "") in table.camera
 
 
+def _one_after_another(sources: list[Frames], stop: threading.Event):
+    """Opens the given cameras in turn; when none is left, stops the watch."""
+    def open_source() -> Frames:
+        if not sources:
+            stop.set()
+            raise OSError("no camera left")
+        return sources.pop(0)
+    return open_source
+
+
 def test_a_camera_failing_mid_game_is_reported_and_reopened() -> None:
     table, stop = Table(), threading.Event()
     sources = [Frames(5, fail_at=2), Frames(2)]
 
-    def open_source() -> Frames:
-        if not sources:
-            stop.set()
-            raise OSError("gone")
-        return sources.pop(0)
+    open_source = _one_after_another(sources, stop)
 
     stats = watch(open_source, Eyes(), table, stop, retry_seconds=0.01, stall_seconds=5)
     assert table.fed == [0.0, 1.0, 0.0, 1.0]
@@ -89,11 +95,7 @@ def test_a_stalled_camera_is_closed_by_the_watchdog_and_reopened() -> None:
     table, stop = Table(), threading.Event()
     sources = [Frames(5, stall_at=1), Frames(1)]
 
-    def open_source() -> Frames:
-        if not sources:
-            stop.set()
-            raise OSError("done")
-        return sources.pop(0)
+    open_source = _one_after_another(sources, stop)
 
     start = time.monotonic()
     stats = watch(open_source, Eyes(), table, stop, retry_seconds=0.01, stall_seconds=0.3)
