@@ -28,6 +28,7 @@ ROW_START_MM = 15.5       # where the row samples begin, from the dot
 DOT_REACH_MM = 10.0      # how far from a court dot a cylinder's pixels are looked for
 CUBE_AREA_BIAS = 1.28     # typical blob area of one cube over the footprint model
 CAMERA_HEIGHT_MM = 1100.0
+WHITE_SIDES = 0.6         # grey-looking side pixels of a white castle per lit top pixel
 CLIPPED = 250            # a frame channel this bright may be saturated
 DIM_PAPER = 160.0        # paper this dark (in its brightest channel): a dim room, a noisy frame
 
@@ -433,10 +434,13 @@ class Reader:
             top_px = 0.5 * self._sizes["castle"] ** 2 * self.scale**2
             # Stricter bands than for one castle: shaded sides of a grey castle must not
             # pass for a black one's top, nor a grey top for a white one.
-            bands = {"white": int((bright >= tune.castle_white + 15).sum()),
+            white = int((bright >= tune.castle_white + 15).sum())
+            # A white castle's shaded sides read grey: they must not pass for a grey top.
+            bands = {"white": white,
                      "black": int((bright < tune.castle_black - 12).sum()),
                      "grey": int(((bright >= tune.castle_black + 3)
-                                  & (bright < tune.castle_white - 10)).sum())}
+                                  & (bright < tune.castle_white - 10)).sum()
+                                 - WHITE_SIDES * white)}
             found = [c for c, k in sorted(bands.items(), key=lambda kv: -kv[1]) if k >= top_px]
             if len(found) >= 2:
                 for colour in found[:n]:

@@ -189,3 +189,15 @@ def test_grey_and_white_castles_are_found_in_a_dim_noisy_room(layout, seed, terr
     snap, truth = _hard_table(layout, seed)
     assert snap["territories"][territory]["castles"] == truth["territories"][territory]["castles"]
     assert sum(truth["territories"][territory]["castles"].values()) >= 1
+
+
+@pytest.mark.parametrize("seed, territory, colours_", [
+    (2089, "11", {"white": 2}), (2127, "5", {"white": 2}),
+    (3067, "11", {"white": 1, "grey": 1}), (3270, "13", {"white": 1, "grey": 1})])
+def test_two_touching_castles_are_told_apart_from_a_white_castles_grey_sides(
+        layout, seed, territory, colours_) -> None:
+    """Two white castles once read as white and grey: their shaded sides look grey."""
+    snap, truth = _hard_table(layout, seed)
+    castles = {k: v for k, v in truth["territories"][territory]["castles"].items() if v}
+    assert castles == colours_
+    assert snap["territories"][territory]["castles"] == truth["territories"][territory]["castles"]
