@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from vision.layout import Layout
+from vision.mat import SPOT_FILL
 from vision.occlusion import WhiteField
 
 STEP_MM = 8.0          # spacing of the paper samples
@@ -25,8 +26,13 @@ SPREAD = 0.06          # largest difference of g between channels for a paper sa
 FAINT = 0.05           # glare below this is left alone (12 grey levels at most)
 SATURATED = 250.0
 LOG_FLOOR = 0.02       # glare is fitted in log(g + floor): a lobe is a quadratic there
-HOLE_REACH = 4.0       # grid cells: reach of the fit that fills places without paper
+HOLE_REACH = 4.0       # grid cells: reach of the local fit (also over places without paper)
 HEADROOM = 215.0       # a channel of paper brighter than this has too little room to tell
+SPOT_RIM_MM = (9.0, 2.5)   # the territory spot's rim, this far inside its edge: clear of tiles
+SPOT_STEP_MM = 4.0
+RIM_WINDOW = 6         # rim samples either side that judge one (6 x 4 mm: wider than a castle)
+RIM_AGREE = 0.1        # largest difference of g from the median of its ring neighbours
+SPOT_TINT = np.array(SPOT_FILL, np.float32) / 255.0   # the spot's print over paper (BGR)
 
 
 class GlareMap:
@@ -44,7 +50,25 @@ class GlareMap:
         blocked = cv2.dilate(blocked, np.ones((k, k), np.uint8))
         ys, xs = np.mgrid[STEP_MM / 2:h:STEP_MM, STEP_MM / 2:w:STEP_MM]
         free = blocked[ys.astype(int), xs.astype(int)] == 0
-        self.points_mm = np.c_[xs[free], ys[free]].astype(np.float32)
+        paper = np.c_[xs[free], ys[free]]
+        # In bright light the paper clips and cannot show glare; the spots' darker tint
+        # still can, on their rim round the tile.
+        rings = [ring for zone in layout.zones if zone.kind == "territory"
+                 for ring in _rim(zone.raw.get("centre_mm", zone.centre()), zone.polygon)]
+        rim = np.concatenate(rings) if rings else np.zeros((0, 2))
+        self.points_mm = np.r_[paper, rim].astype(np.float32)
+        self.tint = np.r_[np.ones((len(paper), 3), np.float32),
+                          np.tile(SPOT_TINT, (len(rim), 1))]
+        # Each rim sample's neighbours along its ring (indices into points_mm).
+        windows, start = [], len(paper)
+        for ring in rings:
+            k = np.arange(len(ring))
+            windows.append(start + (k[:, None] + np.arange(-RIM_WINDOW, RIM_WINDOW + 1))
+                           % len(ring))
+            start += len(ring)
+        self._rim_windows = (np.concatenate(windows) if windows
+                             else np.zeros((0, 2 * RIM_WINDOW + 1), np.int64))
+        self._first_rim = len(paper)
         self.shape = (int(np.ceil(h / CELL_MM)), int(np.ceil(w / CELL_MM)))
         self._cells = np.floor(self.points_mm / CELL_MM).astype(np.int64)
         self.px: np.ndarray | None = None
@@ -65,8 +89,15 @@ class GlareMap:
         self._flat_px = self.px[inside, 1] * fw + self.px[inside, 0]
         pts = self.points_mm[inside]
         self._design = np.c_[np.ones(len(pts)), pts / 900.0].astype(np.float32)
+        self._tint = np.ascontiguousarray(self.tint[inside].T)
         cells = self._cells[inside]
         self._flat_cells = cells[:, 1] * self.shape[1] + cells[:, 0]
+        # visible rim samples and their ring neighbours, as visible indices (-1: none)
+        position = np.full(len(inside) + 1, -1, np.int64)
+        position[np.flatnonzero(inside)] = np.arange(int(inside.sum()))
+        rim = np.flatnonzero(inside[self._first_rim:]) + self._first_rim
+        self._rim = position[rim]
+        self._rim_neighbours = position[self._rim_windows[rim - self._first_rim]]
         self._seen_in = tuple(shape[:2])
 
     def measure(self, frame: np.ndarray, white: WhiteField) -> float:
@@ -76,6 +107,15 @@ class GlareMap:
         # channels as rows: numpy is quick along long rows, slow across 3-wide ones
         seen = np.ascontiguousarray(frame.reshape(-1, 3)[self._flat_px].T, np.float32)
         paper = np.ascontiguousarray((self._design @ white.coef.astype(np.float32)).T)
+        paper *= self._tint                       # what each sample shows without glare
+        rim = self._rim
+        if len(rim):
+            # The print's tint as this camera sees it: most of the rim has no glare.
+            some = rim[::3]
+            ratio = seen[:, some] / np.maximum(1.0, paper[:, some])
+            plain = (np.abs(ratio - 1.0) < 0.25).all(axis=0)
+            if plain.sum() >= 30:
+                paper[:, rim] *= np.median(ratio[:, plain], axis=1)[:, None]
         g = (seen - paper) / np.maximum(1.0, 255.0 - paper)
         usable = (paper < HEADROOM) & (seen < SATURATED)
         n = usable.sum(axis=0)
@@ -85,13 +125,16 @@ class GlareMap:
         # tell must still read as bright as paper (bright light leaves one channel only).
         bright = (usable | (seen >= np.minimum(SATURATED, 0.97 * paper))).all(axis=0)
         paper_like = (n >= 1) & bright & ((n == 1) | (spread < SPREAD)) & (gm > -0.04)
+        strong = paper_like[rim] & (gm[rim] >= FAINT)     # glare, or a white piece?
+        if strong.any():
+            paper_like[rim[strong]] = _smooth_along_ring(
+                np.where(paper_like, gm, np.nan), rim[strong], self._rim_neighbours[strong])
         values = np.maximum(0.0, gm[paper_like]).astype(np.float32)
         flat = self._flat_cells[paper_like]
         size = self.shape[0] * self.shape[1]
         acc = np.bincount(flat, values, size).reshape(self.shape).astype(np.float32)
         cnt = np.bincount(flat, None, size).reshape(self.shape).astype(np.float32)
-        # Near samples first; where paper is far (inside the ring of tiles, under a
-        # tile) a local quadratic fit, which sees a spot's peak between its flanks.
+        # A quick smoothed average tells whether there is glare at all.
         fine_acc = cv2.GaussianBlur(acc, (0, 0), 1.5)
         fine_cnt = cv2.GaussianBlur(cnt, (0, 0), 1.5)
         fine = fine_acc / np.maximum(fine_cnt, 1e-6)
@@ -102,10 +145,13 @@ class GlareMap:
         top = cv2.dilate(np.where(fine_cnt > 0.2, fine, 0.0).astype(np.float32),
                          np.ones((9, 9), np.uint8))
         logs = np.bincount(flat, np.log(values + LOG_FLOOR), size).reshape(self.shape)
-        hole = np.exp(_local_quadratic(logs.astype(np.float32), cnt, HOLE_REACH,
-                                       (w < 1) & (top >= FAINT))) - LOG_FLOOR
-        hole = np.clip(hole, 0.0, 1.3 * top)
-        self.grid = (w * fine + (1 - w) * hole).astype(np.float32)
+        # The fit, not the average, wherever there is glare: samples ring each tile, and
+        # averaging them flattens a lobe's peak between its flanks.
+        lobe = top >= FAINT
+        fitted = np.exp(_local_quadratic(logs.astype(np.float32), cnt, HOLE_REACH, lobe)
+                        ) - LOG_FLOOR
+        self.grid = np.where(lobe, np.clip(fitted, 0.0, 1.3 * top), w * fine
+                             ).astype(np.float32)
         return float(self.grid.max()) if self.grid.size else 0.0
 
     def over(self, origin_mm: tuple[float, float], h: int, w: int, scale: float
@@ -127,6 +173,30 @@ class GlareMap:
         map_x, map_y = np.meshgrid(mx, my)
         return cv2.remap(self.grid, map_x, map_y, cv2.INTER_LINEAR,
                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def _rim(centre: tuple[float, float], polygon: object) -> list[np.ndarray]:
+    """Rings of sample points on a round spot's rim, inside its printed outline."""
+    cx, cy = centre
+    radius = float(np.mean(np.hypot(*(np.asarray(polygon, float) - (cx, cy)).T)))
+    rings = []
+    for r in np.arange(radius - SPOT_RIM_MM[0], radius - SPOT_RIM_MM[1] + 1e-6, 3.0):
+        angles = np.arange(0.0, 2 * np.pi, SPOT_STEP_MM / r)
+        rings.append(np.c_[cx + r * np.cos(angles), cy + r * np.sin(angles)])
+    return rings
+
+
+def _smooth_along_ring(g: np.ndarray, rim: np.ndarray, neighbours: np.ndarray) -> np.ndarray:
+    """Rim samples that agree with the median of their ring neighbours.
+
+    A white piece on the tinted rim looks exactly like strong glare there, but only
+    over a piece's width; a lamp's glare spreads over several centimetres.
+    """
+    padded = np.r_[g, np.nan]
+    around = np.sort(padded[neighbours], axis=1)          # NaN (no sample) sorts last
+    valid = (~np.isnan(around)).sum(axis=1)
+    median = around[np.arange(len(rim)), np.maximum(0, valid - 1) // 2]
+    return (valid >= RIM_WINDOW) & (np.abs(padded[rim] - median) < RIM_AGREE)
 
 
 def _local_quadratic(acc: np.ndarray, cnt: np.ndarray, sigma: float,
