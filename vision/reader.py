@@ -343,8 +343,10 @@ class Reader:
             self.debug.append(("cube", cell.zone.raw.get("territory", cell.zone.seat), colour,
                                area / cube, x, y))
         least = 0.35 if beside else 0.5
-        if area < least * cube or (area < 0.9 * cube
-                                   and _inner_radius(blob) < (2.0 if beside else 3.0) * self.scale):
+        # A cube is solid: holes and cracks that noise or light leave in it do not make
+        # it a speck.
+        if area < least * cube or (area < 0.9 * cube and _inner_radius(blob, mend=True)
+                                   < (2.0 if beside else 3.0) * self.scale):
             return
         ratio = area / cube
         if 1.7 <= ratio < 2.4:
@@ -537,10 +539,16 @@ def _stacked_hits(labels: np.ndarray, stack: Stack, fraction: float | None
     return share if fraction <= 0 else share >= fraction
 
 
-def _inner_radius(blob: np.ndarray, fill: bool = False) -> float:
-    """Radius of the largest disc inside a blob: cubes are compact, tile specks are not."""
-    padded = cv2.copyMakeBorder(blob.astype(np.uint8), 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
-    if fill:
+def _inner_radius(blob: np.ndarray, fill: bool = False, mend: bool = False) -> float:
+    """Radius of the largest disc inside a blob: cubes are compact, tile specks are not.
+
+    `fill` fills holes; `mend` also closes cracks a pixel wide (a cube's edge catching
+    the light can split its colour in two).
+    """
+    padded = cv2.copyMakeBorder(blob.astype(np.uint8), 2, 2, 2, 2, cv2.BORDER_CONSTANT, value=0)
+    if mend:
+        padded = cv2.morphologyEx(padded, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    if fill or mend:
         contours, _ = cv2.findContours(padded, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         cv2.drawContours(padded, contours, -1, 1, -1)
     return float(cv2.distanceTransform(padded, cv2.DIST_L2, 3).max())

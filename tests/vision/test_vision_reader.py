@@ -220,3 +220,12 @@ def test_a_white_castle_on_a_spots_rim_is_not_taken_for_glare(layout) -> None:
     snap, truth = _hard_table(layout, 2080)
     assert truth["territories"]["6"]["castles"]["white"] == 1
     assert snap["territories"]["6"]["castles"] == truth["territories"]["6"]["castles"]
+
+
+@pytest.mark.parametrize("seed, territory", [(2071, "11"), (5145, "9"), (5163, "12")])
+def test_a_cube_with_holes_or_a_crack_in_its_colour_still_counts(layout, seed, territory) -> None:
+    """Noise, glare or a lit edge left holes or a crack in these blue cubes' colour, which
+    once made them look like thin specks of tile art."""
+    snap, truth = _hard_table(layout, seed)
+    assert truth["territories"][territory]["cubes"]["blue"] >= 1
+    assert snap["territories"][territory]["cubes"] == truth["territories"][territory]["cubes"]
