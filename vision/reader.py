@@ -84,6 +84,8 @@ class Reader:
         self._sizes = layout.pieces_mm
         self._kernel = np.ones((2, 2), np.uint8)
         self._kernel3 = np.ones((3, 3), np.uint8)
+        core = round(0.55 * self._sizes["castle"] * scale) | 1
+        self._castle_core = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (core, core))
         rows = self.atlas.blob_rows
         kinds = np.array([False] + [c.zone.kind == "territory" for c in self.atlas.cells])
         self._territory_rows = kinds[self.atlas.zone_index[:rows]]
@@ -424,7 +426,8 @@ class Reader:
         if area < 0.5 * one and _inner_radius(blob) < 0.25 * self._sizes["castle"] * self.scale:
             return              # small, and long and thin: a road or river in the tile's art
         bx, by, bw, bh = box
-        bright = atlas[by:by + bh, bx:bx + bw].max(axis=2)[blob]
+        brightness = atlas[by:by + bh, bx:bx + bw].max(axis=2)
+        bright = brightness[blob]
         top = float(np.percentile(bright, 80))
         if self.debug is not None:
             self.debug.append(("castle", cell.zone.raw["territory"], top, area / one, x, y))
@@ -448,6 +451,12 @@ class Reader:
                 for colour in found[:n]:
                     castles[colour] += 1
                 return
+        if n == 1:
+            # One castle's colour is judged on its body: grey art (roads, faded fields)
+            # joined to it is thinner than a castle and opens away.
+            body = cv2.morphologyEx(blob.astype(np.uint8), cv2.MORPH_OPEN, self._castle_core)
+            if int(body.sum()) >= 0.5 * one:
+                top = float(np.percentile(brightness[body.astype(bool)], 80))
         colour = ("white" if top >= tune.castle_white else "black" if top < tune.castle_black
                   else "grey")
         castles[colour] += n

@@ -229,3 +229,10 @@ def test_a_cube_with_holes_or_a_crack_in_its_colour_still_counts(layout, seed, t
     snap, truth = _hard_table(layout, seed)
     assert truth["territories"][territory]["cubes"]["blue"] >= 1
     assert snap["territories"][territory]["cubes"] == truth["territories"][territory]["cubes"]
+
+
+def test_grey_art_joined_to_a_black_castle_does_not_make_it_grey(layout) -> None:
+    """Faded blue-grey fields and roads of this tile touch the castle and read colourless."""
+    snap, truth = _hard_table(layout, 5024)
+    assert truth["territories"]["15"]["castles"]["black"] == 1
+    assert snap["territories"]["15"]["castles"] == truth["territories"]["15"]["castles"]
