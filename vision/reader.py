@@ -234,7 +234,7 @@ class Reader:
         if self.dim:
             # A dim room's sensor noise speckles a castle's grey with colour; castles are
             # big enough to be looked for in a slightly smoothed copy.
-            smooth = cv2.GaussianBlur(atlas[:rows], (3, 3), 0)
+            smooth = cv2.GaussianBlur(atlas[:rows], (5, 5), 0)
             self._count_castles(snap, atlas, colours.classify(smooth, self.table),
                                 inside & self._territory_rows)
         else:
@@ -423,8 +423,13 @@ class Reader:
         one = self._footprint_px("castle", x, y)
         if area < 0.4 * one:
             return
-        if area < 0.5 * one and _inner_radius(blob) < 0.25 * self._sizes["castle"] * self.scale:
-            return              # small, and long and thin: a road or river in the tile's art
+        if area < 0.7 * one and (
+                (self.dim and _elongation(blob) >= 1.5)
+                or (area < 0.5 * one
+                    and _inner_radius(blob) < 0.25 * self._sizes["castle"] * self.scale)):
+            # Small, and thin (or, smoothed in a dim room, long): a road or river in the
+            # tile's art.
+            return
         bx, by, bw, bh = box
         brightness = atlas[by:by + bh, bx:bx + bw].max(axis=2)
         bright = brightness[blob]

@@ -159,7 +159,7 @@ def test_a_yellow_cube_touching_the_emperor_is_counted(layout, render_table, ter
     assert snap["territories"][str(territory)]["cubes"]["yellow"] == 1
 
 
-@pytest.mark.parametrize("seed, territory", [(2045, "12"), (2100, "13")])
+@pytest.mark.parametrize("seed, territory", [(2045, "12"), (2100, "13"), (2176, "14")])
 def test_pale_road_art_on_a_tile_is_not_a_castle(layout, seed, territory) -> None:
     """These tiles carry pale, nearly grey roads that once read as a white castle."""
     snap, truth = _hard_table(layout, seed)
@@ -181,7 +181,8 @@ def test_a_court_row_ending_in_shadow_keeps_its_last_cube(layout, seed, seat, co
     assert snap["courts"][seat][colour] == truth["courts"][seat][colour] >= 5
 
 
-@pytest.mark.parametrize("seed, territory", [(2048, "4"), (2062, "3"), (2108, "5")])
+@pytest.mark.parametrize("seed, territory", [(2048, "4"), (2062, "3"), (2108, "5"),
+                                             (2001, "9"), (2260, "4"), (5055, "5")])
 def test_grey_and_white_castles_are_found_in_a_dim_noisy_room(layout, seed, territory) -> None:
     """Half the light and high sensor noise speckle castles with colour; they still count."""
     assert sc.random_scene(layout, np.random.default_rng(seed), hard=True).lighting.level < 0.55
