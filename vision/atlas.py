@@ -19,11 +19,15 @@ ATLAS_KINDS = ("territory", "court", "reserve", "disc-slot", "pool", "reference"
 BLOB_KINDS = ("territory", "reserve", "pool")
 ATLAS_WIDTH = 1200
 MARGIN_MM = 1.0
+#: Zones whose cell reaches further, so a piece lying across the edge is seen whole; the
+#: piece belongs to the zone its centre is in (the reader checks).
+CATCH_MM = {"reserve": 6.0}
 
 
 @dataclass
 class Cell:
-    """One zone's rectangle in the atlas; `mask` marks pixels inside the zone polygon."""
+    """One zone's rectangle in the atlas; `mask` marks pixels inside the zone polygon
+    (for zones in `CATCH_MM`, the whole rectangle)."""
 
     index: int
     zone: Zone
@@ -82,9 +86,10 @@ class Atlas:
         group = 0
         for i, zone in enumerate(zones):
             x0, y0, x1, y1 = zone.bbox()
-            x0, y0 = x0 - MARGIN_MM, y0 - MARGIN_MM
-            w = int(np.ceil((x1 + MARGIN_MM - x0) * scale))
-            h = int(np.ceil((y1 + MARGIN_MM - y0) * scale))
+            margin = CATCH_MM.get(zone.kind, MARGIN_MM)
+            x0, y0 = x0 - margin, y0 - margin
+            w = int(np.ceil((x1 + margin - x0) * scale))
+            h = int(np.ceil((y1 + margin - y0) * scale))
             if w > width:
                 return (1 << 40, [], (0, 0), 0)
             g = _group(zone.kind)
@@ -95,7 +100,9 @@ class Atlas:
                 ends[k] = y
             group = g
             mask = np.zeros((h, w), np.uint8)
-            if masks:
+            if masks and zone.kind in CATCH_MM:
+                mask[:] = 1
+            elif masks:
                 poly = (np.asarray(zone.polygon) - [x0, y0]) * scale * 16
                 cv2.fillPoly(mask, [np.round(poly).astype(np.int32)], 1, cv2.LINE_8, shift=4)
             cells.append(Cell(i + 1, zone, x, y, w, h, (x0, y0), mask.astype(bool)))

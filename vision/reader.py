@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from vision import colours
-from vision.atlas import ATLAS_KINDS, Atlas, Cell
+from vision.atlas import ATLAS_KINDS, CATCH_MM, Atlas, Cell
 from vision.glare import GlareMap
 from vision.layout import CASTLE_COLOURS, CUBE_COLOURS, Layout
 from vision.markers import MatLocator
@@ -305,6 +305,11 @@ class Reader:
             cell = cells[zi - 1]
             x, y = cell.mm(ax, ay, self.scale)
             kind = cell.zone.kind
+            if kind in CATCH_MM:
+                # Judge by the piece's foot: what the camera sees leans away from it.
+                dx, dy = self.parallax(x, y, 0.5 * self.layout.height_mm("cube"))
+                if not cell.zone.contains(x - dx, y - dy):
+                    continue            # a piece beside the zone, seen in its margin
             colour = "neutral" if cls == colours.NEUTRAL else colours.COLOUR_OF[cls]
             if kind == "pool":
                 if colour != "neutral":

@@ -237,3 +237,21 @@ def test_grey_art_joined_to_a_black_castle_does_not_make_it_grey(layout) -> None
     snap, truth = _hard_table(layout, 5024)
     assert truth["territories"]["15"]["castles"]["black"] == 1
     assert snap["territories"]["15"]["castles"] == truth["territories"]["15"]["castles"]
+
+
+def test_a_cube_across_a_reserves_edge_belongs_where_its_centre_is(layout, render_table) -> None:
+    """Half a cube inside the line is too small to count by itself; the reader sees the
+    whole cube and counts it for the reserve only if its centre is inside."""
+    pieces = []
+    for k, seat in enumerate(layout.seats()):
+        zone = next(z for z in layout.zones if z.kind == "reserve" and z.seat == seat)
+        x0, y0, x1, y1 = zone.bbox()
+        # one cube just inside the top edge, one just outside the bottom edge
+        pieces.append(Piece("cube", CUBE_COLOURS[k], (x0 + x1) / 2 - 20, y0 + 1.0, 0.0))
+        pieces.append(Piece("cube", CUBE_COLOURS[k + 1], (x0 + x1) / 2 + 20, y1 + 1.5, 0.0))
+    frame, truth = render_table(pieces, seed=41)
+    snap = _read(layout, frame)
+    for k, seat in enumerate(layout.seats()):
+        assert snap["reserves"][seat][CUBE_COLOURS[k]] == 1
+        assert snap["reserves"][seat][CUBE_COLOURS[k + 1]] == 0
+    assert differences(snap, truth) == []
