@@ -4,9 +4,11 @@ The border fit (`occlusion.WhiteField`) sees the room light but drops glare as a
 outlier, and a glare spot washes the colour out of every piece under it. Bare paper is
 everywhere between the zones, so the glare is measured there: on paper, glare `g` turns
 the expected paper colour W into W (1 - g) + 255 g in every channel alike, which no
-printed line, shadow, piece or hand does. The samples are spread over a coarse grid and
-smoothed into a map (normalised convolution), from which the reader undoes the glare
-pixel by pixel in the zones it touches.
+printed line, shadow, piece or hand does. In bright light the paper clips and cannot
+show glare, so the territory spots' rims are sampled too: their darker tint (as this
+camera sees it, taken from the frame) has room in every channel. The samples are spread
+over a coarse grid and, where there is glare, a local quadratic fit of log g makes the
+map, from which the reader undoes the glare pixel by pixel in the zones it touches.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ SPOT_TINT = np.array(SPOT_FILL, np.float32) / 255.0   # the spot's print over pa
 
 
 class GlareMap:
-    """Glare over the mat for one frame, from bare paper samples."""
+    """Glare over the mat for one frame, from bare paper and the spots' rims."""
 
     def __init__(self, layout: Layout) -> None:
         w, h = (int(np.ceil(v)) for v in layout.size_mm)
