@@ -152,7 +152,8 @@ def reader_for(layout: Layout, calib: dict[str, Any] | None) -> Reader:
                                 list(colours.DEFAULT_BACKGROUND) + background)
     tuning = Tuning(**{k: float(v) for k, v in calib.get("tuning", {}).items()
                        if k in ("castle_white", "castle_black")})
-    return Reader(layout, table=table, tuning=tuning)
+    return Reader(layout, table=table, tuning=tuning,
+                  paper_table=colours.build_table(pieces, neutrals, background=()))
 
 
 __all__ = ["CalibrationError", "calibrate", "load", "reader_for", "save"]

@@ -69,6 +69,13 @@ def default_table() -> np.ndarray:
     return _CACHE["default"]
 
 
+def paper_table() -> np.ndarray:
+    """The default colours with no tile art to tell apart: for zones on bare paper."""
+    if "paper" not in _CACHE:
+        _CACHE["paper"] = build_table(background=())
+    return _CACHE["paper"]
+
+
 def build_table(pieces: Mapping[str, tuple[float, ...]] | None = None,
                 neutrals: Iterable[tuple[float, ...]] | None = None,
                 background: Iterable[tuple[float, ...]] | None = None) -> np.ndarray:
@@ -80,8 +87,11 @@ def build_table(pieces: Mapping[str, tuple[float, ...]] | None = None,
     for group, shades, washes in (
             (named, PIECE_SHADES, GLARE_WASHES),
             ([(n, NEUTRAL) for n in (neutrals or DEFAULT_NEUTRALS)], NEUTRAL_SHADES, ()),
-            ([(b, NONE) for b in (background or DEFAULT_BACKGROUND)], BACKGROUND_SHADES,
+            ([(b, NONE) for b in (DEFAULT_BACKGROUND if background is None else background)],
+             BACKGROUND_SHADES,
              GLARE_WASHES)):
+        if not group:
+            continue
         lab, cls = _prototypes(group, shades, washes)
         labs.append(lab)
         classes.append(cls)
@@ -112,8 +122,12 @@ _LUT_B = (_SHIFT << 10).astype(np.uint16)
 _LUT_G = (_SHIFT << 5).astype(np.uint16)
 
 
+def table_index(bgr: np.ndarray) -> np.ndarray:
+    """Each pixel's entry in a colour table (5 bits a channel), to look up in several."""
+    b, g, r = cv2.split(bgr)
+    return cv2.add(cv2.add(cv2.LUT(b, _LUT_B), cv2.LUT(g, _LUT_G)), cv2.LUT(r, _SHIFT))
+
+
 def classify(bgr: np.ndarray, table: np.ndarray) -> np.ndarray:
     """Class of every pixel of a BGR uint8 image."""
-    b, g, r = cv2.split(bgr)
-    idx = cv2.add(cv2.add(cv2.LUT(b, _LUT_B), cv2.LUT(g, _LUT_G)), cv2.LUT(r, _SHIFT))
-    return table[idx]
+    return table[table_index(bgr)]

@@ -28,6 +28,8 @@ ROW_START_MM = 15.5       # where the row samples begin, from the dot
 DOT_REACH_MM = 10.0      # how far from a court dot a cylinder's pixels are looked for
 CUBE_AREA_BIAS = 1.28     # typical blob area of one cube over the footprint model
 CAMERA_HEIGHT_MM = 1100.0
+ON_PAPER = ("reserve", "pool")   # zones on bare paper, read with the paper colour table
+PAPER_BLOB = 1.12         # there a cube's shaded sides keep their colour: blobs are bigger
 WHITE_SIDES = 0.6         # grey-looking side pixels of a white castle per lit top pixel
 CLIPPED = 250            # a frame channel this bright may be saturated
 DIM_PAPER = 160.0        # paper this dark (in its brightest channel): a dim room, a noisy frame
@@ -65,11 +67,15 @@ class Reader:
 
     def __init__(self, layout: Layout, table: np.ndarray | None = None,
                  tuning: Tuning | None = None, scale: float = 1.0,
-                 swatches: bool = False) -> None:
+                 swatches: bool = False, paper_table: np.ndarray | None = None) -> None:
         self.layout = layout
         self.seats = layout.seats()
         self.scale = scale
         self.table = colours.default_table() if table is None else table
+        # Reserves and the pool lie on bare paper: no tile art there to mistake a dim
+        # yellow cube for ochre fields.
+        self.paper_table = (paper_table if paper_table is not None
+                            else colours.paper_table() if table is None else table)
         self.tuning = tuning or Tuning()
         self.locator = MatLocator(layout)
         kinds = ATLAS_KINDS if swatches else tuple(k for k in ATLAS_KINDS if k != "swatch")
@@ -89,6 +95,7 @@ class Reader:
         rows = self.atlas.blob_rows
         kinds = np.array([False] + [c.zone.kind == "territory" for c in self.atlas.cells])
         self._territory_rows = kinds[self.atlas.zone_index[:rows]]
+        self._on_paper = [c for c in self.atlas.cells if c.zone.kind in ON_PAPER]
         self.debug: list[tuple[Any, ...]] | None = None
 
     # -- geometry -------------------------------------------------------------------
@@ -176,7 +183,11 @@ class Reader:
         white = self.balance(frame, atlas)
         hand = self.border.covered(frame, white)
         snap["occluded"] = bool(moving or hand or self.locator.hidden_markers > 0)
-        labels = colours.classify(atlas[: self.atlas.colour_rows], self.table)
+        index = colours.table_index(atlas[: self.atlas.colour_rows])
+        labels = self.table[index]
+        for cell in self._on_paper:
+            box = (slice(cell.y, cell.y + cell.h), slice(cell.x, cell.x + cell.w))
+            labels[box] = self.paper_table[index[box]]
         self._count_blobs(snap, atlas, labels)
         self._count_courts(snap, labels)
         self._count_discs(snap, atlas)
@@ -346,6 +357,8 @@ class Reader:
         if area is None:
             area = float(blob.sum())
         cube = self._footprint_px("cube", x, y)
+        if cell.zone.kind in ON_PAPER:
+            cube *= PAPER_BLOB
         if self.debug is not None:
             self.debug.append(("cube", cell.zone.raw.get("territory", cell.zone.seat), colour,
                                area / cube, x, y))

@@ -255,3 +255,13 @@ def test_a_cube_across_a_reserves_edge_belongs_where_its_centre_is(layout, rende
         assert snap["reserves"][seat][CUBE_COLOURS[k]] == 1
         assert snap["reserves"][seat][CUBE_COLOURS[k + 1]] == 0
     assert differences(snap, truth) == []
+
+
+@pytest.mark.parametrize("seed, seat", [(6130, "north"), (6124, "north"), (6088, "south"),
+                                        (2158, "south")])
+def test_reserves_on_bare_paper_are_read_without_tile_colours(layout, seed, seat) -> None:
+    """A dim yellow cube once matched the tiles' ochre fields, and pink and green cubes in a
+    reserve were miscounted; there is no tile art on the paper to tell them from."""
+    snap, truth = _hard_table(layout, seed)
+    assert sum(truth["reserves"][seat].values()) >= 1
+    assert snap["reserves"][seat] == truth["reserves"][seat]
