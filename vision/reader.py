@@ -95,7 +95,8 @@ class Reader:
         rows = self.atlas.blob_rows
         kinds = np.array([False] + [c.zone.kind == "territory" for c in self.atlas.cells])
         self._territory_rows = kinds[self.atlas.zone_index[:rows]]
-        self._on_paper = [c for c in self.atlas.cells if c.zone.kind in ON_PAPER]
+        self._on_paper = ([c for c in self.atlas.cells if c.zone.kind in ON_PAPER]
+                          if self.paper_table is not self.table else [])
         self.debug: list[tuple[Any, ...]] | None = None
 
     # -- geometry -------------------------------------------------------------------
@@ -357,7 +358,7 @@ class Reader:
         if area is None:
             area = float(blob.sum())
         cube = self._footprint_px("cube", x, y)
-        if cell.zone.kind in ON_PAPER:
+        if cell.zone.kind in ON_PAPER and self._on_paper:
             cube *= PAPER_BLOB
         if self.debug is not None:
             self.debug.append(("cube", cell.zone.raw.get("territory", cell.zone.seat), colour,
