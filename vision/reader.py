@@ -67,15 +67,17 @@ class Reader:
 
     def __init__(self, layout: Layout, table: np.ndarray | None = None,
                  tuning: Tuning | None = None, scale: float = 1.0,
-                 swatches: bool = False, paper_table: np.ndarray | None = None) -> None:
+                 swatches: bool = False) -> None:
         self.layout = layout
         self.seats = layout.seats()
         self.scale = scale
         self.table = colours.default_table() if table is None else table
-        # Reserves and the pool lie on bare paper: no tile art there to mistake a dim
-        # yellow cube for ochre fields.
-        self.paper_table = (paper_table if paper_table is not None
-                            else colours.paper_table() if table is None else table)
+        # Reserves and the pool lie on bare paper: with the default colours they are read
+        # without the tiles' (a dim yellow cube matched the ochre fields), and a cube's
+        # shaded sides keep their colour there. A calibrated table is kept for them too.
+        on_paper = table is None
+        self.paper_table = colours.paper_table() if on_paper else self.table
+        self._paper_blob = PAPER_BLOB if on_paper else 1.0
         self.tuning = tuning or Tuning()
         self.locator = MatLocator(layout)
         kinds = ATLAS_KINDS if swatches else tuple(k for k in ATLAS_KINDS if k != "swatch")
@@ -96,7 +98,7 @@ class Reader:
         kinds = np.array([False] + [c.zone.kind == "territory" for c in self.atlas.cells])
         self._territory_rows = kinds[self.atlas.zone_index[:rows]]
         self._on_paper = ([c for c in self.atlas.cells if c.zone.kind in ON_PAPER]
-                          if self.paper_table is not self.table else [])
+                          if on_paper else [])
         self.debug: list[tuple[Any, ...]] | None = None
 
     # -- geometry -------------------------------------------------------------------
@@ -358,8 +360,8 @@ class Reader:
         if area is None:
             area = float(blob.sum())
         cube = self._footprint_px("cube", x, y)
-        if cell.zone.kind in ON_PAPER and self._on_paper:
-            cube *= PAPER_BLOB
+        if cell.zone.kind in ON_PAPER:
+            cube *= self._paper_blob
         if self.debug is not None:
             self.debug.append(("cube", cell.zone.raw.get("territory", cell.zone.seat), colour,
                                area / cube, x, y))
