@@ -26,7 +26,9 @@ CUBE_PITCH_MM = 8.32      # cubes lined up in a court row, nearly touching
 ROW_SHORT_MM = 0.44       # a row's coloured run falls short of n pitches by this (fitted)
 ROW_START_MM = 15.5       # where the row samples begin, from the dot
 DOT_REACH_MM = 10.0      # how far from a court dot a cylinder's pixels are looked for
-CUBE_AREA_BIAS = 1.28     # typical blob area of one cube over the footprint model
+MERGED_CUBE_AREA = 1.4    # blob area per cube of touching cubes over the footprint model:
+                          # their shaded sides and shadows join in (fitted on tuning frames:
+                          # two cubes 2.2-3.3, three 3.75-4.7, four 5.7)
 CAMERA_HEIGHT_MM = 1100.0
 ON_PAPER = ("reserve", "pool")   # zones on bare paper, read with the paper colour table
 PAPER_BLOB = 1.12         # there a cube's shaded sides keep their colour: blobs are bigger
@@ -378,7 +380,7 @@ class Reader:
             aspect = _elongation(blob)
             n = 2 if aspect >= 1.95 or (aspect >= 1.7 and ratio >= 1.95) else 1
         else:
-            n = max(1, round(ratio / CUBE_AREA_BIAS))
+            n = max(1, round(ratio / MERGED_CUBE_AREA))
         self._add_cubes(snap, cell, colour, n)
 
     def _beside_emperor(self, blob: np.ndarray, box: tuple[int, ...]

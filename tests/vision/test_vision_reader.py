@@ -265,3 +265,16 @@ def test_reserves_on_bare_paper_are_read_without_tile_colours(layout, seed, seat
     snap, truth = _hard_table(layout, seed)
     assert sum(truth["reserves"][seat].values()) >= 1
     assert snap["reserves"][seat] == truth["reserves"][seat]
+
+
+@pytest.mark.parametrize("seed, territory, colour", [
+    (2067, "15", "red"), (2172, "7", "red"), (6094, "12", "red"), (5129, "15", "blue"),
+    (5164, "12", "red"), (2107, "3", "red"), (5042, "7", "red"), (6154, "1", "pink")])
+def test_touching_cubes_are_counted_by_their_joined_area(layout, seed, territory,
+                                                         colour) -> None:
+    """Two touching cubes once read as three: where cubes touch, their shaded sides and
+    shadows join the blob, so each cube adds more area than a lone one. Three- and
+    four-cube blobs are here too, to keep them from being undercounted."""
+    snap, truth = _hard_table(layout, seed)
+    assert truth["territories"][territory]["cubes"][colour] >= 2
+    assert snap["territories"][territory]["cubes"] == truth["territories"][territory]["cubes"]
