@@ -446,13 +446,17 @@ class Reader:
         one = self._footprint_px("castle", x, y)
         if area < 0.4 * one:
             return
-        if area < 0.7 * one and (
-                (self.dim and _elongation(blob) >= 1.5)
-                or (area < 0.5 * one
-                    and _inner_radius(blob) < 0.25 * self._sizes["castle"] * self.scale)):
+        if area < one:
             # Small, and thin (or, smoothed in a dim room, long): a road or river in the
-            # tile's art.
-            return
+            # tile's art. However broken up, a castle's body holds a disc of more than a
+            # fifth of its side; a road joined into a network can be as big as one castle
+            # but never that thick.
+            side = self._sizes["castle"] * self.scale
+            inner = _inner_radius(blob)
+            if (inner < 0.22 * side or (area < 0.5 * one and inner < 0.25 * side)
+                    or (area < 0.7 * one and self.dim and inner < 0.33 * side
+                        and _elongation(blob) >= 1.5)):
+                return
         bx, by, bw, bh = box
         brightness = atlas[by:by + bh, bx:bx + bw].max(axis=2)
         bright = brightness[blob]
@@ -462,6 +466,8 @@ class Reader:
         tune = self.tuning
         castles = snap["territories"][str(cell.zone.raw["territory"])]["castles"]
         n = max(1, round(area / one - 0.4))    # a castle and its shadow reach 1.8
+        if n == 1 and area >= 1.55 * one and _elongation(blob) >= 1.95:
+            n = 2       # two castles side by side: one with its shadow is never so long
         if n >= 2:
             # Touching castles: each colour whose lit tops fill most of a castle counts.
             top_px = 0.5 * self._sizes["castle"] ** 2 * self.scale**2
