@@ -25,6 +25,9 @@ from vision.occlusion import BorderWatch, MotionWatch, WhiteField
 CUBE_PITCH_MM = 8.32      # cubes lined up in a court row, nearly touching
 ROW_SHORT_MM = 0.44       # a row's coloured run falls short of n pitches by this (fitted)
 ROW_START_MM = 15.5       # where the row samples begin, from the dot
+#: How much longer than the cubes each colour's run reads (fitted on tuning frames): pink's
+#: shaded sides still read pink, green and yellow fade into the board's print sooner.
+ROW_COLOUR_MM = {"red": 0.2, "green": -0.5, "yellow": -0.5, "blue": -0.1, "pink": 0.7}
 DOT_REACH_MM = 10.0      # how far from a court dot a cylinder's pixels are looked for
 MERGED_CUBE_AREA = 1.4    # blob area per cube of touching cubes over the footprint model:
                           # their shaded sides and shadows join in (fitted on tuning frames:
@@ -511,7 +514,7 @@ class Reader:
             while run and end < min(reach, len(share)) and share[end] >= 0.12:
                 end += 1
             length = end + ROW_START_MM * self.scale
-            length -= self._row_start(cell) * self.scale
+            length -= (self._row_start(cell) + ROW_COLOUR_MM[colour]) * self.scale
             n = (round((length + (ROW_SHORT_MM - along) * self.scale) / pitch)
                  if length >= 4 else 0)
             if self.debug is not None:

@@ -294,3 +294,14 @@ def test_touching_cubes_are_counted_by_their_joined_area(layout, seed, territory
     snap, truth = _hard_table(layout, seed)
     assert truth["territories"][territory]["cubes"][colour] >= 2
     assert snap["territories"][territory]["cubes"] == truth["territories"][territory]["cubes"]
+
+
+@pytest.mark.parametrize("seed, seat, colour", [
+    (2038, "north", "green"), (2120, "east", "yellow"), (2141, "south", "pink"),
+    (5012, "north", "yellow"), (6098, "north", "green")])
+def test_court_rows_allow_for_how_far_each_colour_reaches(layout, seed, seat, colour) -> None:
+    """Pink's shaded sides still read pink, so its rows once read a cube long; green and
+    yellow fade into the board's print sooner and read a cube short."""
+    snap, truth = _hard_table(layout, seed)
+    assert truth["courts"][seat][colour] >= 9
+    assert snap["courts"][seat] == truth["courts"][seat]
