@@ -372,9 +372,11 @@ class Reader:
                                area / cube, x, y))
         least = 0.35 if beside else 0.5
         # A cube is solid: holes and cracks that noise or light leave in it do not make
-        # it a speck.
+        # it a speck. A blue cube's shaded sides read black, so only its top shows; no
+        # tile art is as deep a blue, so a thinner blue blob is still a cube.
+        solid = 2.0 if beside else 2.6 if colour == "blue" else 3.0
         if area < least * cube or (area < 0.9 * cube and _inner_radius(blob, mend=True)
-                                   < (2.0 if beside else 3.0) * self.scale):
+                                   < solid * self.scale):
             return
         ratio = area / cube
         if 1.7 <= ratio < 2.4:

@@ -305,3 +305,13 @@ def test_court_rows_allow_for_how_far_each_colour_reaches(layout, seed, seat, co
     snap, truth = _hard_table(layout, seed)
     assert truth["courts"][seat][colour] >= 9
     assert snap["courts"][seat] == truth["courts"][seat]
+
+
+@pytest.mark.parametrize("seed, territory", [(7074, "9"), (7134, "3"), (7019, "13"),
+                                             (5004, "7"), (6076, "8")])
+def test_a_blue_cube_showing_only_its_top_still_counts(layout, seed, territory) -> None:
+    """In dim or cool light a blue cube's sides read black and its top is a small, ragged
+    blob; it was once taken for a speck of tile art."""
+    snap, truth = _hard_table(layout, seed)
+    assert truth["territories"][territory]["cubes"]["blue"] >= 1
+    assert snap["territories"][territory]["cubes"] == truth["territories"][territory]["cubes"]
