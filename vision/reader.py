@@ -36,6 +36,7 @@ CAMERA_HEIGHT_MM = 1100.0
 ON_PAPER = ("reserve", "pool")   # zones on bare paper, read with the paper colour table
 PAPER_BLOB = 1.12         # there a cube's shaded sides keep their colour: blobs are bigger
 WHITE_SIDES = 0.6         # grey-looking side pixels of a white castle per lit top pixel
+SOLID_CUBE_PX = {"red": 3.0, "pink": 3.0}   # a small blob's least inner radius to be a cube
 CLIPPED = 250            # a frame channel this bright may be saturated
 DIM_PAPER = 160.0        # paper this dark (in its brightest channel): a dim room, a noisy frame
 
@@ -372,9 +373,10 @@ class Reader:
                                area / cube, x, y))
         least = 0.35 if beside else 0.5
         # A cube is solid: holes and cracks that noise or light leave in it do not make
-        # it a speck. A blue cube's shaded sides read black, so only its top shows; no
-        # tile art is as deep a blue, so a thinner blue blob is still a cube.
-        solid = 2.0 if beside else 2.6 if colour == "blue" else 3.0
+        # it a speck. Where its shaded sides lose their colour (blue's read black, yellow's
+        # ochre like the fields) only its top shows, so a small blob may still be a cube;
+        # only red and pink art (roofs, flowers) leaves specks nearly as thick.
+        solid = 2.0 if beside else SOLID_CUBE_PX.get(colour, 2.6)
         if area < least * cube or (area < 0.9 * cube and _inner_radius(blob, mend=True)
                                    < solid * self.scale):
             return
