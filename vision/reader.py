@@ -193,10 +193,10 @@ class Reader:
         hand = self.border.covered(frame, white)
         snap["occluded"] = bool(moving or hand or self.locator.hidden_markers > 0)
         index = colours.table_index(atlas[: self.atlas.colour_rows])
-        labels = self.table[index]
+        labels = np.take(self.table, index)
         for cell in self._on_paper:
             box = (slice(cell.y, cell.y + cell.h), slice(cell.x, cell.x + cell.w))
-            labels[box] = self.paper_table[index[box]]
+            labels[box] = np.take(self.paper_table, index[box])
         self._count_blobs(snap, atlas, labels)
         self._count_courts(snap, labels)
         self._count_discs(snap, atlas)
@@ -294,12 +294,11 @@ class Reader:
         """Castles: colourless blobs as big as a castle on the territories."""
         mask = ((lab == colours.NEUTRAL) & inside).astype(np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel3)
-        n, cc, stats, cents = _components(mask)
+        _, cc, stats, cents = _components(mask)
         cells = self.atlas.cells
-        for k in range(1, n):
+        big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= 40 * self.scale**2)
+        for k in big[big > 0]:
             area = float(stats[k, cv2.CC_STAT_AREA])
-            if area < 40 * self.scale**2:
-                continue
             ax, ay = cents[k]
             bx, by, bw, bh = (int(v) for v in stats[k, :4])
             blob = cc[by:by + bh, bx:bx + bw] == k
@@ -467,7 +466,7 @@ class Reader:
         bx, by, bw, bh = box
         brightness = atlas[by:by + bh, bx:bx + bw].max(axis=2)
         bright = brightness[blob]
-        top = float(np.percentile(bright, 80))
+        top = _percentile(bright, 80)
         if self.debug is not None:
             self.debug.append(("castle", cell.zone.raw["territory"], top, area / one, x, y))
         tune = self.tuning
@@ -497,7 +496,7 @@ class Reader:
             # joined to it is thinner than a castle and opens away.
             body = cv2.morphologyEx(blob.astype(np.uint8), cv2.MORPH_OPEN, self._castle_core)
             if int(body.sum()) >= 0.5 * one:
-                top = float(np.percentile(brightness[body.astype(bool)], 80))
+                top = _percentile(brightness[body.astype(bool)], 80)
         colour = ("white" if top >= tune.castle_white else "black" if top < tune.castle_black
                   else "grey")
         castles[colour] += n
@@ -602,6 +601,15 @@ def _inner_radius(blob: np.ndarray, fill: bool = False, mend: bool = False) -> f
         contours, _ = cv2.findContours(padded, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         cv2.drawContours(padded, contours, -1, 1, -1)
     return float(cv2.distanceTransform(padded, cv2.DIST_L2, 3).max())
+
+
+def _percentile(values: np.ndarray, q: float) -> float:
+    """`np.percentile` (linear) by partial sorting: several times faster on small arrays."""
+    at = (len(values) - 1) * q / 100.0
+    lo = int(at)
+    hi = min(lo + 1, len(values) - 1)
+    part = np.partition(values, (lo, hi))
+    return float(part[lo] + (at - lo) * (float(part[hi]) - float(part[lo])))
 
 
 def _elongation(blob: np.ndarray) -> float:
