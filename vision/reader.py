@@ -215,8 +215,7 @@ class Reader:
         refs = white.at(self._cell_centres[:, 0], self._cell_centres[:, 1])
         self.dim = float(np.median(refs.max(axis=1))) < DIM_PAPER
         clipped = None
-        if cv2.countNonZero(cv2.inRange(atlas, (0, 0, 0), (CLIPPED - 1,) * 3)) < (
-                atlas.shape[0] * atlas.shape[1]):
+        if int(atlas.max()) >= CLIPPED:
             clipped = [cv2.compare(c, CLIPPED - 1, cv2.CMP_GT) for c in cv2.split(atlas)]
         for cell, ref in zip(self.atlas.cells, refs, strict=True):
             if cell.zone.kind == "reference":
