@@ -37,6 +37,21 @@ def _sample(atlas: Atlas, img: np.ndarray, cell_zone: Any, x: float, y: float,
     return img[iy, ix].reshape(-1, 3).astype(np.float32)
 
 
+def _sample_frame(frame: np.ndarray, homography: np.ndarray, white: Any, x: float, y: float,
+                  radius: float) -> np.ndarray:
+    """White-balanced frame pixels in a disc around mat point (x, y): for a piece top that
+    leans out of its swatch's cell in the atlas."""
+    yy, xx = np.mgrid[-radius:radius + 0.1:0.5, -radius:radius + 0.1:0.5]
+    keep = xx**2 + yy**2 <= radius**2
+    pts = np.stack([x + xx[keep], y + yy[keep]], axis=1).astype(np.float32)
+    px = cv2.perspectiveTransform(pts[:, None, :], homography)[:, 0]
+    h, w = frame.shape[:2]
+    ix = np.clip(np.round(px[:, 0]).astype(int), 0, w - 1)
+    iy = np.clip(np.round(px[:, 1]).astype(int), 0, h - 1)
+    gains = colours.WHITE_LEVEL / white.at(pts[:, 0], pts[:, 1])
+    return frame[iy, ix].astype(np.float32) * gains.astype(np.float32)
+
+
 def calibrate(frame: np.ndarray, layout: Layout) -> dict[str, Any]:
     """Measure piece colours on the swatches and tile colours on the territories."""
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
@@ -46,7 +61,7 @@ def calibrate(frame: np.ndarray, layout: Layout) -> dict[str, Any]:
     reader = Reader(layout, swatches=True)
     reader._set_pose(pose.homography, frame.shape)
     atlas_img = reader.atlas.cut(frame)
-    reader.balance(frame, atlas_img)   # the same white balance `read` applies
+    white = reader.balance(frame, atlas_img)   # the same white balance `read` applies
     measured: dict[str, list[float]] = {}
     castle_tops: dict[str, float] = {}
     for zone in layout.of_kind("swatch"):
@@ -54,7 +69,16 @@ def calibrate(frame: np.ndarray, layout: Layout) -> dict[str, Any]:
         cx, cy = zone.centre()
         dx, dy = reader.parallax(cx, cy, layout.height_mm(piece))
         radius = {"cube": 2.0, "cylinder": 3.0, "castle": 2.5, "emperor": 2.0}[piece]
-        px = _sample(reader.atlas, atlas_img, zone, cx + dx, cy + dy, radius)
+        if piece == "emperor":
+            # He is tall and his top small: near the mat's corners it leans out of his
+            # swatch's cell, so it is sampled in the frame itself.
+            # Where exactly depends on the camera's height; his lit top is the most
+            # saturated yellow around where it should be.
+            px = _sample_frame(frame, pose.homography, white, cx + dx, cy + dy, 6.0)
+            saturation = px.max(axis=1) - px.min(axis=1)
+            px = px[saturation >= np.percentile(saturation, 80)]
+        else:
+            px = _sample(reader.atlas, atlas_img, zone, cx + dx, cy + dy, radius)
         value = np.median(px, axis=0)
         if piece == "castle":
             castle_tops[colour] = float(np.percentile(px.max(axis=1), 80))
