@@ -453,15 +453,17 @@ class Reader:
             return
         if area < one:
             # Small, and thin (or, smoothed in a dim room, long): a road or river in the
-            # tile's art. However broken up, a castle's body holds a disc of more than a
-            # fifth of its side; a road joined into a network can be as big as one castle
-            # but never that thick.
+            # tile's art. However broken up, a castle's body holds a disc of nearly a
+            # fifth of its side, and is never 2.5 times longer than wide; a road joined
+            # into a network can be as big as one castle but never that thick.
             side = self._sizes["castle"] * self.scale
             inner = _inner_radius(blob)
-            if (inner < 0.22 * side or (area < 0.5 * one and inner < 0.25 * side)
-                    or (area < 0.7 * one and self.dim and inner < 0.33 * side
-                        and _elongation(blob) >= 1.5)):
+            if inner < 0.19 * side or (area < 0.5 * one and inner < 0.25 * side):
                 return
+            if area < 0.7 * one:
+                long = _elongation(blob)
+                if long >= 2.5 or (self.dim and inner < 0.33 * side and long >= 1.5):
+                    return
         bx, by, bw, bh = box
         brightness = atlas[by:by + bh, bx:bx + bw].max(axis=2)
         bright = brightness[blob]

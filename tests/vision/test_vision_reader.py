@@ -160,7 +160,7 @@ def test_a_yellow_cube_touching_the_emperor_is_counted(layout, render_table, ter
 
 
 @pytest.mark.parametrize("seed, territory", [(2045, "12"), (2100, "13"), (2176, "14"),
-                                             (6062, "10"), (6137, "15")])
+                                             (6062, "10"), (6137, "15"), (7122, "2")])
 def test_pale_road_art_on_a_tile_is_not_a_castle(layout, seed, territory) -> None:
     """These tiles carry pale, nearly grey roads that once read as a white castle (the last
     two as big as a castle in a dim room, but thin)."""
@@ -317,3 +317,11 @@ def test_a_cube_showing_only_its_top_still_counts(layout, seed, territory, colou
     snap, truth = _hard_table(layout, seed)
     assert truth["territories"][territory]["cubes"][colour] >= 1
     assert snap["territories"][territory]["cubes"] == truth["territories"][territory]["cubes"]
+
+
+def test_a_grey_castle_broken_up_by_noise_still_counts(layout) -> None:
+    """Sensor noise left this grey castle a ragged blob of 0.6 castle, once refused as
+    road art by its inner radius."""
+    snap, truth = _hard_table(layout, 7120)
+    assert truth["territories"]["6"]["castles"]["grey"] == 1
+    assert snap["territories"]["6"]["castles"] == truth["territories"]["6"]["castles"]
