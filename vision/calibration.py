@@ -28,12 +28,17 @@ class CalibrationError(ValueError):
     """A calibration frame or file that cannot be used; the message says why."""
 
 
+def _disc(x: float, y: float, radius: float) -> tuple[np.ndarray, np.ndarray]:
+    """Mat points (mm) every 0.5 mm in a disc around (x, y)."""
+    yy, xx = np.mgrid[-radius:radius + 0.1:0.5, -radius:radius + 0.1:0.5]
+    keep = xx**2 + yy**2 <= radius**2
+    return x + xx[keep], y + yy[keep]
+
+
 def _sample(atlas: Atlas, img: np.ndarray, cell_zone: Any, x: float, y: float,
             radius: float) -> np.ndarray:
     cell = next(c for c in atlas.cells if c.zone is cell_zone)
-    yy, xx = np.mgrid[-radius:radius + 0.1:0.5, -radius:radius + 0.1:0.5]
-    keep = xx**2 + yy**2 <= radius**2
-    iy, ix = cell.px(x + xx[keep], y + yy[keep], atlas.scale)
+    iy, ix = cell.px(*_disc(x, y, radius), atlas.scale)
     return img[iy, ix].reshape(-1, 3).astype(np.float32)
 
 
@@ -41,9 +46,7 @@ def _sample_frame(frame: np.ndarray, homography: np.ndarray, white: Any, x: floa
                   radius: float) -> np.ndarray:
     """White-balanced frame pixels in a disc around mat point (x, y): for a piece top that
     leans out of its swatch's cell in the atlas."""
-    yy, xx = np.mgrid[-radius:radius + 0.1:0.5, -radius:radius + 0.1:0.5]
-    keep = xx**2 + yy**2 <= radius**2
-    pts = np.stack([x + xx[keep], y + yy[keep]], axis=1).astype(np.float32)
+    pts = np.stack(_disc(x, y, radius), axis=1).astype(np.float32)
     px = cv2.perspectiveTransform(pts[:, None, :], homography)[:, 0]
     h, w = frame.shape[:2]
     ix = np.clip(np.round(px[:, 0]).astype(int), 0, w - 1)
@@ -68,13 +71,12 @@ def calibrate(frame: np.ndarray, layout: Layout) -> dict[str, Any]:
         piece, colour = zone.raw["piece"], zone.raw["colour"]
         cx, cy = zone.centre()
         dx, dy = reader.parallax(cx, cy, layout.height_mm(piece))
-        radius = {"cube": 2.0, "cylinder": 3.0, "castle": 2.5, "emperor": 2.0}[piece]
+        radius = {"cube": 2.0, "cylinder": 3.0, "castle": 2.5, "emperor": 6.0}[piece]
         if piece == "emperor":
             # He is tall and his top small: near the mat's corners it leans out of his
-            # swatch's cell, so it is sampled in the frame itself.
-            # Where exactly depends on the camera's height; his lit top is the most
-            # saturated yellow around where it should be.
-            px = _sample_frame(frame, pose.homography, white, cx + dx, cy + dy, 6.0)
+            # swatch's cell, so it is sampled in the frame itself. Where exactly depends
+            # on the camera's height; his lit top is the most saturated yellow around.
+            px = _sample_frame(frame, pose.homography, white, cx + dx, cy + dy, radius)
             saturation = px.max(axis=1) - px.min(axis=1)
             px = px[saturation >= np.percentile(saturation, 80)]
         else:

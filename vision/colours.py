@@ -130,4 +130,4 @@ def table_index(bgr: np.ndarray) -> np.ndarray:
 
 def classify(bgr: np.ndarray, table: np.ndarray) -> np.ndarray:
     """Class of every pixel of a BGR uint8 image."""
-    return table[table_index(bgr)]
+    return np.take(table, table_index(bgr))
