@@ -159,6 +159,10 @@ class Corrections:
         zone = " ".join(_split(zone)).strip()
         self._by_zone[zone] = Correction(zone, read(table, zone), fixed)
 
+    def holds(self, zone: str) -> bool:
+        """Whether a correction of ``zone`` is in force (people said what is there)."""
+        return " ".join(_split(zone)).strip() in self._by_zone
+
     def apply(self, table: Table) -> Table:
         """The raw ``table`` with the corrections still in force; stale ones are dropped."""
         if not self._by_zone:

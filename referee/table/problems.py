@@ -1,7 +1,9 @@
 """Illegal acts on the table: what is wrong with a settled table, given the game.
 
 `find_problem` names the first wrong thing in a fixed order (discs, cubes, emperor,
-castles, cylinders) with the rule's code, words for the players, and who did it; what
+castles, cylinders) with the rule's code, words for the players, who did it, and the
+zones whose reading it rests on (so that a doubtful reading there is asked about, not
+buzzed); what
 the rules' current step allows (cubes leaving the active player's reserve, refill cubes
 arriving, castles and cylinders not yet moved) is not wrong.
 """
@@ -25,6 +27,8 @@ from referee.table.reading import (
 )
 from referee.table.snapshot import Table
 
+EMPEROR = ("emperor",)
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -33,6 +37,9 @@ class Problem:
     code: str
     message: str
     player: str | None
+    #: the vision zones (``territory:7``, ``reserve:south`` …) whose reading shows it;
+    #: empty: the referee takes every zone that differs from the game
+    zones: tuple[str, ...] = ()
 
 
 class ProblemFound(Exception):
@@ -100,11 +107,13 @@ class Judgement:
                     f"{first} chooses next, not {took[-1]} (round {game.round + 1} chooses in "
                     f"round {game.round}'s order of play: {', '.join(order)})",
                     first,
+                    (f"discs:{reading.seat[took[-1]]}",),
                 )
         for p in reading.players:
             missing = reading.missing_discs(game, table, p.name, chores.back)
             if not missing:
                 continue
+            tray = f"discs:{reading.seat[p.name]}"
             if self.choosing and phase is not Phase.OPENING and len(missing) == 1:
                 self.next_started = True
                 continue
@@ -115,17 +124,20 @@ class Judgement:
                         f"{p.name} has already chosen disc {game.disc(p.name)} this round and "
                         f"took disc {min(missing)} too",
                         p.name,
+                        (tray,),
                     )
                 return Problem(
                     "disc-order",
                     f"{p.name} took discs {and_list(sorted(missing))} from the tray; choose one",
                     p.name,
+                    (tray,),
                 )
             return Problem(
                 "disc-order",
                 f"{p.name} took disc {and_list(sorted(missing))} from the tray during round "
                 f"{game.round}'s action phase; discs are chosen before the turns",
                 p.name,
+                (tray,),
             )
         return None
 
@@ -152,6 +164,7 @@ class Judgement:
                     "cube-moved",
                     f"{gone.describe()} left territory {t}; played cubes never move",
                     who,
+                    (f"territory:{t}",),
                 )
         taken: dict[str, Cubes] = {}
         for p in reading.players:
@@ -165,10 +178,12 @@ class Judgement:
                     "cube-moved",
                     f"{gone.describe()} left {p.name}'s court; played cubes never move",
                     who,
+                    (f"court:{seat}",),
                 )
             taken[p.name] = game.reserve(p.name) - table.reserves.get(seat, NO_CUBES)
         for p in reading.players:
             name = p.name
+            reserve = (f"reserve:{reading.seat[name]}",)
             grown = lost(taken[name])
             if grown.total():
                 if name == refiller:
@@ -178,16 +193,21 @@ class Judgement:
                             f"{name} took {grown.total()} cubes into his reserve; the refill is "
                             f"{played}",
                             name,
+                            reserve,
                         )
                 elif action and step is Step.EMPEROR and name == mover:
                     return Problem(
-                        "turn-order", f"{name} must move the emperor before refilling", name
+                        "turn-order",
+                        f"{name} must move the emperor before refilling",
+                        name,
+                        reserve,
                     )
                 else:
                     return Problem(
                         "refill-count",
                         f"{name}'s reserve gained {grown.describe()} outside a refill",
                         name,
+                        reserve,
                     )
             out = gained(taken[name])
             if not out.total():
@@ -200,6 +220,7 @@ class Judgement:
                         f"{name} took {out.total()} cubes from his reserve; a turn plays "
                         f"exactly {want}",
                         name,
+                        reserve,
                     )
                 if name != chores.castles_by:
                     self.next_started = True
@@ -213,6 +234,7 @@ class Judgement:
                             f"{actor} took {out.describe()} from {name}'s reserve; cubes come "
                             f"from one's own reserve",
                             actor,
+                            (*reserve, f"court:{reading.seat[actor]}"),
                         )
                 if name == done:
                     return Problem(
@@ -220,6 +242,7 @@ class Judgement:
                         f"{name} played a cube more after his {cubes_played(game)}; a turn "
                         f"plays exactly {game.cubes_per_turn}",
                         name,
+                        reserve,
                     )
                 if phase is Phase.OPENING:
                     message = (
@@ -230,7 +253,7 @@ class Judgement:
                     message = f"{name} must wait: {mover} has not moved the emperor yet"
                 else:
                     message = f"it is {actor or mover}'s turn, not {name}'s"
-                return Problem("turn-order", message, name)
+                return Problem("turn-order", message, name, reserve)
         for p in reading.players:
             court_up = gained(table.courts.get(reading.seat[p.name], NO_CUBES) - game.court(p.name))
             if court_up.total() and p.name != actor:
@@ -239,15 +262,21 @@ class Judgement:
                     f"{court_up.describe()} went into {p.name}'s court; each player plays only "
                     f"to his own court",
                     who,
+                    (f"court:{reading.seat[p.name]}",),
                 )
         if actor is not None:
             own = reading.placement(game, table, actor)
             if not gained(own.taken).covers(gained(own.placed)):
                 extra = gained(own.placed - gained(own.taken))
+                seat = reading.seat[actor]
+                places = [f"territory:{t}" for t, c in own.territories.items() if any(gained(c))]
+                if any(gained(own.court)):
+                    places.append(f"court:{seat}")
                 return Problem(
                     "not-in-reserve",
                     f"{extra.describe()} came onto the table but not from {actor}'s reserve",
                     actor,
+                    (*places, f"reserve:{seat}"),
                 )
         else:
             arrived = sum(
@@ -255,6 +284,11 @@ class Judgement:
                 NO_CUBES,
             )
             if arrived.total():
+                ring = tuple(
+                    f"territory:{t}"
+                    for t in range(1, 16)
+                    if gained(table.territories[t - 1] - game.territory(t)).total()
+                )
                 if done is not None:
                     return Problem(
                         "cube-count",
@@ -262,11 +296,13 @@ class Judgement:
                         f"{cubes_played(game)} cubes; a turn plays exactly "
                         f"{game.cubes_per_turn}",
                         done,
+                        ring,
                     )
                 return Problem(
                     "turn-order",
                     f"{arrived.describe()} arrived on the ring outside a player's turn",
                     who,
+                    ring,
                 )
         return None
 
@@ -287,6 +323,7 @@ class Judgement:
                     "turn-order",
                     "the emperor moved while the discs are being chosen",
                     who,
+                    EMPEROR,
                 )
             if step is Step.CUBES:
                 return Problem(
@@ -294,6 +331,7 @@ class Judgement:
                     f"{mover} must play his {game.cubes_to_play(mover or '')} cubes before "
                     f"moving the emperor",
                     mover,
+                    EMPEROR,
                 )
             if refiller is not None:
                 if actor is None:
@@ -301,6 +339,7 @@ class Judgement:
                         "turn-order",
                         f"the emperor moved again after {refiller}'s move",
                         refiller,
+                        EMPEROR,
                     )
                 own = reading.placement(game, table, actor)
                 if own.placed.total() < game.cubes_to_play(actor):
@@ -309,6 +348,7 @@ class Judgement:
                         f"{actor} must play his {game.cubes_to_play(actor)} cubes before moving "
                         f"the emperor",
                         actor,
+                        EMPEROR,
                     )
         return None
 
@@ -353,6 +393,7 @@ class Judgement:
                 "castle-unearned",
                 f"a {intruder} castle stands on territory {t}, where the rules built none",
                 who,
+                (f"territory:{t}",),
             )
         for t in range(1, 16):
             seen = table.castles[t - 1]
@@ -364,6 +405,7 @@ class Judgement:
                         f"{who_next}'s turn began before the castles were done: "
                         f"{reading.castle_words(chores.castles)}",
                         chores.castles_by,
+                        tuple(f"territory:{n}" for n in sorted(chores.castles)),
                     )
                 continue
             side = game.owner(t)
@@ -372,6 +414,7 @@ class Judgement:
                     "castle-missing",
                     f"the {side} castle on territory {t} is missing",
                     who,
+                    (f"territory:{t}",),
                 )
         return None
 
@@ -401,5 +444,6 @@ class Judgement:
                 f"not control {hue}; it belongs {'in' if place == 'pool' else 'on'} "
                 f"{reading.place_name(place)}",
                 who,
+                (f"cylinder:{hue}",),
             )
         return None

@@ -12,12 +12,28 @@ undone by the players ever reaches the record.
 
 `reading` compares a table with the game, `problems` names illegal acts, `corrections`
 holds what people told the referee; this module runs the flow and the announcements.
+
+A camera can be wrong for long: a phantom cube on busy tile art, a castle it does not
+see. Two guards keep such a misread from sounding the alarm:
+
+- **A change needs a hand.** Every real change of the table is made by a hand, and a
+  vision that says which reader read a frame (``reader``) flags frames with a hand as
+  untrusted. A zone that changed with no untrusted frame since the table before is
+  *untouched*: the referee keeps its last accepted reading there and acts on the rest.
+  An untouched change standing for `UNTOUCHED_SECONDS` becomes a question. Streams
+  without ``reader`` (older recordings, hand-typed tests) are refereed as before.
+- **No alarm on a doubt.** An illegal act is raised only when every zone it rests on
+  was read confidently (`DOUBTFUL`); otherwise the referee asks a ``question`` ("1
+  yellow on territory 7?") and holds the game quietly until the players answer: yes,
+  the camera is right (the reading stands; a real illegal act then buzzes, a move is
+  played), or no, it is wrong (the zone keeps its last accepted reading, as a
+  correction, until the camera reads it differently).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Final
 
 from referee.errors import BadSetupError, EmperorStepsError, IllegalMoveError
@@ -27,7 +43,8 @@ from referee.moves import ChooseDisc, Move, MoveEmperor, PlayCubes, Refill, move
 from referee.pieces import COLOUR_INDEX, COLOURS, NO_CUBES, SEATS, Cubes
 from referee.record import Record
 from referee.setup import Player, Setup
-from referee.table.corrections import Corrections
+from referee.table import doubts
+from referee.table.corrections import Corrections, Value, read, write
 from referee.table.events import TableEvent, stamp, table_event
 from referee.table.problems import Problem, ProblemFound, find_problem
 from referee.table.reading import (
@@ -41,18 +58,35 @@ from referee.table.reading import (
     gained,
     sentence,
 )
-from referee.table.settle import Settler
-from referee.table.snapshot import Snapshot, Table
+from referee.table.settle import UNTOUCHED_SECONDS, Settler
+from referee.table.snapshot import DOUBTFUL, Snapshot, Table
+
+#: Snapshots standing in for `UNTOUCHED_SECONDS` when a stream gives no times (4 a second).
+UNTOUCHED_FRAMES: Final = int(UNTOUCHED_SECONDS * 4)
+
+
+@dataclass(frozen=True)
+class Untouched:
+    """A zone whose reading changed with no hand over the mat: what the camera reads
+    there now, and since when (snapshot time and count)."""
+
+    seen: Value
+    since: float | None
+    frame: int
 
 
 class TableReferee:
     """Referee a table from its snapshots: `feed` each frame, read the events.
 
     ``players`` carry their seats (``Player("Anna", "white", "south")``), in the order
-    the record lists them.
+    the record lists them. ``hands``: whether a change of the table needs a hand over
+    the mat before it is acted on; ``None`` turns it on once a snapshot names its
+    ``reader`` (the vision that says so flags hands).
     """
 
-    def __init__(self, players: Sequence[Player], cubes_per_colour: int = 40) -> None:
+    def __init__(
+        self, players: Sequence[Player], cubes_per_colour: int = 40, hands: bool | None = None
+    ) -> None:
         if not 2 <= len(players) <= 4:
             raise ValueError(f"Carolus Magnus is for 2, 3 or 4 players, not {len(players)}")
         for p in players:
@@ -78,6 +112,13 @@ class TableReferee:
         self.t: float | None = None
         self.table: Table | None = None  # last settled table, as the camera saw it
         self.illegal: TableEvent | None = None  # the illegal act standing now
+        self.question: TableEvent | None = None  # the question to the players standing now
+        self.hands = hands
+        self._untouched: dict[str, Untouched] = {}  # correction zone -> its untouched change
+        self._accepted: Table | None = None  # last table judged with nothing standing
+        self._judged: Table | None = None  # last table judged
+        self._vouched: dict[str, tuple[Value, ...]] = {}  # zone -> reading people said is right
+        self._frames = 0
         self._candidate: Table | None = None  # last settled table with every tray full
         self._chores = Chores()
         self._chores_stack: list[Chores] = []
@@ -92,15 +133,24 @@ class TableReferee:
         """Consume one frame; the events it caused (usually none)."""
         if snapshot.t is not None:
             self.t = snapshot.t
+        self._frames += 1
+        if self.hands is None and snapshot.reader is not None:
+            self.hands = True
         settled = self.settler.feed(snapshot)
         if settled is None:
-            return []
-        self.table = settled
+            return self._log(self._ask_untouched())
+        previous, self.table = self.table, settled
+        self._note_hands(previous, settled)
         if self._ignore is not None:
             if settled == self._ignore:
-                return []
+                return self._log(self._ask_untouched())
             self._ignore = None
-        return self._log(self._judge(self.corrections.apply(settled)))
+        if self._holding():
+            return self._log(self._ask_untouched())
+        table = self._mask(self.corrections.apply(settled))
+        if self.hands and table == self._judged and self.question is None:
+            return self._log(self._ask_untouched())  # only untouched zones changed
+        return self._log(self._rule(table) + self._ask_untouched())
 
     def resume(self, game: Game) -> None:
         """Carry on a game rebuilt elsewhere (the game log after a power cut): it becomes
@@ -119,8 +169,11 @@ class TableReferee:
             self._after_push(scratch, move, events, None)
         self.game = game
         self.illegal = None
+        self.question = None
         self._ignore = None
         self._placed_key = None
+        self._untouched.clear()
+        self._accepted = self._judged = None
 
     def record(self, meta: Mapping[str, object] | None = None) -> Record | None:
         """The game record so far (whole turns; a half-chosen round of discs left out)."""
@@ -147,13 +200,16 @@ class TableReferee:
         events = [
             table_event("undone", self.t, f"Undone: {_say_move(move)}.", move=move_to_json(move))
         ]
-        if self.illegal is not None:
+        if self.illegal is not None or self.question is not None:
             events.append(self._resolved())
         return self._log(events)
 
     def confirm(self) -> list[TableEvent]:
         """The players say the pending castles and cylinders are in place, though the
-        camera does not see them: from now on read those zones as the rules want them."""
+        camera does not see them: from now on read those zones as the rules want them.
+        While a question stands, Confirm answers it: yes, the camera is right."""
+        if self.question is not None:
+            return self.answer(True)
         game, table = self.game, self.table
         if game is None or table is None:
             return []
@@ -167,7 +223,54 @@ class TableReferee:
             done.append(f"the {colour} cylinder on {self.reading.place_name(place)}")
         message = "Confirmed: " + ("; ".join(done) if done else "nothing was pending") + "."
         events = [table_event("confirmed", self.t, message, done=done)]
-        events += self._judge(self.corrections.apply(table))
+        events += self._rule(self._mask(self.corrections.apply(table)))
+        return self._log(events)
+
+    def answer(self, yes: bool) -> list[TableEvent]:
+        """The players' answer to the standing question. Yes: the camera is right, its
+        reading of the zone stands (and is trusted while it reads the same); for a change
+        seen without a hand, the whole table is then taken as read. No: the
+        camera is wrong, the zone keeps its last accepted reading (a correction, dropped
+        when the camera reads the zone differently). Raises `ValueError` when nothing
+        is asked, or when "no" leaves nothing to go by (a set-up tile with two cubes of
+        colours that are both short): then correct the zone by hand."""
+        question, table = self.question, self.table
+        if question is None or table is None:
+            raise ValueError("there is no question to answer")
+        zone = str(question["zone"])
+        parts = doubts.parts(zone)
+        if yes:
+            self._vouched[zone] = tuple(read(table, part) for part in parts)
+            words = "yes, the camera is right"
+        else:
+            fixes = {}
+            for part in parts:
+                value = self._rightful(part, table)
+                if value is not None and value != read(table, part):
+                    fixes[part] = value
+            if not fixes:
+                raise ValueError(
+                    f"the referee cannot tell what belongs there: correct {zone} by hand"
+                )
+            for part, value in fixes.items():
+                self.corrections.set(part, table, value)
+            words = "no, the camera is wrong"
+        for part in parts:
+            self._untouched.pop(part, None)
+        if yes and question.get("why") == "untouched":
+            self._untouched.clear()  # the table is as the camera reads it, as if a hand came
+        self._ignore = None
+        events = [
+            table_event(
+                "answered",
+                self.t,
+                f"{question['message']} Answered {words}.",
+                zone=zone,
+                answer="yes" if yes else "no",
+                code=question.get("code"),
+            )
+        ]
+        events += self._rule(self._mask(self.corrections.apply(table)))
         return self._log(events)
 
     def correct(self, zone: str, value: object) -> list[TableEvent]:
@@ -184,7 +287,9 @@ class TableReferee:
         message = f"Corrected {zone}: {self.corrections.describe(zone, before, after)}."
         events = [table_event("corrected", self.t, message, zone=zone)]
         self._ignore = None
-        events += self._judge(after)
+        for part in doubts.parts(doubts.zone_of(" ".join(zone.replace(":", " ").split()))):
+            self._untouched.pop(part, None)  # people said what is there
+        events += self._rule(self._mask(after))
         return self._log(events)
 
     def status(self) -> dict[str, object]:
@@ -194,6 +299,7 @@ class TableReferee:
             return {
                 "phase": "setup",
                 "illegal": self.illegal,
+                "question": self.question,
                 "pending": [],
                 "message": "Lay out the table; the game begins when the first disc is taken.",
             }
@@ -204,6 +310,7 @@ class TableReferee:
             "to_move": game.to_move,
             "step": step,
             "illegal": self.illegal,
+            "question": self.question,
             "pending": self.pending(),
             "winner": game.winner,
             "reason": game.reason,
@@ -256,6 +363,194 @@ class TableReferee:
             words.append(self.reading.cylinder_words(game, colour))
         return words
 
+    # ------------------------------------------------------------- doubts
+
+    def _rule(self, table: Table) -> list[TableEvent]:
+        """Judge ``table``; it becomes the accepted reading if nothing stands after."""
+        self._judged = table
+        out = self._judge(table)
+        if self.illegal is None and self.question is None:
+            self._accepted = table
+        return out
+
+    def _note_hands(self, previous: Table | None, settled: Table) -> None:
+        """Sort the zones that changed into touched (a hand came: real) and untouched
+        (no hand: a misread until the players say otherwise)."""
+        accepted = self._accepted
+        if not self.hands or previous is None or accepted is None:
+            return
+        if self.settler.touched:
+            for part, doubt in list(self._untouched.items()):
+                if read(settled, part) != doubt.seen:
+                    del self._untouched[part]  # a hand changed it: what it shows now is real
+            return
+        for part in doubts.changed(previous, settled):
+            seen = read(settled, part)
+            if seen == read(accepted, part):
+                self._untouched.pop(part, None)  # back to what the referee believes
+            elif part in self._untouched:
+                self._untouched[part] = replace(self._untouched[part], seen=seen)
+            else:
+                self._untouched[part] = Untouched(seen, self.t, self._frames)
+
+    def _mask(self, table: Table) -> Table:
+        """``table`` with its untouched zones as the referee last accepted them."""
+        accepted = self._accepted
+        if not self._untouched or accepted is None:
+            return table
+        for part in self._untouched:
+            table = write(table, part, read(accepted, part))
+        return table
+
+    def _holding(self) -> bool:
+        """Whether a question about an untouched zone still stands: the game waits."""
+        question = self.question
+        return (
+            question is not None
+            and question.get("why") == "untouched"
+            and any(part in self._untouched for part in doubts.parts(str(question["zone"])))
+        )
+
+    def _ask_untouched(self) -> list[TableEvent]:
+        """A question about the oldest untouched change once it has stood for long."""
+        if not self._untouched or self.question is not None or self.illegal is not None:
+            return []
+        part, doubt = min(self._untouched.items(), key=lambda item: item[1].frame)
+        if self.t is not None and doubt.since is not None:
+            if self.t - doubt.since < UNTOUCHED_SECONDS:
+                return []
+        elif self._frames - doubt.frame < UNTOUCHED_FRAMES:
+            return []
+        assert self.table is not None
+        table = self.corrections.apply(self.table)
+        return self._ask(doubts.zone_of(part), part, table, self._would_be(table), "untouched")
+
+    def _would_be(self, table: Table) -> Problem | None:
+        """The illegal act ``table`` would show, without playing anything."""
+        game = self.game
+        if game is None:
+            if self._candidate is None:
+                return None
+            try:
+                self._setup_from(table)
+            except BadSetupError as exc:
+                return Problem(exc.code, exc.message, exc.player)
+            return None
+        if game.is_over:
+            return None
+        return find_problem(self.reading, game, table, self._chores)
+
+    def _ask(
+        self, zone: str, part: str | None, table: Table, problem: Problem | None, why: str
+    ) -> list[TableEvent]:
+        """Ask the players whether the camera reads ``zone`` right; the game waits."""
+        counts = doubts.counts(table, zone)
+        code = problem.code if problem is not None else None
+        standing = self.question
+        if (
+            standing is not None
+            and standing["zone"] == zone
+            and standing["counts"] == counts
+            and standing["code"] == code
+        ):
+            return []
+        game = self.game
+        self.illegal = None
+        self.question = table_event(
+            "question",
+            self.t,
+            doubts.question(table, zone, part, self.reading.place_name),
+            zone=zone,
+            part=part.split()[0] if part and zone.startswith("territory") else None,
+            counts=counts,
+            code=code,
+            player=problem.player if problem is not None else None,
+            why=why,
+            round=game.round if game else 0,
+            turn=game.turn_number if game else 0,
+        )
+        return [self.question]
+
+    def _certainty(self, zone: str) -> float:
+        """How sure the referee is of ``zone``'s reading: sure where people vouched for it
+        or corrected it, else as sure as the vision said when it settled."""
+        table = self.table
+        if table is not None and self._vouched.get(zone) == tuple(
+            read(table, part) for part in doubts.parts(zone)
+        ):
+            return 1.0
+        if any(self.corrections.holds(part) for part in doubts.parts(zone)):
+            return 1.0
+        return self.settler.confidence.get(zone, 1.0)
+
+    def _zones_off(self, table: Table) -> list[str]:
+        """The zones a problem that names none rests on: those changed since the last
+        accepted table (every zone when there is none)."""
+        accepted = self._accepted
+        if accepted is None:
+            return doubts.zones(doubts.table_parts(table))
+        return doubts.zones(doubts.changed(accepted, table))
+
+    def _setup_zones(self, table: Table) -> list[str]:
+        """The zones that can make a set-up wrong: tiles without exactly one cube or with
+        a castle, courts with cubes, cylinders on courts, an emperor not seen; when all of
+        those look right (a colour counted 4 times), every tile and reserve."""
+        found = [
+            f"territory:{n}"
+            for n in range(1, 16)
+            if table.territory(n).total() != 1 or table.castle_on(n) != NO_CASTLE
+        ]
+        found += [f"court:{seat}" for seat, cubes in table.courts.items() if cubes.total()]
+        found += [
+            f"cylinder:{colour}"
+            for colour, place in zip(COLOURS, table.cylinders, strict=True)
+            if place not in (None, "pool")
+        ]
+        if table.emperor is None:
+            found.append("emperor")
+        if found:
+            return found
+        return [f"territory:{n}" for n in range(1, 16)] + [
+            f"reserve:{self._seat[p.name]}" for p in self.players
+        ]
+
+    def _rightful(self, part: str, table: Table) -> Value | None:
+        """What belongs in ``part`` when the players say the camera is wrong there: the
+        last accepted reading; in a set-up, what the set-up rules leave no doubt about."""
+        accepted = self._accepted
+        if accepted is not None and read(accepted, part) != read(table, part):
+            return read(accepted, part)
+        game = self.game
+        kind, _, key = part.partition(" ")
+        if game is not None:
+            names = {seat: name for name, seat in self._seat.items()}
+            if kind == "territory":
+                return game.territory(int(key))
+            if kind == "castles":
+                return castle_of(game.owner(int(key)))
+            if kind == "court" and key in names:
+                return game.court(names[key])
+            if kind == "reserve" and key in names:
+                return game.reserve(names[key])
+            if kind == "emperor":
+                return game.emperor
+            if kind == "cylinder":
+                return self.reading.cylinder_place(game, key)
+            return None
+        if kind == "territory":
+            ring = sum(table.territories, NO_CUBES)
+            cubes = table.territory(int(key))
+            spare = Cubes(min(n, max(0, total - 3)) for n, total in zip(cubes, ring, strict=True))
+            left = cubes - spare
+            return left if left.total() == 1 else None
+        if kind == "castles":
+            return NO_CASTLE
+        if kind == "court":
+            return NO_CUBES
+        if kind == "cylinder":
+            return "pool"
+        return None
+
     # --------------------------------------------------------------- judging
 
     def _log(self, events: list[TableEvent]) -> list[TableEvent]:
@@ -263,8 +558,8 @@ class TableReferee:
         return events
 
     def _resolved(self) -> TableEvent:
-        standing = self.illegal or {}
-        self.illegal = None
+        standing = self.illegal or self.question or {}
+        self.illegal = self.question = None
         return table_event(
             "resolved",
             self.t,
@@ -273,7 +568,14 @@ class TableReferee:
             player=standing.get("player"),
         )
 
-    def _raise(self, problem: Problem) -> list[TableEvent]:
+    def _raise(self, problem: Problem, table: Table) -> list[TableEvent]:
+        """An illegal act, if the camera is sure of what shows it; else a question."""
+        zones = list(problem.zones) or self._zones_off(table)
+        doubtful = [zone for zone in zones if self._certainty(zone) < DOUBTFUL]
+        if doubtful:
+            castle = problem.code.startswith("castle")
+            part = doubts.parts(doubtful[0])[-1 if castle else 0]
+            return self._ask(doubtful[0], part, table, problem, "doubtful")
         standing = self.illegal
         if (
             standing is not None
@@ -282,6 +584,7 @@ class TableReferee:
         ):
             return []
         game = self.game
+        self.question = None
         self.illegal = table_event(
             "illegal",
             self.t,
@@ -325,8 +628,8 @@ class TableReferee:
             for _ in pushed:
                 game.pop()
                 self._chores = self._chores_stack.pop()
-            return out + self._raise(problem)
-        if self.illegal is not None:
+            return out + self._raise(problem, table)
+        if self.illegal is not None or self.question is not None:
             out.append(self._resolved())
         for events in pushed:
             for event in events:
@@ -381,7 +684,8 @@ class TableReferee:
         full = all(table.discs.get(self._seat[p.name], frozenset()) >= DISCS for p in self.players)
         if full:
             self._candidate = table
-            return [self._resolved()] if self.illegal is not None else []
+            standing = self.illegal is not None or self.question is not None
+            return [self._resolved()] if standing else []
         if self._candidate is None:
             return []  # the players are still laying out the table
         setup: Setup | None = None
@@ -394,10 +698,12 @@ class TableReferee:
                 error = exc  # the table now is what the players put right
         if setup is None:
             assert error is not None
-            return self._raise(Problem(error.code, error.message, error.player))
+            zones = tuple(self._setup_zones(table))
+            return self._raise(Problem(error.code, error.message, error.player, zones), table)
         self.game = Game(setup)
         self._chores = Chores(back={p.seat or "": DISCS for p in self.players})
-        out = [] if self.illegal is None else [self._resolved()]
+        standing = self.illegal is not None or self.question is not None
+        out = [self._resolved()] if standing else []
         out.append(
             table_event(
                 "setup",

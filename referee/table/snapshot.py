@@ -4,18 +4,37 @@ Parsing checks shape and types and names the field of any misfit
 (``courts.north.red``), so a bad stream is a one-line error, never a traceback.
 A `Table` is the comparable part of a snapshot: two frames that saw the same table
 are equal whatever their time or occlusion flag.
+
+Two optional fields say how far the vision trusts its own reading: ``reader`` (the
+method that read the frame, ``"reference"`` or ``"absolute"``) and ``confidence``
+(``{zone: 0..1}`` for the zones it doubts; a zone not listed is sure). A reading below
+`DOUBTFUL` is a question for the players, never an alarm: on a real camera, busy tile
+art can hold a phantom cube for minutes, and a buzzer for that teaches people to
+ignore the buzzer.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Final
 
 from referee.pieces import CASTLE_COLOURS, COLOURS, SEATS, Cubes
 
 FORMAT: Final = "carolus-snapshot/1"
 CYLINDER_PLACES: Final = frozenset({*SEATS, "pool"})
+READERS: Final = frozenset({"reference", "absolute"})
+#: A zone read with less confidence than this is doubtful: asked about, never buzzed.
+DOUBTFUL: Final = 0.5
+#: The zones a confidence may be given for (``territory:N`` covers cubes and castles).
+CONFIDENCE_ZONES: Final = frozenset(
+    {f"territory:{n}" for n in range(1, 16)}
+    | {f"{kind}:{seat}" for kind in ("court", "reserve", "discs") for seat in SEATS}
+    | {f"cylinder:{colour}" for colour in COLOURS}
+    | {"emperor"}
+)
+NO_DOUBTS: Final[Mapping[str, float]] = MappingProxyType({})
 
 Castles = tuple[int, int, int]
 """Castles standing on one tile, counted per colour: white, black, grey."""
@@ -88,11 +107,19 @@ class Snapshot:
     mat: bool
     occluded: bool
     table: Table
+    #: which method read the frame (``"reference"``, ``"absolute"``); None: not said
+    reader: str | None = None
+    #: zone -> how sure the vision is of that zone's reading; a zone not listed is sure
+    confidence: Mapping[str, float] = field(default_factory=lambda: NO_DOUBTS)
 
     @property
     def trusted(self) -> bool:
         """Whether this frame may count towards settling (mat seen, nothing in the way)."""
         return self.mat and not self.occluded
+
+    def certainty(self, zone: str) -> float:
+        """How sure the vision is of ``zone`` (``territory:7``): 1.0 unless it said less."""
+        return self.confidence.get(zone, 1.0)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"format": FORMAT}
@@ -100,6 +127,10 @@ class Snapshot:
             data["t"] = self.t
         data["mat"] = self.mat
         data["occluded"] = self.occluded
+        if self.reader is not None:
+            data["reader"] = self.reader
+        if self.confidence:
+            data["confidence"] = dict(self.confidence)
         data.update(self.table.to_json())
         return data
 
@@ -116,6 +147,10 @@ def parse_snapshot(data: object) -> Snapshot:
     t = None if t_value is None else float(t_value)
     mat = _bool(_required(root, "mat"), "mat")
     occluded = _bool(_required(root, "occluded"), "occluded")
+    reader = root.get("reader")
+    if reader is not None and (not isinstance(reader, str) or reader not in READERS):
+        raise SnapshotError("reader", f'expected "reference" or "absolute", got {reader!r}'[:120])
+    confidence = _confidence(root.get("confidence"))
 
     places = _object(_required(root, "territories"), "territories")
     territories: list[Cubes] = []
@@ -177,7 +212,31 @@ def parse_snapshot(data: object) -> Snapshot:
         tuple(cylinders),
         discs,
     )
-    return Snapshot(t, mat, occluded, table)
+    return Snapshot(t, mat, occluded, table, reader, confidence)
+
+
+def _confidence(value: object) -> Mapping[str, float]:
+    """``{zone: 0..1}``, checked zone by zone; absent or null: every zone is sure."""
+    if value is None:
+        return NO_DOUBTS
+    obj = _object(value, "confidence")
+    doubts: dict[str, float] = {}
+    for zone, level in obj.items():
+        where = f"confidence.{zone}"
+        if zone not in CONFIDENCE_ZONES:
+            raise SnapshotError(
+                where,
+                "unknown zone; zones are territory:1..15, court:SEAT, reserve:SEAT, "
+                "discs:SEAT, cylinder:COLOUR and emperor",
+            )
+        if (
+            isinstance(level, bool)
+            or not isinstance(level, int | float)
+            or not 0.0 <= level <= 1.0  # also refuses NaN
+        ):
+            raise SnapshotError(where, f"expected a number from 0 to 1, got {level!r}")
+        doubts[zone] = float(level)
+    return MappingProxyType(doubts)
 
 
 def _required(obj: Mapping[str, Any], key: str, prefix: str = "") -> Any:

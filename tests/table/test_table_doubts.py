@@ -1,0 +1,298 @@
+"""A camera that can be wrong for long: changes need a hand, doubts are questions.
+
+The stream here is what the vision sends once it says which reader read each frame
+(``reader``) and how sure it is of each zone (``confidence``): a hand over the mat makes
+occluded frames, a phantom cube on busy tile art does not.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from table_games import ANNA, BOB, Script, referee_run, source, stream_of
+
+from referee.table.settle import UNTOUCHED_SECONDS, Settler
+from referee.table.simulate import Mat
+from referee.table.snapshot import DOUBTFUL, SnapshotError, parse_snapshot
+
+RESERVES = {
+    "south": "red red red green green blue pink",
+    "north": "green yellow yellow blue blue pink pink",
+}
+FPS = 5
+
+
+class Camera(Script):
+    """A hand-played table seen by a vision that flags hands and its doubts: every piece
+    is put down by a hand (two occluded frames) unless ``hand`` is False."""
+
+    def __init__(self) -> None:
+        super().__init__((ANNA, BOB))
+        self.hand = True
+        self.doubts: dict[str, float] = {}
+
+    def show(self, frames: int = 5, occluded: bool = False) -> list[dict[str, Any]]:
+        new: list[dict[str, Any]] = []
+        if self.hand and not occluded:
+            new += self._frames(2, occluded=True)
+        new += self._frames(frames, occluded)
+        self.events += new
+        return new
+
+    def _frames(self, frames: int, occluded: bool) -> list[dict[str, Any]]:
+        new: list[dict[str, Any]] = []
+        for _ in range(frames):
+            snap = {
+                "format": "carolus-snapshot/1",
+                "t": round(self.frames / FPS, 3),
+                "mat": True,
+                "occluded": occluded,
+                "reader": "reference",
+                "confidence": dict(self.doubts),
+                **self.mat.to_json(),
+            }
+            self.frames += 1
+            new += self.referee.feed(parse_snapshot(snap))
+        return new
+
+    def wait(self, seconds: float) -> list[dict[str, Any]]:
+        """The table stands still (no hand) for ``seconds``."""
+        return self._frames(int(seconds * FPS), occluded=False)
+
+    def phantom(self, territory: int, colour: str) -> None:
+        """A cube the camera sees on a tile where nobody put one."""
+        from referee.pieces import COLOURS
+
+        self.mat.territories[territory - 1][COLOURS.index(colour)] += 1  # type: ignore[arg-type]
+
+
+def anna_to_move() -> Camera:
+    camera = Camera()
+    camera.lay_out(RESERVES)
+    camera.disc("south", 2)
+    camera.disc("north", 3)
+    game = camera.referee.game
+    assert game is not None and game.to_move == "Anna" and game.step.value == "cubes"
+    return camera
+
+
+def kinds(events: list[dict[str, Any]]) -> list[str]:
+    return [e["kind"] for e in events]
+
+
+def test_a_cube_that_appears_without_a_hand_is_neither_played_nor_illegal() -> None:
+    camera = anna_to_move()
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    camera.hand = False  # her third cube "arrives" with no hand over the mat
+    assert camera.cube("south", "red", 2) == []
+    game = camera.referee.game
+    assert game is not None and game.step.value == "cubes"  # nothing played
+    assert camera.referee.illegal is None
+    # a phantom on another tile, too: still no alarm
+    camera.phantom(7, "yellow")
+    assert camera.show() == []
+    assert camera.wait(UNTOUCHED_SECONDS - 2) == []
+    assert "illegal" not in kinds(camera.events)
+
+
+def test_the_same_change_after_a_hand_is_played() -> None:
+    camera = anna_to_move()
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    events = camera.cube("south", "red", 2)
+    assert kinds(events)[:2] == ["cubes-played", "control-gained"]
+
+
+def test_a_phantom_with_no_hand_is_asked_about_after_a_while_and_no_keeps_the_game() -> None:
+    camera = anna_to_move()
+    camera.hand = False
+    camera.phantom(7, "yellow")  # territory 7 holds a green: now "1 green, 1 yellow"
+    camera.show()
+    events = camera.wait(UNTOUCHED_SECONDS + 1)
+    assert kinds(events) == ["question"]
+    question = events[0]
+    assert question["zone"] == "territory:7" and question["counts"] == {"green": 1, "yellow": 1}
+    assert question["message"] == "1 green, 1 yellow on territory 7?"
+    assert question["code"] == "not-in-reserve" and question["why"] == "untouched"
+    assert camera.wait(3) == []  # asked once
+    assert camera.referee.illegal is None and camera.referee.status()["question"] == question
+    answered = camera.referee.answer(False)
+    assert kinds(answered) == ["answered", "resolved"]
+    # the game goes on with territory 7 as it was; the phantom stays, ignored
+    camera.hand = True
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    played = camera.cube("south", "red", 2)
+    assert kinds(played)[0] == "cubes-played"
+    game = camera.referee.game
+    assert game is not None and game.territory(7).describe() == "1 green"
+
+
+def test_yes_to_a_question_about_an_untouched_move_plays_it() -> None:
+    camera = anna_to_move()
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    camera.hand = False  # the vision missed the hand of her third cube
+    camera.cube("south", "red", 2)
+    events = camera.wait(UNTOUCHED_SECONDS + 1)
+    assert kinds(events) == ["question"] and events[0]["code"] is None
+    answered = camera.referee.confirm()  # Confirm while a question stands: yes
+    assert kinds(answered)[:3] == ["answered", "resolved", "cubes-played"]
+
+
+def test_a_real_illegal_act_after_a_hand_still_raises_illegal() -> None:
+    camera = anna_to_move()
+    for _ in range(3):
+        camera.cube("south", "red", "south")
+    events = camera.cube("south", "green", 5)  # a fourth cube
+    assert kinds(events) == ["illegal"] and events[0]["code"] == "cube-count"
+    camera.mat.reserves["south"][1] += 1
+    camera.mat.territories[4][1] -= 1
+    assert kinds(camera.show()) == ["resolved"]
+    camera = anna_to_move()
+    events = camera.cube("south", "blue", "north")  # into Bob's court
+    assert kinds(events) == ["illegal"] and events[0]["code"] == "wrong-court"
+
+
+def test_a_doubtful_reading_is_a_question_and_yes_makes_it_illegal() -> None:
+    camera = anna_to_move()
+    camera.doubts = {"territory:7": 0.3}
+    camera.phantom(7, "yellow")  # with a hand (someone touched the tile)
+    events = camera.show()
+    assert kinds(events) == ["question"]
+    assert events[0]["zone"] == "territory:7" and events[0]["why"] == "doubtful"
+    assert events[0]["code"] == "not-in-reserve"
+    assert camera.referee.illegal is None
+    answered = camera.referee.answer(True)
+    assert kinds(answered) == ["answered", "illegal"]
+    assert answered[1]["code"] == "not-in-reserve"
+
+
+def test_a_doubtful_reading_answered_no_is_corrected_until_it_reads_differently() -> None:
+    camera = anna_to_move()
+    camera.doubts = {"territory:7": 0.3}
+    camera.phantom(7, "yellow")
+    camera.show()
+    answered = camera.referee.answer(False)
+    assert kinds(answered) == ["answered", "resolved"]
+    camera.doubts = {}
+    assert camera.show() == []  # the same reading: still corrected
+    camera.phantom(7, "yellow")  # now the camera reads 2 yellow there: trusted again
+    assert kinds(camera.show()) == ["illegal"]
+
+
+def test_a_doubtful_zone_not_involved_does_not_soften_an_illegal_act() -> None:
+    camera = anna_to_move()
+    camera.doubts = {"territory:7": 0.2}
+    for _ in range(3):
+        camera.cube("south", "red", "south")
+    events = camera.cube("south", "green", 5)
+    assert kinds(events) == ["illegal"] and events[0]["code"] == "cube-count"
+
+
+def test_a_phantom_at_set_up_is_a_question_and_no_takes_the_extra_colour_away() -> None:
+    camera = Camera()
+    camera.doubts = {"territory:7": 0.4}
+    camera.phantom(7, "yellow")
+    camera.lay_out(RESERVES)  # territory 7: its green and a phantom yellow
+    events = camera.disc("south", 2)
+    assert kinds(events) == ["question"] and events[0]["code"] == "bad-setup"
+    answered = camera.referee.answer(False)
+    assert kinds(answered)[:4] == ["answered", "resolved", "setup", "disc-chosen"]
+    game = camera.referee.game
+    assert game is not None and game.territory(7).describe() == "1 green"
+
+
+def test_no_question_to_answer_is_refused() -> None:
+    camera = anna_to_move()
+    with pytest.raises(ValueError, match="no question"):
+        camera.referee.answer(True)
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 11), (3, 12)])
+def test_a_simulated_table_referees_the_same_when_changes_need_a_hand(
+    players: int, seed: int
+) -> None:
+    """The simulator puts every piece down by hand, so the rule changes nothing there."""
+    seated, record = source(players, seed)
+    frames = stream_of(record, seed, illegal=0.3).snapshots
+    _, before = referee_run(seated, frames)
+    with_reader = [{**f, "reader": "absolute"} for f in frames]
+    _, after = referee_run(seated, with_reader)
+    assert after == before
+
+
+# ------------------------------------------------------------------ snapshots
+
+
+def frame(**extra: Any) -> dict[str, Any]:
+    return {
+        "format": "carolus-snapshot/1",
+        "t": 0.0,
+        "mat": True,
+        "occluded": False,
+        **Mat().to_json(),
+        **extra,
+    }
+
+
+def test_reader_and_confidence_are_kept_and_written_back() -> None:
+    data = frame(reader="absolute", confidence={"territory:7": 0.25, "emperor": 1})
+    snapshot = parse_snapshot(data)
+    assert snapshot.reader == "absolute"
+    assert snapshot.certainty("territory:7") == 0.25 < DOUBTFUL
+    assert snapshot.certainty("court:south") == 1.0
+    with pytest.raises(TypeError):
+        snapshot.confidence["emperor"] = 0.0  # type: ignore[index]
+    again = snapshot.to_json()
+    assert again["reader"] == "absolute"
+    assert again["confidence"] == {"territory:7": 0.25, "emperor": 1.0}
+    assert parse_snapshot(again) == snapshot
+    plain = parse_snapshot(frame())
+    assert plain.reader is None and not plain.confidence
+    assert "reader" not in plain.to_json() and "confidence" not in plain.to_json()
+
+
+@pytest.mark.parametrize(
+    ("extra", "field", "words"),
+    [
+        ({"reader": "guess"}, "reader", "'guess'"),
+        ({"reader": ["reference"]}, "reader", "['reference']"),
+        ({"confidence": [0.5]}, "confidence", "expected an object"),
+        ({"confidence": {"territory:16": 0.5}}, "confidence.territory:16", "unknown zone"),
+        ({"confidence": {"court:middle": 0.5}}, "confidence.court:middle", "unknown zone"),
+        ({"confidence": {"emperor": 1.5}}, "confidence.emperor", "1.5"),
+        ({"confidence": {"emperor": True}}, "confidence.emperor", "True"),
+        ({"confidence": {"cylinder:red": "high"}}, "confidence.cylinder:red", "'high'"),
+        ({"confidence": {"emperor": float("nan")}}, "confidence.emperor", "nan"),
+    ],
+)
+def test_bad_reader_or_confidence_names_field_and_value(
+    extra: dict[str, Any], field: str, words: str
+) -> None:
+    with pytest.raises(SnapshotError) as caught:
+        parse_snapshot(frame(**copy.deepcopy(extra)))
+    assert caught.value.field == field
+    assert words in str(caught.value)
+
+
+def test_the_settler_says_whether_a_hand_came_and_how_sure_the_frames_were() -> None:
+    settler = Settler()
+    before, after = Mat(), Mat()
+    after.territories[0][0] = 1
+    for _ in range(3):
+        settler.feed(parse_snapshot(frame(**before.to_json())))
+    assert settler.settled is not None and not settler.touched
+    doubtful = frame(**after.to_json(), confidence={"territory:1": 0.4})
+    sure = frame(**after.to_json())
+    assert settler.feed(parse_snapshot(frame(**after.to_json(), occluded=True))) is None
+    assert settler.feed(parse_snapshot(sure)) is None
+    assert settler.feed(parse_snapshot(doubtful)) is None
+    assert settler.feed(parse_snapshot(sure)) is not None
+    assert settler.touched and settler.confidence == {"territory:1": 0.4}
+    for _ in range(3):
+        settler.feed(parse_snapshot(frame(**before.to_json())))
+    assert settler.settled == parse_snapshot(frame()).table and not settler.touched
