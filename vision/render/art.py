@@ -7,6 +7,8 @@ would count as cubes. Details stay smaller than a cube, as on the real tiles.
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
 
@@ -33,7 +35,7 @@ def paste_tile(tex: np.ndarray, s: float, centre: tuple[float, float], radius_mm
     cx, cy = round(centre[0] * s), round(centre[1] * s)
     x0, y0 = cx - r, cy - r
     size = 2 * r
-    art = np.empty((size, size, 3), np.uint8)
+    art: np.ndarray = np.empty((size, size, 3), np.uint8)
     art[:] = LAND[int(rng.integers(len(LAND)))]
     for _ in range(int(rng.integers(6, 12))):
         colour = LAND[int(rng.integers(len(LAND)))]
@@ -71,7 +73,7 @@ def _blend(tex: np.ndarray, art: np.ndarray, mask: np.ndarray, x0: int, y0: int)
     roi[:] = (roi * (1 - a) + art * a).astype(np.uint8)
 
 
-def paste_court_board(tex: np.ndarray, s: float, zone_raw: dict, rng: np.random.Generator,
+def paste_court_board(tex: np.ndarray, s: float, zone_raw: dict[str, Any], rng: np.random.Generator,
                       dot_mm: float) -> None:
     """The player's court board: parchment card with the five coloured dots."""
     board = np.asarray(zone_raw["board_mm"], np.float64)

@@ -48,24 +48,25 @@ class Camera:
 
     @property
     def rotation(self) -> np.ndarray:
-        return (_rot_z(np.radians(self.roll_deg)) @ _rot_x(np.radians(self.tilt_x_deg))
-                @ _rot_y(np.radians(self.tilt_y_deg)))
+        return np.asarray(_rot_z(np.radians(self.roll_deg)) @ _rot_x(np.radians(self.tilt_x_deg))
+                          @ _rot_y(np.radians(self.tilt_y_deg)), np.float64)
 
     def project(self, points: np.ndarray) -> np.ndarray:
         """World points (N, 3) to undistorted pixel coordinates (N, 2)."""
         pts = np.asarray(points, np.float64).reshape(-1, 3)
         cam = (pts - np.asarray(self.centre_mm)) @ self.rotation.T
         uv = cam[:, :2] / cam[:, 2:3]
-        return uv * self.focal_px + np.array([self.width / 2, self.height / 2])
+        return np.asarray(uv * self.focal_px + np.array([self.width / 2, self.height / 2]),
+                          np.float64)
 
     def position(self) -> np.ndarray:
         return np.asarray(self.centre_mm, np.float64)
 
     def mat_homography(self) -> np.ndarray:
         """Mat plane (mm) to undistorted image pixels."""
-        src = np.float32([[0, 0], [1000, 0], [1000, 1000], [0, 1000]])
+        src = np.array([[0, 0], [1000, 0], [1000, 1000], [0, 1000]], np.float32)
         dst = self.project(np.c_[src, np.zeros(4)]).astype(np.float32)
-        return cv2.getPerspectiveTransform(src, dst)
+        return np.asarray(cv2.getPerspectiveTransform(src, dst))
 
     def distort_maps(self) -> tuple[np.ndarray, np.ndarray] | None:
         """Maps for cv2.remap turning an ideal image into one seen through the lens."""

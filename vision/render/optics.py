@@ -3,7 +3,7 @@ distortion, blur, noise and JPEG."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -25,6 +25,9 @@ class Lighting:
     blur: float = 0.5
     noise: float = 1.5
     jpeg: int = 92
+    #: An area lamp over the table: its spot (x, y as fractions of the frame), the spread
+    #: of its pool of light (fraction of the frame width) and how much darker the rest is.
+    lamp: tuple[float, float, float, float] | None = None
 
 
 def random_lighting(rng: np.random.Generator, width: int, height: int, hard: bool) -> Lighting:
@@ -46,6 +49,38 @@ def random_lighting(rng: np.random.Generator, width: int, height: int, hard: boo
                     int(rng.integers(70, 92)))
 
 
+def with_lamp(rng: np.random.Generator, lighting: Lighting, hard: bool) -> Lighting:
+    """Room light of a wide scene: most rooms have an area lamp whose warm or cool light
+    pools under it, and the colour temperature strays further than the classic cast."""
+    cast = float(rng.uniform(-0.08, 0.08) if not hard else rng.uniform(-0.12, 0.12))
+    g = lighting.gains
+    gains = (g[0] * (1 - cast), g[1], g[2] * (1 + cast))
+    lamp = None
+    if rng.random() < 0.7:
+        lamp = (float(rng.uniform(0.1, 0.9)), float(rng.uniform(0.1, 0.9)),
+                float(rng.uniform(0.35, 0.9)),
+                float(rng.uniform(0.05, 0.2) if not hard else rng.uniform(0.1, 0.35)))
+    return replace(lighting, gains=gains, lamp=lamp)
+
+
+def drift(lighting: Lighting, t: float, seed: int = 0) -> Lighting:
+    """The same room `t` seconds later: daylight through a window and lamps warming up
+    make the level wander by up to ±10 %, the colour temperature by a few per cent and the
+    gradient turn, slowly (periods of minutes). `seed` picks the phases."""
+    ph = np.random.default_rng([seed, 0xD21F7]).uniform(0, 2 * np.pi, 5)
+
+    def wave(i: int, period: float) -> float:
+        return float(np.sin(2 * np.pi * t / period + ph[i]))
+
+    level = lighting.level * (1 + 0.07 * wave(0, 240.0) + 0.03 * wave(1, 900.0))
+    warm = 0.05 * wave(2, 600.0)
+    g = lighting.gains
+    return replace(lighting, level=level,
+                   gains=(g[0] * (1 - warm), g[1], g[2] * (1 + warm)),
+                   gradient=max(0.0, lighting.gradient + 0.04 * (1 + wave(3, 420.0))),
+                   gradient_angle=(lighting.gradient_angle + 70 * wave(4, 780.0)) % 360)
+
+
 def expose(img: np.ndarray, cam: Camera, light: Lighting, rng: np.random.Generator) -> np.ndarray:
     """Apply light, lens, sensor and compression to an ideal rendered frame.
 
@@ -59,6 +94,10 @@ def expose(img: np.ndarray, cam: Camera, light: Lighting, rng: np.random.Generat
     xs = np.linspace(-0.5, 0.5, sw, dtype=np.float32)[None, :]
     # A camera exposes white paper at about 88 % of full scale when level is 1.
     field = (1 + light.gradient * (np.cos(a) * xs + np.sin(a) * ys)) * light.level * EXPOSURE
+    if light.lamp is not None:
+        lx, ly, spread, fall = light.lamp
+        d2 = (xs + 0.5 - lx) ** 2 + ((ys + 0.5 - ly) * h / w) ** 2
+        field = field * (1 - fall * (1 - np.exp(-d2 / (2 * spread**2))))
     glare = np.zeros((sh, sw), np.float32)
     for gx, gy, sigma, strength in light.glare:
         d2 = ((xs + 0.5) * w - gx) ** 2 + ((ys + 0.5) * h - gy) ** 2
@@ -66,18 +105,20 @@ def expose(img: np.ndarray, cam: Camera, light: Lighting, rng: np.random.Generat
     gains = np.asarray(light.gains, np.float32)
     mul = ((field * (1 - glare))[..., None] * gains).astype(np.float32)
     add = np.repeat((255 * glare)[..., None], 3, axis=2).astype(np.float32)
-    mul = cv2.resize(mul, (w, h), interpolation=cv2.INTER_LINEAR)
-    add = cv2.resize(add, (w, h), interpolation=cv2.INTER_LINEAR)
-    out = cv2.add(cv2.multiply(img.astype(np.float32), mul), add)
+    mul = np.asarray(cv2.resize(mul, (w, h), interpolation=cv2.INTER_LINEAR))
+    add = np.asarray(cv2.resize(add, (w, h), interpolation=cv2.INTER_LINEAR))
+    out = np.asarray(cv2.add(cv2.multiply(img.astype(np.float32), mul), add))
     maps = cam.distort_maps()
     if maps is not None:
-        out = cv2.remap(out, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        out = np.asarray(cv2.remap(out, maps[0], maps[1], cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_REPLICATE))
     if light.blur > 0:
-        out = cv2.GaussianBlur(out, (0, 0), light.blur)
+        out = np.asarray(cv2.GaussianBlur(out, (0, 0), light.blur))
     noise = np.empty_like(out)
     cv2.setRNGSeed(int(rng.integers(1 << 31)))
-    cv2.randn(noise, 0.0, float(light.noise))
+    cv2.randn(noise, 0.0, float(light.noise))  # type: ignore[call-overload]  # stubs want arrays
     out = cv2.add(out, noise)
-    out8 = cv2.convertScaleAbs(out)          # saturates to 0..255
+    out8 = np.asarray(cv2.convertScaleAbs(out))          # saturates to 0..255
     ok, buf = cv2.imencode(".jpg", out8, [cv2.IMWRITE_JPEG_QUALITY, light.jpeg])
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else out8
+    decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+    return out8 if decoded is None else np.asarray(decoded)
