@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from firmware.bus import EventBus
 from firmware.hub import CommandError
-from firmware.view import game_view, majorities_view, majority_view
+from firmware.view import game_view, majorities_view, majority_view, question_view
 from referee.game import Game
 from referee.moves import Move
 from referee.pieces import COLOURS
@@ -214,6 +214,7 @@ class Appliance:
             pending=referee.chores(),
             camera=self.camera,
             message=self.message,
+            question=question_view(referee.question),
         )
         view["training"] = self.training
         return view
@@ -272,9 +273,24 @@ class Appliance:
             self._announce(events)
             return {"events": events}
 
+    def answer(self, answer: str) -> dict[str, Any]:
+        """The players answer the referee's question: ``yes`` (the camera is right) or
+        ``no`` (it is wrong: keep the game's reading of that zone)."""
+        if answer not in ("yes", "no"):
+            raise CommandError(f"answer yes or no, not {answer!r}")
+        with self._lock:
+            try:
+                events = self.referee.answer(answer == "yes")
+            except ValueError as exc:
+                raise CommandError(str(exc)) from None
+            self._announce(events)
+            return {"events": events}
+
     def press(self, button: str, long: bool = False) -> dict[str, Any]:
-        if button == "confirm":
+        if button == "confirm":  # while a question stands, a short press answers yes
             return self.undo() if long else self.confirm()
+        if button == "majorities" and not long and self.referee.question is not None:
+            return self.answer("no")
         if button == "majorities":
             with self._lock:
                 event = {
@@ -443,6 +459,7 @@ def waiting_view(
             "illegal": None
             if illegal is None
             else {k: illegal.get(k) for k in ("code", "message", "player")},
+            "question": question_view(referee.question),
             "pending": [],
         },
         "status": {

@@ -4,7 +4,11 @@
   "check majorities on demand"); a long press goes back to the live view.
 - **Confirm/Undo** button: a press confirms the pending physical action (castle,
   cylinder); a long press undoes the last accepted step.
-- **LEDs**: green while the table is legal, red while an illegal act is pending.
+- **LEDs**: green while the table is legal, red while an illegal act is pending, green
+  blinking while the referee asks a question about a doubtful reading (no red, no beep:
+  a doubt is no alarm). While a question stands, a short press of **Confirm** answers
+  yes (the camera is right) and a short press of **Majorities** answers no (it is
+  wrong); the long presses keep their meaning (undo stays one long press away).
 - **Buzzer**: one beep on an illegal act, two when the game is over.
 
 A button only calls `Hub.press(button, long)` — what a press means lives in the hub, so
@@ -79,7 +83,7 @@ class Controls:
             for device in opened:
                 device.close()
             raise
-        self._legal: bool | None = None
+        self._legal: str | None = None
 
     # -- buttons
 
@@ -118,16 +122,28 @@ class Controls:
     # -- outputs
 
     def update(self, view: Mapping[str, Any], events: Sequence[Mapping[str, Any]] = ()) -> None:
-        """Green while the table is legal, red while an illegal act is pending; beeps for
-        the ``events`` that led to ``view`` (the appliance's output protocol)."""
+        """Green while the table is legal, red while an illegal act is pending, green
+        blinking while a question stands; beeps for the ``events`` that led to ``view``
+        (the appliance's output protocol)."""
         for event in events:
             self.on_event(event)
-        legal = bool((view.get("table") or {}).get("legal", True))
-        if legal == self._legal:
+        table = view.get("table") or {}
+        if not table.get("legal", True):
+            state = "illegal"
+        elif table.get("question"):
+            state = "question"
+        else:
+            state = "legal"
+        if state == self._legal:
             return
-        self._legal = legal
-        (self.green.on if legal else self.green.off)()
-        (self.red.off if legal else self.red.on)()
+        self._legal = state
+        (self.red.on if state == "illegal" else self.red.off)()
+        if state == "legal":
+            self.green.on()
+        elif state == "question":
+            self.green.blink(on_time=0.5, off_time=0.5, background=True)
+        else:
+            self.green.off()
 
     def on_event(self, event: Mapping[str, Any]) -> None:
         """One beep for an illegal act, two for the end of the game (in the background)."""

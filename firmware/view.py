@@ -17,6 +17,7 @@ Shape (fields may be added, never renamed)::
      "emperor": 4, "supply": {colour: n},
      "finished": false, "winner": null, "reason": null,
      "table": {"legal": true, "illegal": null | {"code", "message", "player"},
+               "question": null | {"zone", "counts", "message", "code", "player"},
                "pending": [{"kind": "cylinder", "colour", "player", "seat", "message"} |
                            {"kind": "castle", "territories", "side", "from", "message"}]},
      "status": {"camera": "ok" | "lost" | "demo" | "none", "message": ""}}
@@ -38,8 +39,10 @@ def game_view(
     pending: Sequence[Mapping[str, Any]] = (),
     camera: str = "none",
     message: str = "",
+    question: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The view model of ``game`` and the table around it."""
+    """The view model of ``game`` and the table around it. ``question``: the referee
+    doubts the camera and waits for the players' yes or no (the table is not illegal)."""
     to_move = game.to_move
     reach: set[int] = set()
     if game.phase is Phase.ACTION and game.step is Step.EMPEROR and to_move is not None:
@@ -104,10 +107,20 @@ def game_view(
         "table": {
             "legal": illegal is None,
             "illegal": dict(illegal) if illegal is not None else None,
+            "question": dict(question) if question is not None else None,
             "pending": [dict(p) for p in pending],
         },
         "status": {"camera": camera, "message": message},
     }
+
+
+#: The fields of a standing question the screens and the page show.
+QUESTION_FIELDS = ("zone", "part", "counts", "message", "code", "player")
+
+
+def question_view(question: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The referee's standing ``question`` event as the view shows it."""
+    return None if question is None else {k: question.get(k) for k in QUESTION_FIELDS}
 
 
 def majority_view(game: Game, territory: int) -> dict[str, Any]:

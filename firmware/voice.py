@@ -31,6 +31,7 @@ SPOKEN = frozenset(
         "returned",
         "game-over",
         "illegal",
+        "question",  # the referee doubts the camera: asked once, aloud
         "resolved",
         "castle-pending",
         "cylinder-pending",

@@ -124,7 +124,16 @@ def _table_sentence(event: Mapping[str, Any], tr: Translations) -> str | None:
         found = _own_words(tr, plain[kind], event)
         return found if found is not None else str(event["message"])
     words: dict[str, Any]
-    if kind == "corrected":
+    if kind == "question":
+        msgid, words = _question(tr, event)
+    elif kind == "answered":
+        msgid = (
+            N_("Answered yes: the camera is right.")
+            if event.get("answer") == "yes"
+            else N_("Answered no: the camera is wrong there.")
+        )
+        words = {}
+    elif kind == "corrected":
         msgid, words = N_("The referee was corrected: %(zone)s."), {"zone": event.get("zone", "?")}
     elif kind == "cubes-placed":
         parts = []
@@ -163,6 +172,45 @@ def _table_sentence(event: Mapping[str, Any], tr: Translations) -> str | None:
         return None
     found = _own_words(tr, msgid, event)
     return str(event["message"]) if found is None else _upper_first(found % words)
+
+
+def _question(tr: Translations, event: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The referee's question about one zone of the table ("1 yellow on territory 7?"),
+    as a msgid and its words, from the event's ``zone``, ``part`` and ``counts``."""
+    kind, _, key = str(event["zone"]).partition(":")
+    counts: Mapping[str, Any] = event.get("counts") or {}
+    seat = tr.pgettext("seat", key) if key in ("south", "west", "north", "east") else key
+    cubes_read = cubes(tr, [c for c in CUBE_COLOURS for _ in range(int(counts.get(c, 0)))])
+    if kind == "territory" and event.get("part") == "castles":
+        castles = ", ".join(
+            tr.gettext("%(count)s %(colour)s") % {"count": counts[c], "colour": side(tr, c)}
+            for c in CASTLE_COLOURS
+            if counts.get(c)
+        )
+        return N_("Castles on territory %(territory)s: %(castles)s?"), {
+            "territory": key,
+            "castles": castles or tr.gettext("none"),
+        }
+    if kind == "territory":
+        return N_("%(cubes)s on territory %(territory)s?"), {"cubes": cubes_read, "territory": key}
+    if kind == "court":
+        return N_("%(cubes)s in the %(seat)s court?"), {"cubes": cubes_read, "seat": seat}
+    if kind == "reserve":
+        return N_("%(cubes)s in the %(seat)s reserve?"), {"cubes": cubes_read, "seat": seat}
+    if kind == "emperor":
+        if counts.get("territory") is None:
+            return N_("No emperor on the ring?"), {}
+        return N_("The emperor on territory %(territory)s?"), {"territory": counts["territory"]}
+    if kind == "cylinder":
+        place = counts.get("place")
+        words = {"colour": colour(tr, key), "seat": tr.pgettext("seat", str(place))}
+        if place is None:
+            return N_("No %(colour)s cylinder anywhere?"), words
+        if place == "pool":
+            return N_("The %(colour)s cylinder in the pool?"), words
+        return N_("The %(colour)s cylinder on the %(seat)s court?"), words
+    discs = ", ".join(str(n) for n in counts.get("discs") or []) or tr.gettext("none")
+    return N_("Discs in the %(seat)s tray: %(discs)s?"), {"seat": seat, "discs": discs}
 
 
 def _upper_first(text: str) -> str:

@@ -171,6 +171,17 @@ def confirm() -> Any:
     return jsonify(_command(context().hub.confirm))
 
 
+@blueprint.post("/answer")
+@protected(_guard)
+def answer() -> Any:
+    """The players answer the referee's question about a doubtful reading."""
+    said = validate.answer(validate.json_body().get("answer"))
+    reply = extra(context().hub, "answer")
+    if reply is None:
+        raise ApiError(501, "this appliance asks no questions")
+    return jsonify(_command(lambda: reply(said)))
+
+
 @blueprint.post("/button/<name>")
 @protected(_guard)
 def button(name: str) -> Any:

@@ -61,6 +61,16 @@ class AdvisorHub(Protocol):
         ...
 
 
+class QuestionHub(Protocol):
+    """A hub whose referee may doubt the camera and ask the players (the view's
+    ``table.question``: "1 yellow on territory 7?")."""
+
+    def answer(self, answer: str) -> dict[str, Any]:
+        """``"yes"``: the camera is right; ``"no"``: it is wrong there. Raises
+        `firmware.hub.CommandError` when no question stands."""
+        ...
+
+
 EXTRAS = (
     "camera_jpeg",
     "calibrate",
@@ -69,6 +79,7 @@ EXTRAS = (
     "end_game",
     "set_training",
     "advice",
+    "answer",
 )
 
 

@@ -86,6 +86,13 @@ def button(name: str) -> str:
     return name
 
 
+def answer(value: object) -> str:
+    """The players' answer to the referee's question: ``yes`` or ``no``."""
+    if value not in ("yes", "no"):
+        raise ApiError(400, f'answer must be "yes" or "no", not {value!r}')
+    return str(value)
+
+
 def flag(value: object, field: str) -> bool:
     if value is None:
         return False

@@ -7,7 +7,8 @@ Priority, highest first:
    training mode (``view["training"]``) the paging starts with the **advisor**'s page —
    the best play in a few words — asked for at that press, never unasked;
 2. **illegal act** — persistent until the view says the table is legal again (or a
-   ``resolved`` event comes);
+   ``resolved`` event comes); then a **question** the referee asks about a doubtful
+   reading ("1 yellow on territory 7?"), until it is answered (from the view);
 3. **announcements** — each event worth saying (castle built, control gained, cubes
    played …) for ``announce_seconds``, in order, the oldest dropped when they pile up;
 4. **set-up** (before round 1) or **game over**;
@@ -100,6 +101,9 @@ def choose(
     illegal = table.get("illegal") or illegal
     if illegal:
         return Screen("illegal", event=illegal)
+    question = table.get("question")
+    if question:
+        return Screen("question", event=question)
     if event is not None:
         return Screen(_event_screen(event), event=event)
     if view.get("phase") == "setup":
@@ -158,6 +162,8 @@ def draw(canvas: ImageDraw.ImageDraw, view: Mapping[str, Any], screen: Screen) -
         screens.draw_majority(canvas, screen.majority, screen.page, screen.pages)
     elif screen.name == "illegal":
         screens.draw_illegal(canvas, view, event)
+    elif screen.name == "question":
+        screens.draw_question(canvas, view, event)
     elif screen.name == "cubes":
         screens.draw_cubes(canvas, view, event)
     elif screen.name == "castle":
@@ -429,8 +435,9 @@ class Display:
         kind, shown = self._pages[self._page] if self._pages else ("", None)
         majority = shown if kind == "majority" else None
         advice = shown if kind == "advice" else None
+        table = self._view.get("table") or {}
         blocked = (
-            shown is not None or self._illegal or (self._view.get("table") or {}).get("illegal")
+            shown is not None or self._illegal or table.get("illegal") or table.get("question")
         )
         event = None if blocked else self._announcement(now)
         screen = choose(

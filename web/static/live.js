@@ -12,7 +12,9 @@
   const list = document.getElementById("announcements");
   const panel = document.getElementById("majority");
   const contested = document.querySelector("#contested tbody");
+  const question = document.getElementById("question");
   let state = null;
+  let asked = null;  // the latest question event, with its text in this page's language
   let selected = null;
   let refresh = null;
   const KEEP = 30;
@@ -20,6 +22,7 @@
   window.carolus = { lastEventId: 0, events: 0 };
 
   function announce(event) {
+    if (event.kind === "question") asked = event;
     if (!event.text) return;
     const item = el("li", { class: `announcement ${event.kind}`, "data-kind": event.kind }, event.text);
     list.prepend(item);
@@ -58,9 +61,27 @@
     banner.hidden = !illegal && !lost;
     banner.textContent = illegal ? t("Not allowed (%(code)s): %(message)s", { ...illegal, code: pt("illegal", illegal.code) })
       : lost ? t("The camera lost the mat.") : "";
+    showQuestion(state.table && state.table.question);
     scheduleMajorities();
     document.dispatchEvent(new CustomEvent("carolus:state", { detail: state }));
   }
+
+  /* The referee doubts the camera: its question and Yes / No (PIN needed). */
+  function showQuestion(standing) {
+    question.hidden = !standing;
+    if (!standing) return;
+    const same = asked && asked.zone === standing.zone && asked.text
+      && JSON.stringify(asked.counts) === JSON.stringify(standing.counts);
+    document.getElementById("question-text").textContent = same ? asked.text : standing.message;
+  }
+
+  function reply(answer) {
+    const error = document.getElementById("question-error");
+    api("/api/answer", { answer }).then(() => { error.textContent = ""; })
+      .catch((e) => { error.textContent = e.message; });
+  }
+  document.getElementById("answer-yes").onclick = () => reply("yes");
+  document.getElementById("answer-no").onclick = () => reply("no");
 
   function connect() {
     const source = new EventSource("/api/events");
