@@ -3,8 +3,8 @@
 Every event is a JSON-able dict with ``kind`` and ``t`` (the time of the snapshot that
 settled it). Engine events keep the fields of ``shared/spec/record.md``; the table adds
 announcements (``cubes-placed``, ``castle-pending``, ``cylinder-pending`` …), judgement
-(``illegal``, ``resolved``) and the log of human interventions (``undone``,
-``confirmed``, ``corrected``). Table events carry a ``message`` in words.
+(``illegal``, ``question`` when the reading is in doubt, ``resolved``) and the log of
+human interventions (``undone``, ``confirmed``, ``corrected``, ``answered``). Table events carry a ``message`` in words.
 """
 
 from __future__ import annotations
@@ -37,4 +37,7 @@ def describe(event: TableEvent) -> str:
     if event["kind"] == "illegal":
         who = f", {event['player']}" if event.get("player") else ""
         text = f"ILLEGAL ({event.get('code')}{who}): {text}"
+    elif event["kind"] == "question":
+        code = f" ({event['code']})" if event.get("code") else ""
+        text = f"QUESTION{code}: {text}"
     return f"{when}  {text}"
