@@ -20,7 +20,7 @@ frames per second.
     .venv/bin/python benchmarks/camera_games.py              # 2/3/4 players x mild/hard
     .venv/bin/python benchmarks/camera_games.py --rounds 0   # whole games (long)
 
-Rendering is the slow part (about a third of a second a frame on one core), so each
+Rendering is the slow part (0.3-1.5 s a frame on one core, by the machine's load), so each
 game's frames are cached (``--cache``, default ``/var/tmp/carolus-camera-games``) with
 the calibration frame, the players argument, the expected record and the illegal acts
 beside them; a game already rendered is reused. Reported games use held-out seeds
@@ -348,13 +348,16 @@ def prepare(
         )
         return folder
     played = play(spec)
+    stream = "".join(json.dumps(s, separators=(",", ":")) + "\n" for s in played.snapshots)
+    truth = folder / "snapshots.jsonl"
+    if frames.exists() and (not truth.exists() or truth.read_text() != stream):
+        # frames of an interrupted run of another stream (the simulator changed since)
+        shutil.rmtree(frames)
     frames.mkdir(parents=True, exist_ok=True)
     (folder / "players.txt").write_text(played.players_arg + "\n")
     (folder / "expected-record.json").write_text(played.record.dumps())
     (folder / "illegal.json").write_text(json.dumps(played.illegal, indent=1) + "\n")
-    with (folder / "snapshots.jsonl").open("w") as out:
-        for snapshot in played.snapshots:
-            out.write(json.dumps(snapshot, separators=(",", ":")) + "\n")
+    truth.write_text(stream)
     hard = spec.light == "hard"
     renderer = make_renderer(layout, spec.seed, hard, caps)
     calibration = calibration_frame(layout, renderer, spec.seed, caps)
@@ -490,6 +493,7 @@ def judge(folder: Path, carolus: Path) -> dict[str, Any]:
     return {
         "game": folder.name,
         "frames": meta["frames"],
+        "size": "x".join(str(v) for v in meta["size"]),
         "calibrated": calibrated.returncode == 0,
         "calibrate_error": calibrated.stderr.strip() if calibrated.returncode else None,
         "follow_exit": run.returncode,
@@ -656,8 +660,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     args.lights = [light.strip() for light in args.light.split(",") if light.strip()]
     if not args.lights or any(light not in LIGHTS for light in args.lights):
         parser.error(f"--light {args.light!r}: choose from {', '.join(LIGHTS)}")
-    if args.games < 1:
-        parser.error("--games must be at least 1")
+    if not 1 <= args.games <= 100:
+        parser.error("--games: 1 to 100 (each table size has 100 seeds)")
     if args.rounds < 0:
         parser.error("--rounds must be 0 (whole game) or more")
     if not 0 <= args.illegal <= 1:
@@ -677,6 +681,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("camera_games: interrupted (frames drawn so far stay cached)", file=sys.stderr)
         return 130
+    except OSError as exc:  # the cache's disk full or not writable, a file vanished
+        print(f"camera_games: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
 
 
 def run(args: argparse.Namespace) -> int:
@@ -696,8 +703,9 @@ def run(args: argparse.Namespace) -> int:
     ]
     print(
         f"camera games: {len(specs)} game(s), {'tuning' if args.tune else 'held-out'} seeds, "
-        f"{args.rounds or 'all'} round(s), illegal {args.illegal:g}, {WIDTH}x{HEIGHT} "
-        f"JPEG q{JPEG_QUALITY} at {FPS:g} fps; cache {args.cache}",
+        f"{args.rounds or 'all'} round(s), illegal {args.illegal:g}, "
+        f"{'camera mode of the wide variety' if caps.variety == 'wide' else f'{WIDTH}x{HEIGHT}'}"
+        f", JPEG q{JPEG_QUALITY} at {FPS:g} fps; cache {args.cache}",
         flush=True,
     )
     print(f"renderer: {caps.describe()}", flush=True)
@@ -712,10 +720,13 @@ def run(args: argparse.Namespace) -> int:
         for spec in specs:
             print(f"game {spec.players} players, {spec.light} light, seed {spec.seed}:", flush=True)
             folders.append(prepare(spec, caps, args.cache, pool, layout, args.rerender))
-    finally:
+    except BaseException:
         if pool:
-            pool.close()
-            pool.join()
+            pool.terminate()  # an interrupt: stop drawing now (what is written stays)
+        raise
+    if pool:
+        pool.close()
+        pool.join()
     if args.render_only:
         print(f"frames drawn in {(time.perf_counter() - started) / 60:.1f} min", flush=True)
         return 0
@@ -725,7 +736,7 @@ def run(args: argparse.Namespace) -> int:
         result = judge(folder, carolus)
         results.append((spec, result))
         print(
-            f"  record {'exact' if result['record_exact'] else 'WRONG'}, "
+            f"  {result['size']}: record {'exact' if result['record_exact'] else 'WRONG'}, "
             f"turns {result['turns_right']}/{result['turns']}, illegal {result['illegal_caught']}/"
             f"{result['illegal_acts']} caught, {result['illegal_false']} false alarm(s), "
             f"{result['questions']} question(s), {result['follow_fps']:.1f} frames/s, "
