@@ -247,10 +247,10 @@ def draw_illegal(draw: ImageDraw.ImageDraw, view: View, illegal: Mapping[str, An
 def draw_question(draw: ImageDraw.ImageDraw, view: View, question: Mapping[str, Any]) -> None:
     """The referee doubts the camera ("1 yellow on territory 7?"): the question, and which
     button answers what. Drawn plain, not inverted: it is no alarm."""
-    _bar(draw, "Is this right?", str(question.get("code") or ""))
+    _bar(draw, "Is this right?")
     message = str(question.get("message") or question.get("zone") or "")
     _text(draw, BODY + 1, message, bottom=HEIGHT - 9)
-    SMALL.draw(draw, (0, HEIGHT - 8), SMALL.fit("Confirm=yes Majorities=no", WIDTH), fill=ON)
+    SMALL.draw(draw, (0, HEIGHT - 8), SMALL.fit("Confirm=yes Maj.=no", WIDTH), fill=ON)
 
 
 def draw_majority(
