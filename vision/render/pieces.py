@@ -72,13 +72,14 @@ def _ring(x: float, y: float, r: float, z: float, n: int, rot: float = 0.0) -> n
 
 def _rounded_square(x: float, y: float, half: float, r: float, z: float,
                     rot: float) -> np.ndarray:
-    """A square of half-edge `half` whose corners are arcs of radius `r`, 12 points."""
+    """A square of half-edge `half` whose corners are cut at radius `r`: an octagon, which
+    at 10-20 px a cube is as round as an arc and draws faster."""
     pts = []
     reach = (half - r) * np.sqrt(2)
     for k in range(4):
         c = np.radians(rot + 45 + 90 * k)
         ax, ay = x + reach * np.cos(c), y + reach * np.sin(c)
-        for d in (-np.pi / 4, 0.0, np.pi / 4):
+        for d in (-np.pi / 4, np.pi / 4):
             pts.append((ax + r * np.cos(c + d), ay + r * np.sin(c + d), z))
     return np.array(pts, np.float64)
 
