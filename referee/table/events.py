@@ -4,7 +4,8 @@ Every event is a JSON-able dict with ``kind`` and ``t`` (the time of the snapsho
 settled it). Engine events keep the fields of ``shared/spec/record.md``; the table adds
 announcements (``cubes-placed``, ``castle-pending``, ``cylinder-pending`` …), judgement
 (``illegal``, ``question`` when the reading is in doubt, ``resolved``) and the log of
-human interventions (``undone``, ``confirmed``, ``corrected``, ``answered``). Table events carry a ``message`` in words.
+human interventions (``undone``, ``confirmed``, ``corrected``, ``answered``). Table
+events carry a ``message`` in words.
 """
 
 from __future__ import annotations
