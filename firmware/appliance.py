@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
+from firmware.bare import BareStep
 from firmware.bus import EventBus
 from firmware.hub import CommandError
 from firmware.view import game_view, majorities_view, majority_view, question_view
@@ -71,9 +72,13 @@ class Appliance:
         meta: Mapping[str, Any] | None = None,
         render_display: Callable[[Mapping[str, Any]], bytes] | None = None,
         camera_view: Any = None,
+        eyes: Any = None,
+        ask_bare: bool = True,
     ) -> None:
         self.players = tuple(players)
         self.camera_view = camera_view
+        # with a reader that learns the bare table, a game starts with that step
+        self.bare = BareStep(eyes, ask=ask_bare)
         self.training = False  # the advisor answers only in training mode, per game
         self.referee = TableReferee(self.players)
         self.bus = bus or EventBus()
@@ -91,13 +96,20 @@ class Appliance:
 
     # ------------------------------------------------------------- resuming
 
-    def resume(self, game: Game, game_id: int, t: float | None = None) -> None:
-        """Carry on a game rebuilt from the log (after a crash or a power cut)."""
+    def resume(
+        self, game: Game, game_id: int, t: float | None = None, bare_table: bytes | None = None
+    ) -> None:
+        """Carry on a game rebuilt from the log (after a crash or a power cut), read
+        against the bare table stored with it: the pieces are on the table now, so the
+        set-up step cannot come again."""
         with self._lock:
             self.referee.resume(game)
             self.game_id = game_id
             self._logged = list(game.move_stack)
             self.message = f"Resumed game {game_id} where it stopped (round {game.round})."
+            trouble = self.bare.use(bare_table)
+            if trouble:
+                self.message += f" But {trouble}."
             self._announce([{"kind": "resumed", "t": t, "game": game_id, "message": self.message}])
 
     # ------------------------------------------------------------ the camera
@@ -112,6 +124,8 @@ class Appliance:
                 return []
         with self._lock:
             self.frames += 1
+            if self.bare.waiting:  # the table is being laid bare: nothing to referee yet
+                return []
             events = self.referee.feed(snapshot)
             if events:
                 self.last_change = time.monotonic()
@@ -121,7 +135,11 @@ class Appliance:
     def set_camera(self, status: str, message: str = "") -> None:
         """``ok``, ``lost``, ``demo`` …: shown on the display and the page."""
         with self._lock:
+            # a camera to learn the bare table with: now ask for it (once)
+            ask = self.bare.ask_event(self.referee.t) if status in ("ok", "demo") else []
             if status == self.camera and message == self.message:
+                if ask:
+                    self._announce(ask)
                 return
             self.camera, self.message = status, message
             self._announce(
@@ -131,7 +149,8 @@ class Appliance:
                         "t": self.referee.t,
                         "status": status,
                         "message": message or f"Camera {status}.",
-                    }
+                    },
+                    *ask,
                 ]
             )
 
@@ -163,6 +182,7 @@ class Appliance:
                 self.game_id = self.gamelog.start_game(
                     game.setup, {p.name: p.seat or "" for p in self.players}, self.meta
                 )
+                self._store_bare(t)
             stack = game.move_stack
             same = 0
             while (
@@ -185,6 +205,13 @@ class Appliance:
             self.message = f"Game log not written: {exc}"
             self.bus.publish({"kind": "warning", "t": t, "message": self.message})
 
+    def _store_bare(self, t: float | None) -> None:
+        """The bare table this game is read against goes into the log with the game."""
+        png = self.bare.png()
+        store = getattr(self.gamelog, "set_bare_table", None)
+        if png is not None and store is not None and self.game_id is not None:
+            store(self.game_id, png, t)
+
     def _picture_turns(self, events: list[Event], t: float | None) -> None:
         """A small picture of the table at the end of each turn, for the history."""
         if self.camera_view is None or self.gamelog is None or self.game_id is None:
@@ -204,7 +231,12 @@ class Appliance:
         referee = self.referee
         game = referee.game
         if game is None:
-            return waiting_view(self.players, referee, self.camera, self.message)
+            view = waiting_view(self.players, referee, self.camera, self.message)
+            bare = self.bare.view()
+            view["bare"] = bare
+            if bare is not None and not self.message:
+                view["status"]["message"] = bare["message"]
+            return view
         illegal = referee.illegal
         view = game_view(
             game,
@@ -268,10 +300,28 @@ class Appliance:
             return {"events": events}
 
     def confirm(self) -> dict[str, Any]:
+        if self.bare.waiting:
+            return self.learn_bare()
         with self._lock:
             events = self.referee.confirm()
             self._announce(events)
             return {"events": events}
+
+    def learn_bare(self) -> dict[str, Any]:
+        """Confirm in the set-up step: the camera's latest frame becomes the bare table.
+        A refusal (no frame, a hand over the mat, no mat) is announced and raised as
+        `CommandError`; the step stays until a frame serves."""
+        with self._lock:
+            try:
+                event = self.bare.learn(self.camera)
+            except CommandError as exc:
+                problem = {"kind": "bare-refused", "t": self.referee.t}
+                problem.update(problem=self.bare.problem, message=str(exc))
+                self._announce([problem])
+                raise
+            event["t"] = self.referee.t
+            self._announce([event])
+            return {"events": [event]}
 
     def answer(self, answer: str) -> dict[str, Any]:
         """The players answer the referee's question: ``yes`` (the camera is right) or
@@ -335,7 +385,9 @@ class Appliance:
     # ------------------------------------------------ the web page's extras
 
     def keep_frame(self, frame: Any, snapshot: dict[str, Any]) -> None:
-        """The camera loop shows us each frame (kept by reference for the web page)."""
+        """The camera loop shows us each frame (kept by reference for the web page and
+        for learning the bare table)."""
+        self.bare.keep(frame, snapshot)
         if self.camera_view is not None:
             self.camera_view.keep(frame, snapshot)
 
@@ -368,11 +420,13 @@ class Appliance:
             self.players, self.referee = tuple(seated), referee
             self.game_id, self._logged = None, []
             self.training = False
+            self.bare.reset()
             names = ", ".join(f"{p.name} ({p.castles}, {p.seat})" for p in seated)
             self.message = f"New game: {names}. Set up the table."
-            event = {"kind": "new-game", "t": None, "message": self.message}
-            self._announce([event])
-            return {"events": [event]}
+            events = [{"kind": "new-game", "t": None, "message": self.message}]
+            events += self.bare.ask_event(None)
+            self._announce(events)
+            return {"events": events}
 
     def end_game(self) -> dict[str, Any]:
         """Stop refereeing the running game; it stays in the log as it stands."""
@@ -388,10 +442,12 @@ class Appliance:
                     log.error("game log: %s", exc)
             self.referee = TableReferee(self.players)
             self.game_id, self._logged = None, []
+            self.bare.reset()
             self.message = "Game ended. Set up the table for a new one."
-            event = {"kind": "game-ended", "t": None, "message": self.message}
-            self._announce([event])
-            return {"events": [event]}
+            events = [{"kind": "game-ended", "t": None, "message": self.message}]
+            events += self.bare.ask_event(None)
+            self._announce(events)
+            return {"events": events}
 
     def display_png(self) -> bytes:
         if self._render_display is None:

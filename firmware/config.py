@@ -412,7 +412,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add("--players", metavar="SEAT=NAME:CASTLES,...", help="e.g. south=Anna:white,north=Bob:black")
     add("--port", help="web page port (web.port)")
-    add("--language", help="voice and web page language (language)")
+    add("--language", help="web page, display and voice language (language)")
     add(
         "--voice",
         action=argparse.BooleanOptionalAction,

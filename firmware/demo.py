@@ -6,14 +6,20 @@ mat, late cylinders), each table state is drawn as a camera frame
 (`vision.render.table`), and the appliance reads those frames with the *real* vision and
 referees them with the *real* table referee. ``speed`` plays faster than life as far as
 drawing frames allows (each distinct table state is drawn once and reused).
+
+Like a real evening it begins with the set-up step (`firmware.bare`): the camera first
+sees the bare table (tiles and court cards, no piece), and after a moment the demo
+presses Confirm the way a player would (`DemoSource.confirm`, the button's own path), so
+the game that follows is read against the bare table.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -22,6 +28,10 @@ from referee.record import Record, load, loads
 from referee.table.simulate import Options, seated, simulate
 
 DEMO_GAME = "demo-game.json"
+#: Demo seconds the bare table is shown before Confirm is pressed, and between tries.
+BARE_SECONDS = 2.0
+TRIES = 5
+log = logging.getLogger("carolus")
 
 
 def demo_record(path: str | Path | None = None) -> Record:
@@ -46,6 +56,7 @@ class DemoSource:
         height: int = 1296,
         sleep: Callable[[float], None] = time.sleep,
         turns: int | None = None,
+        bare_seconds: float = BARE_SECONDS,
     ) -> None:
         from vision.layout import load_layout
         from vision.render.table import TableRenderer
@@ -61,6 +72,10 @@ class DemoSource:
         self.renderer = TableRenderer(load_layout(), seed=seed, width=width, height=height)
         self._frames: dict[str, Any] = {}
         self._closed = False
+        self.bare_seconds = bare_seconds
+        #: Presses Confirm in the set-up step (set by ``carolus run``); raises
+        #: `firmware.hub.CommandError` when the frame was refused. None: no step.
+        self.confirm: Callable[[], Any] | None = None
 
     @property
     def players(self) -> list[Any]:
@@ -68,16 +83,48 @@ class DemoSource:
 
     def frames(self) -> Iterator[tuple[float, Any]]:
         start = time.monotonic()
+        offset = 0.0
+        if self.confirm is not None and self.bare_seconds > 0:
+            offset = yield from self._bare_step(start)
         for snapshot in self.snapshots:
             if self._closed:
                 return
-            t = float(snapshot.get("t") or 0.0)
+            t = offset + float(snapshot.get("t") or 0.0)
             frame = self._frame(snapshot)
             if self.speed > 0:
                 wait = start + t / self.speed - time.monotonic()
                 if wait > 0:
                     self._sleep(wait)
             yield t, frame
+
+    def _bare_step(self, start: float) -> Generator[tuple[float, Any], None, float]:
+        """The bare table until Confirm took it (a refused press is tried again a moment
+        later, a few times); returns the demo time the game starts at."""
+        from firmware.hub import CommandError
+
+        assert self.confirm is not None
+        frame = self.renderer.bare_frame(seed=0)
+        press_at, tries, n = self.bare_seconds, 0, 0
+        while not self._closed:
+            t = n / self.fps
+            if self.speed > 0:
+                wait = start + t / self.speed - time.monotonic()
+                if wait > 0:
+                    self._sleep(wait)
+            yield t, frame
+            n += 1
+            if t < press_at:
+                continue
+            try:
+                self.confirm()
+                break
+            except CommandError as exc:
+                tries += 1
+                log.warning("demo: Confirm in the set-up step refused: %s", exc)
+                if tries >= TRIES:
+                    break
+                press_at = t + self.bare_seconds / 2
+        return n / self.fps
 
     def _frame(self, snapshot: dict[str, Any]) -> Any:
         state = {k: v for k, v in snapshot.items() if k != "t"}

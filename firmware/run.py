@@ -3,6 +3,12 @@
 On a Pi it watches the camera; anywhere else it plays the built-in demo (a bundled game
 on a simulated table, read by the real vision and refereed by the real referee) so a
 newcomer sees the whole product, web page included.
+
+A live camera (and the demo) starts each new game with the set-up step (`firmware.bare`):
+the tiles and court cards alone, Confirm, and the camera learns the bare table the pieces
+are then read against. A recording (video, images) has nobody to press Confirm: it is read
+against the bare table of the configured calibration, if it carries one. A game resumed
+from the log uses the bare table stored with it.
 """
 
 from __future__ import annotations
@@ -28,7 +34,10 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "run",
         help="run the appliance: watch the table, referee, announce, serve the web page",
-        description="Run the appliance. Without a camera it plays the built-in demo game.",
+        description="Run the appliance. Without a camera it plays the built-in demo game. "
+        "With a live camera (and in the demo) each new game starts with the set-up step: "
+        "the tiles and court cards alone, Confirm, and the camera learns the bare table; a "
+        "game resumed from the log reuses the one stored with it.",
     )
     p.add_argument(
         "--source",
@@ -135,15 +144,14 @@ def run(args: argparse.Namespace) -> int:
         camera="demo" if plan["demo"] else "ok",
         meta={"source": source_spec},
         camera_view=_camera_view(plan, config),
+        eyes=plan["eyes"],
+        ask_bare=plan["ask_bare"],
     )
     if gamelog is not None and not plan["demo"]:
-        resumed = gamelog.open_running()
-        if resumed is not None:
-            if [p.name for p in resumed.game.players] == [p.name for p in players]:
-                appliance.resume(resumed.game, resumed.game_id, resumed.last_t)
-                say(appliance.message)
-            else:
-                say(f"game {resumed.game_id} in the log was left running with other players")
+        resume_running(gamelog, appliance, say)
+    opener = plan["open"]
+    if plan["demo"]:
+        opener = presses_confirm(opener, appliance)
 
     outputs, render_display = _open_outputs(config, appliance, say)
     appliance.outputs = outputs
@@ -193,7 +201,7 @@ def run(args: argparse.Namespace) -> int:
     say(f"Watching {source_spec}; started in {time.monotonic() - started:.1f} s.")
     try:
         stats = watch(
-            plan["open"],
+            opener,
             plan["eyes"],
             appliance,
             stop,
@@ -227,6 +235,36 @@ def _say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
+def resume_running(gamelog: Any, appliance: Any, say: Any = _say) -> bool:
+    """Carry on the game the log holds as running, if these players were playing it,
+    read against the bare table stored with it (no set-up step: the pieces are out)."""
+    resumed = gamelog.open_running()
+    if resumed is None:
+        return False
+    if [p.name for p in resumed.game.players] != [p.name for p in appliance.players]:
+        say(f"game {resumed.game_id} in the log was left running with other players")
+        return False
+    appliance.resume(resumed.game, resumed.game_id, resumed.last_t, resumed.bare_table)
+    say(appliance.message)
+    return True
+
+
+def presses_confirm(open_demo: Any, appliance: Any) -> Any:
+    """The demo's source, made to press Confirm in the set-up step as a player would:
+    through `Appliance.press`, the buttons' own door."""
+
+    def press() -> None:
+        if appliance.bare.waiting:
+            appliance.press("confirm")
+
+    def opened() -> Any:
+        source = open_demo()
+        source.confirm = press
+        return source
+
+    return opened
+
+
 def _plan_source(spec: str, args: argparse.Namespace, config: Any) -> dict[str, Any]:
     """How to open ``spec``, who plays, and the vision that reads it."""
     from referee.setup import Player
@@ -249,6 +287,7 @@ def _plan_source(spec: str, args: argparse.Namespace, config: Any) -> dict[str, 
             "eyes": _eyes(config),
             "demo": True,
             "once": True,
+            "ask_bare": True,
         }
     players = [Player(p.name, p.castles, p.seat) for p in config.players]
     kind, _, rest = spec.partition(":")
@@ -283,10 +322,19 @@ def _plan_source(spec: str, args: argparse.Namespace, config: Any) -> dict[str, 
             "eyes": PassThrough(),
             "demo": False,
             "once": True,
+            "ask_bare": False,
         }
     else:
         raise ValueError(f"--source {spec!r} is not one of: {SOURCES}")
-    return {"players": players, "open": opener, "eyes": _eyes(config), "demo": False, "once": once}
+    # a recording has nobody to press Confirm: no set-up step
+    return {
+        "players": players,
+        "open": opener,
+        "eyes": _eyes(config),
+        "demo": False,
+        "once": once,
+        "ask_bare": not once,
+    }
 
 
 class SnapshotFile:
@@ -372,6 +420,7 @@ def _open_outputs(config: Any, appliance: Any, say: Any) -> tuple[list[Any], Any
         config.display,
         majorities=appliance.majorities,
         advice=lambda: appliance.advice() if appliance.training else None,
+        language=config.language,
     )
     display.start()
     outputs: list[Any] = [display]

@@ -36,6 +36,9 @@ SPOKEN = frozenset(
         "castle-pending",
         "cylinder-pending",
         "undone",
+        "bare-ask",  # the set-up step: lay out the tiles and court cards, then Confirm
+        "bare-refused",  # that frame cannot be the bare table, and why
+        "bare-table",  # learnt: now the pieces
     }
 )
 

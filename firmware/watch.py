@@ -8,6 +8,7 @@ without delivering frames.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
@@ -67,6 +68,9 @@ def watch(
     """
     stats = stats or WatchStats()
     keep_frame = getattr(table, "keep_frame", None)  # the camera view, for the web page
+    # learning the bare table (a Confirm, from another thread) changes the reader: not
+    # while it reads a frame
+    reading = getattr(getattr(table, "bare", None), "lock", None) or contextlib.nullcontext()
     while not stop.is_set():
         try:
             source = open_source()
@@ -93,7 +97,8 @@ def watch(
                     break
                 last_frame[0] = time.monotonic()
                 start = time.perf_counter()
-                snapshot = eyes.read(frame, t)
+                with reading:
+                    snapshot = eyes.read(frame, t)
                 stats.read_seconds += time.perf_counter() - start
                 stats.frames += 1
                 if keep_frame is not None:

@@ -71,6 +71,27 @@ WORDS = (
 )
 
 
+#: Why a frame could not be the bare table, by `firmware.bare.PROBLEMS` code (the same
+#: English words).
+BARE_PROBLEMS = {
+    "no-frame": N_(
+        "No camera picture yet: wait until the camera shows the mat, then press Confirm again."
+    ),
+    "camera-lost": N_("The camera is lost: the bare table cannot be learnt until it is back."),
+    "moving": N_(
+        "Something is over the mat or moving: take your hands away and press Confirm again."
+    ),
+    "no-mat": N_(
+        "The mat is not found in the camera picture: make sure the whole mat and its corner "
+        "markers are in view and lit, then press Confirm again."
+    ),
+    "layout": N_(
+        "The camera picture does not fit the mat's layout: check the camera settings, then "
+        "press Confirm again."
+    ),
+}
+
+
 def colour(tr: Translations, name: str) -> str:
     """A cube or cylinder colour in the reader's language."""
     return str(tr.pgettext("colour", name)) if name in CUBE_COLOURS else name
@@ -119,7 +140,14 @@ def _table_sentence(event: Mapping[str, Any], tr: Translations) -> str | None:
         "confirmed": N_("Confirmed: the pending action is done."),
         "castles-placed": N_("The castles stand as the rules say."),
         "setup": N_("The set-up is accepted: the game begins."),
+        # the set-up step before a game (firmware.bare): the camera learns the bare table
+        "bare-ask": N_("Lay out the tiles and the court cards, nothing else, then press Confirm."),
+        "bare-table": N_("Now set up: the emperor, one cube on each tile, the reserves."),
     }
+    if kind == "bare-refused":
+        msgid = BARE_PROBLEMS.get(str(event.get("problem")), "")
+        found = _own_words(tr, msgid, event) if msgid else None
+        return found if found is not None else str(event.get("message") or kind)
     if kind in plain:
         found = _own_words(tr, plain[kind], event)
         return found if found is not None else str(event["message"])

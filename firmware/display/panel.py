@@ -11,7 +11,9 @@ Priority, highest first:
    reading ("1 yellow on territory 7?"), until it is answered (from the view);
 3. **announcements** — each event worth saying (castle built, control gained, cubes
    played …) for ``announce_seconds``, in order, the oldest dropped when they pile up;
-4. **set-up** (before round 1) or **game over**;
+4. **set-up** (before round 1: first the set-up step's two screens, *lay out* the tiles
+   and court cards then Confirm, and *pieces* once the bare table is learnt, in the
+   configured language) or **game over**;
 5. **pending chores** — a castle to place, a cylinder to move (from the view);
 6. the **live view** — whose turn and what he does.
 
@@ -76,6 +78,7 @@ class Screen:
     page: int = 1
     pages: int = 1
     advice: Mapping[str, Any] | None = None
+    language: str = "en"
 
 
 #: One page of the Majorities button: ``("advice", Advice JSON)`` or ``("majority", view)``.
@@ -91,6 +94,7 @@ def choose(
     pages: int = 1,
     illegal: Mapping[str, Any] | None = None,
     advice: Mapping[str, Any] | None = None,
+    language: str = "en",
 ) -> Screen:
     """The screen for ``view`` given what the panel is asked to show on top of it."""
     if advice is not None:
@@ -107,6 +111,9 @@ def choose(
     if event is not None:
         return Screen(_event_screen(event), event=event)
     if view.get("phase") == "setup":
+        step = (view.get("bare") or {}).get("step")
+        if step in ("ask", "learnt"):
+            return Screen("lay-out" if step == "ask" else "pieces", language=language)
         return Screen("setup")
     if view.get("finished"):
         return Screen("game-over")
@@ -182,6 +189,10 @@ def draw(canvas: ImageDraw.ImageDraw, view: Mapping[str, Any], screen: Screen) -
         screens.draw_game_over(canvas, view)
     elif screen.name == "setup":
         screens.draw_setup(canvas, view)
+    elif screen.name == "lay-out":
+        screens.draw_lay_out(canvas, view, screen.language)
+    elif screen.name == "pieces":
+        screens.draw_pieces(canvas, view, screen.language)
     else:
         screens.draw_turn(canvas, view)
 
@@ -232,8 +243,10 @@ class Display:
         clock: Callable[[], float] = time.monotonic,
         majorities: Callable[[], Sequence[Mapping[str, Any]]] | None = None,
         advice: Callable[[], Mapping[str, Any] | None] | None = None,
+        language: str = "en",
     ) -> None:
         self.device = device
+        self.language = language
         self._majorities = majorities
         self._advice = advice
         self._timer: threading.Thread | None = None
@@ -259,15 +272,18 @@ class Display:
         config: DisplayConfig,
         majorities: Callable[[], Sequence[Mapping[str, Any]]] | None = None,
         advice: Callable[[], Mapping[str, Any] | None] | None = None,
+        language: str = "en",
     ) -> Display:
         """The panel with the timings of ``[display]`` in the settings; ``advice`` answers
-        `Appliance.advice()` in training mode and ``None`` otherwise."""
+        `Appliance.advice()` in training mode and ``None`` otherwise; ``language`` the
+        settings' (the set-up step's screens speak it)."""
         return cls(
             device,
             announce_seconds=config.announce_seconds,
             majorities_seconds=config.majorities_seconds,
             majorities=majorities,
             advice=advice,
+            language=language,
         )
 
     # -- inputs
@@ -448,6 +464,7 @@ class Display:
             pages=len(self._pages),
             illegal=self._illegal,
             advice=advice,
+            language=self.language,
         )
         image = render(self._view, screen, self.device.mode)
         self.screen = screen

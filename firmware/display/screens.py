@@ -15,6 +15,7 @@ from typing import Any
 from PIL import ImageDraw
 
 from firmware.display.font import BIG, CASTLE, SMALL, TALL, Font
+from firmware.display.words import word
 
 WIDTH = 128
 HEIGHT = 64
@@ -66,6 +67,15 @@ def _text(
                 y += pitch
             return y
     return y  # pragma: no cover - the small font always returns
+
+
+def text_fits(text: str, y: int, bottom: int = HEIGHT) -> bool:
+    """Whether `_text` can write ``text`` between ``y`` and ``bottom`` without cutting it."""
+    for font, pitch in ((BIG, 16), (TALL, 16), (SMALL, LINE)):
+        room = max(1, (bottom - y + (pitch - font.height)) // pitch)
+        if len(font.wrap(text, WIDTH)) <= room:
+            return True
+    return False
 
 
 def where(territories: Sequence[int]) -> str:
@@ -146,6 +156,25 @@ def draw_setup(draw: ImageDraw.ImageDraw, view: View) -> None:
     y = _line(draw, BODY, names)
     message = view.get("status", {}).get("message") or "Set up the table, then choose discs."
     _text(draw, y + 1, message)
+
+
+def draw_lay_out(draw: ImageDraw.ImageDraw, view: View, language: str = "en") -> None:
+    """The set-up step, 1 of 2: the tiles and court cards alone, then Confirm (the camera
+    learns the bare table); after a refused Confirm, why, and to try again."""
+    bare = view.get("bare") or {}
+    problem = bare.get("problem")
+    _bar(draw, word(language, "title", upper=True), "1/2")
+    body = word(language, str(problem)) if problem else word(language, "ask")
+    _text(draw, BODY + 1, body, bottom=HEIGHT - 9)
+    bottom = word(language, "again" if problem else "press")
+    SMALL.draw(draw, (0, HEIGHT - 8), SMALL.fit(bottom, WIDTH), fill=ON)
+
+
+def draw_pieces(draw: ImageDraw.ImageDraw, view: View, language: str = "en") -> None:
+    """The set-up step, 2 of 2: the bare table is learnt, now the pieces."""
+    _bar(draw, word(language, "title", upper=True), "2/2")
+    _text(draw, BODY + 1, word(language, "pieces"), bottom=HEIGHT - 9)
+    SMALL.draw(draw, (0, HEIGHT - 8), SMALL.fit(word(language, "then"), WIDTH), fill=ON)
 
 
 def draw_cubes(draw: ImageDraw.ImageDraw, view: View, event: Mapping[str, Any]) -> None:

@@ -4,7 +4,10 @@ Schema 1 keeps a game's players as JSON in ``games``. Schema 2 adds a ``seats`` 
 row per player: castle colour, seat, territories won, score, won or not), so that
 ``carolus games list --player`` and ``stats`` ask the database instead of parsing JSON,
 and a ``digest`` of each stored record so the same game is not imported twice. Its
-migration fills both from what schema 1 stored. A migration never drops data.
+migration fills both from what schema 1 stored. Schema 3 adds ``bare_tables``: the picture
+of the table without pieces that the camera read the game against (`vision.reference`),
+so a game resumed after a restart is read as it was, without laying the table bare again
+(impossible mid-game). A migration never drops data.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import sqlite3
 from collections.abc import Callable, Mapping
 from typing import Any
 
-LATEST = 2
+LATEST = 3
 
 
 class NewerSchemaError(RuntimeError):
@@ -161,8 +164,27 @@ def _schema_2(conn: sqlite3.Connection) -> None:
             )
 
 
+def _schema_3(conn: sqlite3.Connection) -> None:
+    # A table of its own, not a column of ``games``: a PNG of a few hundred kilobytes
+    # per game stays out of every listing of games.
+    _run(
+        conn,
+        """
+        CREATE TABLE bare_tables (
+            game_id INTEGER PRIMARY KEY REFERENCES games(id),
+            t REAL NOT NULL,
+            png BLOB NOT NULL                   -- vision.reference.BareTable.to_bytes()
+        );
+        """,
+    )
+
+
 #: MIGRATIONS[i] takes a database from version i to i + 1.
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_schema_1, _schema_2)
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
+    _schema_1,
+    _schema_2,
+    _schema_3,
+)
 assert len(MIGRATIONS) == LATEST
 
 

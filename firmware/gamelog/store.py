@@ -146,6 +146,8 @@ class Resumed:
     steps: int
     last_t: float | None
     warnings: list[str] = field(default_factory=list)
+    #: The bare table the game was read against (PNG), None if it was read without one.
+    bare_table: bytes | None = None
 
     @property
     def seats(self) -> dict[str, str | None]:
@@ -537,6 +539,27 @@ class GameLog:
         )
         return True
 
+    def set_bare_table(self, game_id: int, png: bytes, t: float | None = None) -> None:
+        """Keep the bare table a game is read against (`vision.reference.BareTable`
+        as PNG), so that resuming it after a restart reads the table as before."""
+        if not png.startswith(b"\x89PNG"):
+            raise ValueError("set_bare_table takes PNG bytes (they start with 89 50 4E 47)")
+        when = time.time() if t is None else t
+        self._known(game_id)
+        self._write(
+            lambda conn: conn.execute(
+                "INSERT OR REPLACE INTO bare_tables (game_id, t, png) VALUES (?, ?, ?)",
+                (game_id, when, sqlite3.Binary(png)),
+            )
+        )
+
+    def bare_table(self, game_id: int) -> bytes | None:
+        """The bare table stored with the game (PNG), or None."""
+        row = self._conn.execute(
+            "SELECT png FROM bare_tables WHERE game_id = ?", (game_id,)
+        ).fetchone()
+        return None if row is None else bytes(row[0])
+
     def finish(
         self, game_id: int, t: float | None = None, meta: Mapping[str, Any] | None = None
     ) -> Record:
@@ -761,7 +784,14 @@ class GameLog:
             "SELECT max(t) FROM steps WHERE game_id = ? AND undone IS NULL", (game_id,)
         ).fetchone()[0]
         return Resumed(
-            game_id, game, json.loads(row[0]), row[1], len(game.move_stack), last, warnings
+            game_id,
+            game,
+            json.loads(row[0]),
+            row[1],
+            len(game.move_stack),
+            last,
+            warnings,
+            self.bare_table(game_id),
         )
 
     def open_running(self) -> Resumed | None:

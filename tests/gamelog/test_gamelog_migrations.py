@@ -59,7 +59,7 @@ def test_schema_1_has_no_seats_yet(logs: tuple[Path, Path]) -> None:
 def test_migration_fills_seats_and_digests_from_schema_1(logs: tuple[Path, Path]) -> None:
     new, old = logs
     with GameLog(new) as reference, GameLog(old) as migrated:
-        assert schema.version(migrated.connection) == 2
+        assert schema.version(migrated.connection) == schema.LATEST
         assert migrated.games() == reference.games()
         for row in reference.games():
             assert migrated.moves(row.id) == reference.moves(row.id)
@@ -110,7 +110,7 @@ def test_a_failed_migration_leaves_schema_1_untouched(tmp_path: Path) -> None:
 def test_each_migration_runs_once(tmp_path: Path) -> None:
     db = tmp_path / "g.db"
     conn = sqlite3.connect(db, isolation_level=None)
-    assert schema.migrate(conn) == [1, 2]
+    assert schema.migrate(conn) == [1, 2, 3]
     assert schema.migrate(conn) == []
     conn.close()
     with GameLog(db) as log:

@@ -62,6 +62,7 @@
     banner.textContent = illegal ? t("Not allowed (%(code)s): %(message)s", { ...illegal, code: pt("illegal", illegal.code) })
       : lost ? t("The camera lost the mat.") : "";
     showQuestion(state.table && state.table.question);
+    showBare(state.bare);
     scheduleMajorities();
     document.dispatchEvent(new CustomEvent("carolus:state", { detail: state }));
   }
@@ -74,6 +75,36 @@
       && JSON.stringify(asked.counts) === JSON.stringify(standing.counts);
     document.getElementById("question-text").textContent = same ? asked.text : standing.message;
   }
+
+  /* The set-up step: lay the table bare and Confirm, then the pieces. The words come
+     from the step and the problem's code, so they are in this page's language. */
+  function bareWords(bare) {
+    const problems = {
+      "no-frame": t("No camera picture yet: wait until the camera shows the mat, then press Confirm again."),
+      "camera-lost": t("The camera is lost: the bare table cannot be learnt until it is back."),
+      "moving": t("Something is over the mat or moving: take your hands away and press Confirm again."),
+      "no-mat": t("The mat is not found in the camera picture: make sure the whole mat and its corner markers are in view and lit, then press Confirm again."),
+      "layout": t("The camera picture does not fit the mat's layout: check the camera settings, then press Confirm again."),
+    };
+    const text = bare.step === "ask"
+      ? t("Lay out the tiles and the court cards, nothing else, then press Confirm.")
+      : t("Now set up: the emperor, one cube on each tile, the reserves.");
+    return [text, bare.problem ? (problems[bare.problem] || bare.message) : ""];
+  }
+
+  function showBare(bare) {
+    const box = document.getElementById("bare");
+    box.hidden = !bare;
+    if (!bare) return;
+    const [text, problem] = bareWords(bare);
+    document.getElementById("bare-text").textContent = text;
+    document.getElementById("bare-problem").textContent = problem;
+    document.getElementById("bare-confirm").hidden = bare.step !== "ask";
+  }
+
+  document.getElementById("bare-confirm").onclick = () => {
+    api("/api/confirm", {}).catch(() => { /* the step's problem arrives with the state */ });
+  };
 
   function reply(answer) {
     const error = document.getElementById("question-error");
