@@ -20,6 +20,7 @@ from vision.atlas import Atlas
 from vision.layout import Layout
 from vision.markers import MatLocator
 from vision.reader import Reader, Tuning
+from vision.reference import BareTable, BareTableError
 
 FORMAT = "carolus-calibration/1"
 
@@ -93,6 +94,9 @@ def calibrate(frame: np.ndarray, layout: Layout) -> dict[str, Any]:
             measured[f"cylinder-{colour}"] = value.tolist()
     _check_swatches_hold_cubes(measured)
     background = _tile_colours(reader, atlas_img, measured)
+    # Nothing but the tiles, the court cards and the swatches' pieces lies on the mat:
+    # the frame is also the bare table the pieces are read against.
+    bare = Reader(layout).learn_bare(frame)
     tuning = {}
     if {"white", "grey", "black"} <= castle_tops.keys():
         tuning = {"castle_white": (castle_tops["white"] + castle_tops["grey"]) / 2,
@@ -100,7 +104,8 @@ def calibrate(frame: np.ndarray, layout: Layout) -> dict[str, Any]:
     return {"format": FORMAT, "layout": layout.raw.get("name", ""),
             "frame_size": [int(frame.shape[1]), int(frame.shape[0])],
             "homography": pose.homography.tolist(), "markers_seen": pose.markers_seen,
-            "colours": measured, "background": background, "tuning": tuning}
+            "colours": measured, "background": background, "tuning": tuning,
+            "bare_table": bare.to_text()}
 
 
 #: A cube's colour is saturated; a swatch that reads as pale as paper holds no cube.
@@ -160,6 +165,14 @@ def load(path: Path) -> dict[str, Any]:
         raise CalibrationError(f"{path}: field 'format' is not {FORMAT!r}")
     if not isinstance(data.get("colours"), dict):
         raise CalibrationError(f"{path}: field 'colours' missing")
+    bare = data.get("bare_table")
+    if bare is not None:
+        if not isinstance(bare, str):
+            raise CalibrationError(f"{path}: field 'bare_table' is not text")
+        try:
+            BareTable.from_text(bare)
+        except BareTableError as exc:
+            raise CalibrationError(f"{path}: field 'bare_table': {exc}") from None
     return data
 
 
@@ -180,7 +193,15 @@ def reader_for(layout: Layout, calib: dict[str, Any] | None) -> Reader:
                        if k in ("castle_white", "castle_black")})
     # No separate paper table here: with measured piece colours and no tile colours to
     # compete, cubes in a reserve read too big (3 reserve errors in 80 tuning frames).
-    return Reader(layout, table=table, tuning=tuning)
+    # Against the bare table only the pieces' colours are told apart.
+    reader = Reader(layout, table=table, tuning=tuning,
+                    pieces_table=colours.build_table(pieces, neutrals, ()))
+    if isinstance(calib.get("bare_table"), str):
+        try:
+            reader.use_bare(BareTable.from_text(calib["bare_table"]))
+        except BareTableError as exc:
+            raise CalibrationError(f"calibration: field 'bare_table': {exc}") from None
+    return reader
 
 
 __all__ = ["CalibrationError", "calibrate", "load", "reader_for", "save"]

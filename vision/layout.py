@@ -52,6 +52,16 @@ class Zone:
         ys = [p[1] for p in self.polygon]
         return (min(xs), min(ys), max(xs), max(ys))
 
+    @property
+    def name(self) -> str:
+        """How a snapshot's `confidence` and the referee name the zone: `territory:7`,
+        `court:north`, `reserve:south`, `discs:west` (a seat's tray), `pool`."""
+        if self.kind == "territory":
+            return f"territory:{self.raw['territory']}"
+        if self.kind == "disc-slot":
+            return f"discs:{self.seat}"
+        return f"{self.kind}:{self.seat}" if self.seat else self.kind
+
 
 @dataclass(frozen=True)
 class Layout:

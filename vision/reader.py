@@ -21,6 +21,8 @@ from vision.layout import CASTLE_COLOURS, CUBE_COLOURS, Layout
 from vision.markers import MatLocator
 from vision.mat import STRIPE_MM
 from vision.occlusion import BorderWatch, MotionWatch, WhiteField
+from vision.reference import BareTable, Comparison, Difference
+from vision.steady import Steady
 
 CUBE_PITCH_MM = 8.32      # cubes lined up in a court row, nearly touching
 ROW_SHORT_MM = 0.44       # a row's coloured run falls short of n pitches by this (fitted)
@@ -38,6 +40,10 @@ PAPER_BLOB = 1.12         # there a cube's shaded sides keep their colour: blobs
 WHITE_SIDES = 0.6         # grey-looking side pixels of a white castle per lit top pixel
 SOLID_CUBE_PX = {"red": 3.0, "pink": 3.0}   # a small blob's least inner radius to be a cube
 CLIPPED = 250            # a frame channel this bright may be saturated
+#: The thinnest a piece's seen colour can be, over a cube's side: its top alone is a
+#: square (inner radius half the side); half of that is left when another piece hides
+#: part of it. Geometry, not fitted.
+THINNEST = 0.25
 DIM_PAPER = 160.0        # paper this dark (in its brightest channel): a dim room, a noisy frame
 
 
@@ -73,7 +79,7 @@ class Reader:
 
     def __init__(self, layout: Layout, table: np.ndarray | None = None,
                  tuning: Tuning | None = None, scale: float = 1.0,
-                 swatches: bool = False) -> None:
+                 swatches: bool = False, pieces_table: np.ndarray | None = None) -> None:
         self.layout = layout
         self.seats = layout.seats()
         self.scale = scale
@@ -106,6 +112,38 @@ class Reader:
         self._on_paper = ([c for c in self.atlas.cells if c.zone.kind in ON_PAPER]
                           if on_paper else [])
         self.debug: list[tuple[Any, ...]] | None = None
+        self._pieces_table = (colours.paper_table() if table is None
+                              else self.table if pieces_table is None else pieces_table)
+        self._comparison: Comparison | None = None
+        self.bare: BareTable | None = None
+        self._confidence: dict[str, float] = {}
+        self.difference = Difference.load()
+        # A zone is read again once a quarter of a cube's worth of its pixels moved.
+        self.steady = Steady(self.atlas, self.difference.changed,
+                             0.25 * self._sizes["cube"] ** 2 * scale**2)
+
+    # -- the bare table ----------------------------------------------------------------
+    def learn_bare(self, frame: np.ndarray) -> BareTable:
+        """The table without pieces, as this reader's atlas sees it after white balance.
+
+        Raises `ValueError` when the mat is not found in the frame.
+        """
+        pose = self.locator.locate(frame)
+        if pose is None:
+            raise ValueError("the mat's markers are not found in the frame")
+        if self._pose_id != id(pose):
+            self._set_pose(pose.homography, frame.shape)
+            self._pose_id = id(pose)
+        atlas = self.atlas.cut(frame)
+        self.balance(frame, atlas)
+        return BareTable(atlas)
+
+    def use_bare(self, bare: BareTable | None, difference: Difference | None = None) -> None:
+        """Read pieces as what differs from `bare` (None: back to absolute colours)."""
+        self.bare = bare
+        self.steady.reset()
+        self._comparison = None if bare is None else Comparison(
+            bare, self.atlas.zone_index, self.atlas.colour_rows, difference or self.difference)
 
     # -- geometry -------------------------------------------------------------------
     def _set_pose(self, homography: np.ndarray, frame_shape: tuple[int, ...]) -> None:
@@ -178,29 +216,68 @@ class Reader:
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3:
             raise ValueError("frame must be a BGR image")
         moving = self.motion.check_frame(frame)
+        still = self.steady.still(frame)
+        if still is not None:
+            if t is not None:
+                still["t"] = round(float(t), 3)
+            return still
         pose = self.locator.locate(frame)
         snap = empty_snapshot(self.seats, mat=pose is not None)
         if t is not None:
             snap["t"] = round(float(t), 3)
         if pose is None:
             self._pose_id = None
+            self.steady.reset()
             return snap
         if self._pose_id != id(pose):
             self._set_pose(pose.homography, frame.shape)
             self._pose_id = id(pose)
+            self.steady.reset()
         atlas = self.atlas.cut(frame)
         white = self.balance(frame, atlas)
+        changed = self.steady.changed(atlas)
+        self._confidence = {}
         hand = self.border.covered(frame, white)
         snap["occluded"] = bool(moving or hand or self.locator.hidden_markers > 0)
         index = colours.table_index(atlas[: self.atlas.colour_rows])
-        labels = np.take(self.table, index)
-        for cell in self._on_paper:
-            box = (slice(cell.y, cell.y + cell.h), slice(cell.x, cell.x + cell.w))
-            labels[box] = np.take(self.paper_table, index[box])
-        self._count_blobs(snap, atlas, labels)
-        self._count_courts(snap, labels)
+        if self._comparison is not None:
+            # Against the bare table, tile art is the reference itself: the pixels that
+            # differ are classified among the pieces' colours only.
+            snap["reader"] = "reference"
+            # A cylinder stands on its court card's dot of its own colour, and the card
+            # may have been laid after the bare table was learnt (a calibration frame
+            # shows the tiles only): cylinders are told from the dots by size, in colour.
+            dot_labels = np.take(self.table, index)
+            labels = np.take(self._pieces_table, index)
+            fg = self._comparison.foreground(atlas, self._comparison.gains(atlas),
+                                             labels != colours.NONE)
+            # Castles are judged on all that differs and has no colour; a cube's colour
+            # only inside what differs: the rim blends a piece's edge with the art behind
+            # it, in colours of neither (a yellow cube's edge on blue water reads green).
+            neutral = fg & (labels == colours.NONE) | (labels == colours.NEUTRAL)
+            castle_labels = np.where(fg & neutral, colours.NEUTRAL, colours.NONE).astype(
+                np.uint8)
+            stale = self._comparison.stale(fg, labels != colours.NONE)
+            core = cv2.erode(fg.view(np.uint8), self._kernel3).view(bool)
+            labels[~core] = colours.NONE
+            if stale.any():
+                where = stale[self.atlas.zone_index[: self.atlas.colour_rows]]
+                labels[where] = dot_labels[where]
+                castle_labels[where] = np.where(dot_labels[where] == colours.NEUTRAL,
+                                                colours.NEUTRAL, colours.NONE)
+        else:
+            snap["reader"] = "absolute"
+            castle_labels = None
+            labels = dot_labels = np.take(self.table, index)
+            for cell in self._on_paper:
+                box = (slice(cell.y, cell.y + cell.h), slice(cell.x, cell.x + cell.w))
+                labels[box] = np.take(self.paper_table, index[box])
+        self._count_blobs(snap, atlas, labels, castle_labels)
+        self._count_courts(snap, labels, dot_labels)
         self._count_discs(snap, atlas)
-        return snap
+        snap["confidence"] = {k: round(v, 2) for k, v in sorted(self._confidence.items())
+                              if v < 1.0}
+        return self.steady.merge(snap, atlas, changed)
 
     def balance(self, frame: np.ndarray, atlas: np.ndarray) -> WhiteField:
         """White-balance the atlas in place so paper reads `WHITE_LEVEL` in every channel.
@@ -238,7 +315,8 @@ class Reader:
             cv2.merge(channels, atlas)
         return white
 
-    def _count_blobs(self, snap: dict[str, Any], atlas: np.ndarray, labels: np.ndarray) -> None:
+    def _count_blobs(self, snap: dict[str, Any], atlas: np.ndarray, labels: np.ndarray,
+                     castle_labels: np.ndarray | None = None) -> None:
         """Territories, reserves and the pool: one labelling of all coloured pixels.
 
         Components holding more than one colour (two cubes touching) are split by
@@ -250,7 +328,9 @@ class Reader:
         inside = zone_index > 0
         mask = ((lab > 0) & (lab != colours.NEUTRAL) & inside).astype(np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel3)
-        if self.dim:
+        if castle_labels is not None:
+            self._count_castles(snap, atlas, castle_labels[:rows], inside & self._territory_rows)
+        elif self.dim:
             # A dim room's sensor noise speckles a castle's grey with colour; castles are
             # big enough to be looked for in a slightly smoothed copy.
             smooth = cv2.GaussianBlur(atlas[:rows], (5, 5), 0)
@@ -369,6 +449,11 @@ class Reader:
         if self.debug is not None:
             self.debug.append(("cube", cell.zone.raw.get("territory", cell.zone.seat), colour,
                                area / cube, x, y))
+        if self._comparison is not None and _inner_radius(blob, close=True) < (
+                THINNEST * self._sizes["cube"] * self.scale):
+            # Against the bare table a cube's colour is what differs: a thin ring of it is
+            # the blend of another piece's edge with the art, never a cube's top.
+            return
         least = 0.35 if beside else 0.5
         # A cube is solid: holes and cracks that noise or light leave in it do not make
         # it a speck. Where its shaded sides lose their colour (blue's read black, yellow's
@@ -384,8 +469,14 @@ class Reader:
             # cubes side by side make a blob twice as long as it is wide.
             aspect = _elongation(blob)
             n = 2 if aspect >= 1.95 or (aspect >= 1.7 and ratio >= 1.95) else 1
+            self._doubt(cell, _margin(aspect, 1.7 if n == 2 else 1.0, 1.95 if n == 1
+                                      else 4.0))
+        elif ratio < 1.7:
+            n = 1
+            self._doubt(cell, _margin(ratio, least, 1.7))
         else:
             n = max(1, round(ratio / MERGED_CUBE_AREA))
+            self._doubt(cell, _margin(ratio / MERGED_CUBE_AREA, n - 0.5, n + 0.5))
         self._add_cubes(snap, cell, colour, n)
 
     def _beside_emperor(self, blob: np.ndarray, box: tuple[int, ...]
@@ -500,9 +591,14 @@ class Reader:
                 top = _percentile(brightness[body.astype(bool)], 80)
         colour = ("white" if top >= tune.castle_white else "black" if top < tune.castle_black
                   else "grey")
+        self._doubt(cell, min(_margin(area / one - 0.4, n - 0.5, n + 0.5),
+                              _margin(top, *{"white": (tune.castle_white, 255.0),
+                                             "grey": (tune.castle_black, tune.castle_white),
+                                             "black": (0.0, tune.castle_black)}[colour])))
         castles[colour] += n
 
-    def _count_courts(self, snap: dict[str, Any], labels: np.ndarray) -> None:
+    def _count_courts(self, snap: dict[str, Any], labels: np.ndarray,
+                      dot_labels: np.ndarray) -> None:
         """Cubes by the length of each row's colour run; cylinders by colour on the dots."""
         pitch = CUBE_PITCH_MM * self.scale
         shares = _stacked_hits(labels, self._rows_stack, 0.0)
@@ -519,21 +615,29 @@ class Reader:
                 end += 1
             length = end + ROW_START_MM * self.scale
             length -= (self._row_start(cell) + ROW_COLOUR_MM[colour]) * self.scale
-            n = (round((length + (ROW_SHORT_MM - along) * self.scale) / pitch)
-                 if length >= 4 else 0)
+            cubes = (length + (ROW_SHORT_MM - along) * self.scale) / pitch
+            n = round(cubes) if length >= 4 else 0
+            if n:
+                self._doubt(cell, _margin(cubes, n - 0.5, n + 0.5))
             if self.debug is not None:
                 self.debug.append(("row", cell.zone.seat, colour, length, along, n))
             snap["courts"][cell.zone.seat][colour] = max(0, n)
         best: dict[str, float] = {}
-        areas = _stacked_hits(labels, self._dots_stack, None)
+        areas = _stacked_hits(dot_labels, self._dots_stack, None)
         for d, (cell, colour, (iy, ix)) in enumerate(self._dots):
             area = float(areas[d] if areas is not None
-                         else (labels[iy, ix] == colours.CLASS_OF[colour]).sum())
+                         else (dot_labels[iy, ix] == colours.CLASS_OF[colour]).sum())
             x, y = cell.zone.raw["rows_mm"][colour][0]
             need = 0.4 * self._footprint_px("cylinder", x, y)
             if area >= need and area > best.get(colour, 0):
                 best[colour] = area
                 snap["cylinders"][colour] = cell.zone.seat
+
+    def _doubt(self, cell: Cell, confidence: float) -> None:
+        """Lower a zone's confidence to `confidence` (0: a coin flip, 1: sure)."""
+        key = cell.zone.name
+        if confidence < self._confidence.get(key, 1.0):
+            self._confidence[key] = confidence
 
     def _row_start(self, cell: Cell) -> float:
         """Distance from the dot to the board's edge, where the first cube begins."""
@@ -558,6 +662,13 @@ class Reader:
 
 
 Stack = tuple[np.ndarray, np.ndarray, np.ndarray] | None
+
+
+def _margin(value: float, low: float, high: float) -> float:
+    """How safely `value` lies inside the band [low, high) that decided a count: 1 at a
+    quarter of the band's width from either edge or further in, 0 on an edge."""
+    quarter = max(1e-6, (high - low) / 4)
+    return float(np.clip(min(value - low, high - value) / quarter, 0.0, 1.0))
 
 
 def _components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
@@ -589,14 +700,15 @@ def _stacked_hits(labels: np.ndarray, stack: Stack, fraction: float | None
     return share if fraction <= 0 else share >= fraction
 
 
-def _inner_radius(blob: np.ndarray, fill: bool = False, mend: bool = False) -> float:
+def _inner_radius(blob: np.ndarray, fill: bool = False, mend: bool = False,
+                  close: bool = False) -> float:
     """Radius of the largest disc inside a blob: cubes are compact, tile specks are not.
 
     `fill` fills holes; `mend` also closes cracks a pixel wide (a cube's edge catching
-    the light can split its colour in two).
+    the light can split its colour in two); `close` closes the cracks only.
     """
     padded = cv2.copyMakeBorder(blob.astype(np.uint8), 2, 2, 2, 2, cv2.BORDER_CONSTANT, value=0)
-    if mend:
+    if mend or close:
         padded = cv2.morphologyEx(padded, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     if fill or mend:
         contours, _ = cv2.findContours(padded, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)

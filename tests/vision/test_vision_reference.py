@@ -1,0 +1,163 @@
+"""Reading pieces as what differs from the bare table, on tiles whose art we never saw."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.calibration import CalibrationError, calibrate, load, reader_for, save
+from vision.layout import load_layout
+from vision.reader import Reader, empty_snapshot
+from vision.reference import FITTED, BareTable, BareTableError
+from vision.render import landscape
+from vision.render import scene as scenes
+from vision.render.pieces import Piece
+from vision.steady import Steady
+
+ROOT = Path(__file__).resolve().parents[2]
+LAYOUT = load_layout(None)
+
+
+def _table(light: str, fields: tuple[str, ...]) -> tuple[str, dict, dict[str, np.ndarray]]:
+    """A table whose every tile is made of `fields`, its calibration, and two frames:
+    the tiles alone, and one yellow cube on territory 7."""
+    hard = light == "hard"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(landscape, "_pick_materials",
+                   lambda rng, k: [fields[i % len(fields)] for i in range(k)])
+        rng = np.random.default_rng(4242 if hard else 4243)
+        table = scenes.random_scene(LAYOUT, rng, hard=hard, variety="wide")
+        table.hands = []
+        calib_scene = scenes.calibration_scene(LAYOUT, np.random.default_rng(7), hard=hard,
+                                               variety="wide")
+        calib_scene.camera, calib_scene.lighting = table.camera, table.lighting
+        calib_scene.tile_seed, calib_scene.light = table.tile_seed, table.light
+        calib = calibrate(scenes.render(LAYOUT, calib_scene, 11), LAYOUT)
+        empty = scenes.with_changes(table, [])
+        empty_frame = scenes.render(LAYOUT, empty, 12)
+        x, y = scenes.territory_centre(LAYOUT, 7)
+        one = scenes.with_changes(table, [Piece("cube", "yellow", x + 6, y - 4, 20.0)])
+        one_frame = scenes.render(LAYOUT, one, 13)
+    return light, calib, {"empty": empty_frame, "one": one_frame}
+
+
+@pytest.fixture(scope="module", params=[("mild", "ochre"), ("hard", "ochre"),
+                                        ("mild", "wheat"), ("hard", "wheat")],
+                ids=lambda p: "-".join(p))
+def ochre_table(request: pytest.FixtureRequest) -> tuple[str, dict, dict[str, np.ndarray]]:
+    """Mottled ochre fields (the kept-apart renderer's tiles that the absolute reader
+    took for yellow cubes), and wheat of the yellow cubes' own dye."""
+    light, field = request.param
+    return _table(light, (field,))
+
+
+def _yellow(snap: dict) -> dict[str, int]:
+    return {n: t["cubes"]["yellow"] for n, t in snap["territories"].items()
+            if t["cubes"]["yellow"]}
+
+
+def test_yellow_fields_are_not_yellow_cubes(ochre_table: tuple) -> None:
+    _, calib, frames = ochre_table
+    snap = reader_for(LAYOUT, calib).read(frames["empty"])
+    assert snap["reader"] == "reference"
+    assert _yellow(snap) == {}
+    assert all(sum(t["cubes"].values()) == 0 for t in snap["territories"].values())
+
+
+def test_one_yellow_cube_on_yellow_fields_reads_one(ochre_table: tuple) -> None:
+    _, calib, frames = ochre_table
+    snap = reader_for(LAYOUT, calib).read(frames["one"])
+    assert _yellow(snap) == {"7": 1}
+
+
+def test_without_a_bare_table_the_absolute_reader_is_used_and_says_so(ochre_table: tuple
+                                                                       ) -> None:
+    _, calib, frames = ochre_table
+    without = {k: v for k, v in calib.items() if k != "bare_table"}
+    snap = reader_for(LAYOUT, without).read(frames["empty"])
+    assert snap["reader"] == "absolute"
+
+
+def test_bare_table_round_trips_and_refuses_another_atlas() -> None:
+    rng = np.random.default_rng(3)
+    bare = BareTable(rng.integers(0, 255, (40, 60, 3), dtype=np.uint8))
+    again = BareTable.from_text(bare.to_text())
+    assert np.array_equal(again.atlas, bare.atlas)
+    with pytest.raises(BareTableError, match="another layout or scale"):
+        Reader(LAYOUT).use_bare(bare)
+    with pytest.raises(BareTableError, match="not a PNG"):
+        BareTable.from_bytes(b"GIF89a")
+
+
+def test_a_calibration_with_a_broken_bare_table_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "calib.json"
+    path.write_text(json.dumps({"format": "carolus-calibration/1", "colours": {},
+                                "bare_table": "not base64!"}), encoding="utf-8")
+    with pytest.raises(CalibrationError, match="bare_table"):
+        load(path)
+
+
+def test_the_bare_table_is_stored_with_the_calibration(ochre_table: tuple,
+                                                        tmp_path: Path) -> None:
+    _, calib, frames = ochre_table
+    save(calib, tmp_path / "calib.json")
+    again = load(tmp_path / "calib.json")
+    assert reader_for(LAYOUT, again).read(frames["one"])["reader"] == "reference"
+
+
+def test_vision_read_says_which_reader_read(ochre_table: tuple, tmp_path: Path) -> None:
+    _, calib, frames = ochre_table
+    save(calib, tmp_path / "calib.json")
+    cv2.imwrite(str(tmp_path / "one.png"), frames["one"])
+    out = subprocess.run(
+        [sys.executable, "-m", "firmware", "vision", "read", str(tmp_path / "one.png"),
+         "--calibration", str(tmp_path / "calib.json")],
+        capture_output=True, text=True, cwd=ROOT, check=True)
+    snap = json.loads(out.stdout)
+    assert snap["reader"] == "reference"
+    assert snap["territories"]["7"]["cubes"]["yellow"] == 1
+    assert all(0.0 <= v < 1.0 for v in snap["confidence"].values())
+
+
+def test_a_still_zone_repeats_its_counts_and_a_moved_one_is_read_again() -> None:
+    reader = Reader(LAYOUT)
+    atlas = reader.atlas
+    steady = Steady(atlas, changed_levels=24, least_px=16)
+    img = np.full((atlas.height, atlas.width, 3), 200, np.uint8)
+    first = empty_snapshot(LAYOUT.seats(), mat=True)
+    first["territories"]["3"]["cubes"]["red"] = 2
+    first["territories"]["9"]["cubes"]["blue"] = 1
+    steady.merge(first, img, steady.changed(img))
+    # The same pixels read differently (a count on a knife edge): the zones keep theirs.
+    flicker = json.loads(json.dumps(first))
+    flicker["territories"]["3"]["cubes"]["red"] = 3
+    assert steady.merge(flicker, img, steady.changed(img))["territories"]["3"]["cubes"][
+        "red"] == 2
+    # Territory 9's pixels moved (a hand took the cube): it is read again.
+    cell = next(c for c in atlas.cells if c.zone.raw.get("territory") == 9)
+    moved = img.copy()
+    moved[cell.y:cell.y + cell.h, cell.x:cell.x + cell.w][cell.mask] = 90
+    taken = json.loads(json.dumps(first))
+    taken["territories"]["9"]["cubes"]["blue"] = 0
+    changed = steady.changed(moved)
+    assert list(changed) == [cell.index]
+    assert steady.merge(taken, moved, changed)["territories"]["9"]["cubes"]["blue"] == 0
+
+
+def test_the_fitting_script_reproduces_the_stored_thresholds() -> None:
+    stored = json.loads(FITTED.read_text(encoding="utf-8"))
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import fit_difference
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    seeds = stored["data"]["seeds"]
+    again = fit_difference.fit(seeds[1] - seeds[0] + 1, seeds[0])
+    assert again["thresholds"] == stored["thresholds"]
+    assert again["command"] == stored["command"]

@@ -1,0 +1,218 @@
+"""The bare table: the mat, the tiles and the court cards with no piece on them.
+
+We cannot know what a real table's tiles look like (busy illustrations of wheat fields,
+red roofs, rivers and flowers, in the cube colours themselves) nor the lamp above them.
+So before any piece is placed the appliance looks at the bare table once and keeps that
+picture, in mat (atlas) coordinates and white-balanced like every frame. A piece is then
+whatever differs from it, and only that is classified: tile art is never a piece because
+it is the reference, whatever its colours.
+
+The comparison must survive what changes between the reference and a frame without any
+piece being placed: the light (a lamp drifting, a cloud, glare), the shadows that pieces
+and hands cast, and sensor noise. Per zone the frame is first brought to the reference's
+light (a gain per channel, measured on the pixels that still look like the reference).
+A pixel is then a piece's when its colour changed beyond what a change of brightness
+explains, or its brightness changed more than any shadow or drift does. The thresholds
+are fitted by ``scripts/fit_difference.py`` from labelled frames and stored as data
+(``vision/fitted/difference.json``), never set by hand.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+FITTED = Path(__file__).with_name("fitted") / "difference.json"
+#: A cell's own light is measured on every `SAMPLE`-th pixel: plenty for a median.
+SAMPLE = 3
+
+
+class BareTableError(ValueError):
+    """A stored bare-table picture that cannot be used; the message says why."""
+
+
+@dataclass(frozen=True)
+class BareTable:
+    """The white-balanced atlas of the table without pieces.
+
+    `atlas_shape` ties it to the atlas it was cut with: a picture learnt with another
+    layout or scale cannot be compared pixel for pixel and is refused on use.
+    """
+
+    atlas: np.ndarray
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (int(self.atlas.shape[0]), int(self.atlas.shape[1]))
+
+    def to_bytes(self) -> bytes:
+        """Lossless PNG: the reference is compared pixel for pixel, JPEG would blur it."""
+        ok, buf = cv2.imencode(".png", self.atlas, [cv2.IMWRITE_PNG_COMPRESSION, 6])
+        if not ok:
+            raise BareTableError("the bare table could not be encoded")
+        return bytes(buf)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> BareTable:
+        img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
+        if img is None:
+            raise BareTableError("the stored bare table is not a PNG image")
+        return cls(img)
+
+    def to_text(self) -> str:
+        """Base64 of the PNG, for JSON files (the calibration)."""
+        return base64.b64encode(self.to_bytes()).decode("ascii")
+
+    @classmethod
+    def from_text(cls, text: str) -> BareTable:
+        try:
+            data = base64.b64decode(text.encode("ascii"), validate=True)
+        except (ValueError, UnicodeEncodeError) as exc:
+            raise BareTableError("the stored bare table is not base64 text") from exc
+        return cls.from_bytes(data)
+
+
+@dataclass(frozen=True)
+class Difference:
+    """How far a pixel must differ from the bare table to be a piece's (fitted).
+
+    `chroma`: change of colour not explained by a change of brightness, as a share of
+    the pixel's brightness (a shadow scales all channels alike and changes none);
+    `chroma_coloured`: the same for a pixel whose colour is a piece colour (the table's
+    pixels of those colours vary less than its art at large); `brighter` / `darker`:
+    brightness over the reference's beyond which no drift, glare or shadow reaches;
+    `changed`: grey levels a pixel must move to count as a change of its zone since the
+    zone was last read; `stale`: share of a zone's pixels differing in no piece's colour
+    beyond which the bare table no longer shows that zone.
+    """
+
+    chroma: float
+    brighter: float
+    darker: float
+    chroma_coloured: float = 1.0
+    changed: float = 24.0
+    stale: float = 1.0
+
+    def decide(self, unexplained: np.ndarray, ratio: np.ndarray, coloured: np.ndarray
+               ) -> np.ndarray:
+        """Which pixels are a piece's, from their features."""
+        return ((unexplained > self.chroma) | (ratio > self.brighter) | (ratio < self.darker)
+                | (coloured & (unexplained > self.chroma_coloured)))
+
+    @classmethod
+    def load(cls, path: Path = FITTED) -> Difference:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            return cls(**{k: float(v) for k, v in data["thresholds"].items()})
+        except (OSError, KeyError, TypeError, ValueError) as exc:
+            raise BareTableError(f"{path}: fitted thresholds missing or broken ({exc})") \
+                from exc
+
+
+class Comparison:
+    """One bare table compared with frames of the same atlas, zone by zone."""
+
+    def __init__(self, bare: BareTable, zone_index: np.ndarray, rows: int,
+                 difference: Difference) -> None:
+        if bare.shape != zone_index.shape:
+            raise BareTableError(
+                f"the bare table was learnt with another layout or scale "
+                f"({bare.shape[1]}x{bare.shape[0]} atlas, this reader's is "
+                f"{zone_index.shape[1]}x{zone_index.shape[0]})")
+        self.bare = bare
+        self.rows = rows
+        self.difference = difference
+        ref = bare.atlas[:rows].astype(np.float32)
+        self._ref = ref
+        self._ref_sum = ref.sum(axis=2) + 3.0
+        index = zone_index[:rows]
+        self._cells = int(zone_index.max())
+        # Sampled pixels of each zone, for measuring its light against the reference.
+        ys, xs = np.nonzero(index[::SAMPLE, ::SAMPLE])
+        ys, xs = ys * SAMPLE, xs * SAMPLE
+        self._sample_at = (ys, xs)
+        self._sample_cell = index[ys, xs].astype(np.intp)
+        order = np.argsort(self._sample_cell, kind="stable")
+        self._sample_order = order
+        bounds = np.searchsorted(self._sample_cell[order], np.arange(1, self._cells + 2))
+        self._sample_bounds = bounds
+        self._index = index
+        self._zone_px = np.bincount(index.ravel(), minlength=self._cells + 1)
+
+    def gains(self, atlas: np.ndarray) -> np.ndarray:
+        """Per zone and channel, frame over reference on pixels where only light changed.
+
+        Pieces, hands and shadows cover a minority of a zone's pixels; a median of the
+        per-pixel ratios, then a second median over the pixels near the first, ignores
+        them.
+        """
+        ys, xs = self._sample_at
+        f = atlas[ys, xs].astype(np.float32) + 2.0
+        r = self.bare.atlas[ys, xs].astype(np.float32) + 2.0
+        ratio = f / r
+        gains = np.ones((self._cells + 1, 3), np.float32)
+        ordered = ratio[self._sample_order]
+        b = self._sample_bounds
+        for k in range(self._cells):
+            part = ordered[b[k]:b[k + 1]]
+            if len(part) < 8:
+                continue
+            first = np.median(part, axis=0)
+            near = part[(np.abs(part / first - 1.0) < 0.15).all(axis=1)]
+            gains[k + 1] = np.median(near, axis=0) if len(near) >= 8 else first
+        return gains
+
+    def features(self, atlas: np.ndarray, gains: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+        """Per pixel of the first `rows` atlas rows: the colour change a change of light
+        does not explain (share of brightness), and brightness over the reference's."""
+        rows = self.rows
+        g = gains[self._index]                                  # rows x W x 3
+        f = atlas[:rows].astype(np.float32) / np.maximum(g, 0.05)
+        f_sum = f.sum(axis=2) + 3.0
+        ratio = f_sum / self._ref_sum
+        unexplained = np.abs(f - self._ref * ratio[..., None]).sum(axis=2) / (f_sum + 30.0)
+        return unexplained, ratio
+
+    def foreground(self, atlas: np.ndarray, gains: np.ndarray, coloured: np.ndarray
+                   ) -> np.ndarray:
+        """Pixels (of the first `rows` atlas rows) that are a piece's, not the table's.
+
+        `coloured` marks pixels whose colour is a piece colour.
+        """
+        unexplained, ratio = self.features(atlas, gains)
+        return self.difference.decide(unexplained, ratio, coloured)
+
+    def shares(self, fg: np.ndarray, piece_like: np.ndarray) -> np.ndarray:
+        """Per atlas cell index: the share of its pixels that differ from the bare table
+        in a colour no piece has (tile art where the reference has other art)."""
+        counts = np.bincount(self._index[fg & ~piece_like], minlength=self._cells + 1)
+        share = counts / np.maximum(1, self._zone_px)
+        share[0] = 0.0
+        return np.asarray(share)
+
+    def stale(self, fg: np.ndarray, piece_like: np.ndarray) -> np.ndarray:
+        """Per atlas cell index: does the bare table no longer show this zone?
+
+        What differs from a true reference is pieces (and the blend at their rims); a
+        zone where much of what differs has no piece's colour holds another tile, or the
+        picture was learnt on another table. Such a zone is read without the reference.
+        """
+        return self.shares(fg, piece_like) > self.difference.stale
+
+    def changed_zones(self, atlas: np.ndarray, last: np.ndarray, least_px: float
+                      ) -> np.ndarray:
+        """Zone indices (1-based, as in the atlas) whose pixels moved since `last`."""
+        rows = self.rows
+        diff = cv2.absdiff(atlas[:rows], last[:rows]).max(axis=2) > self.difference.changed
+        counts = np.bincount(self._index[diff], minlength=self._cells + 1)
+        counts[0] = 0
+        return np.flatnonzero(counts >= least_px)
+
+
+__all__ = ["BareTable", "BareTableError", "Comparison", "Difference"]

@@ -1,0 +1,140 @@
+"""Zones whose pixels did not change keep their counts, exactly.
+
+The referee trusts a table once it has held for a few frames, and the stream contract
+says a misread not flagged `occluded` lasts at most two snapshots. A reading that can
+flicker on a still table (a count on a knife edge between two readings) breaks that on a
+real camera. So each zone's pixels are kept as they were when the zone was last read;
+a zone is read again only when enough of its pixels moved (a hand, a piece), and
+otherwise repeats its last counts. Light that drifts slowly makes a zone read again now
+and then, which is harmless.
+
+A frame in which nothing moved at all (the thumbnail the motion check already takes)
+is not read: the last snapshot stands.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.atlas import Atlas, Cell
+
+#: Thumbnail pixels (one in 16 x 16) that must change for the frame to be read again: a
+#: cube seen at 1 px/mm covers about four of them.
+STILL_PIXELS = 2
+#: Grey levels a thumbnail pixel must move to count (sensor noise stays far below).
+STILL_LEVELS = 30
+
+
+class Steady:
+    """Per zone, the pixels and counts of its last reading."""
+
+    def __init__(self, atlas: Atlas, changed_levels: float, least_px: float) -> None:
+        self.atlas = atlas
+        self.levels = changed_levels
+        self.least_px = least_px
+        self._pixels: np.ndarray | None = None
+        self._snap: dict[str, Any] | None = None
+        self._thumb: np.ndarray | None = None
+        self._cells = len(atlas.cells)
+
+    def reset(self) -> None:
+        self._pixels = self._snap = self._thumb = None
+
+    def still(self, frame: np.ndarray) -> dict[str, Any] | None:
+        """The last snapshot when this frame shows exactly what the last read one did."""
+        thumb = cv2.cvtColor(np.ascontiguousarray(frame[::16, ::16]), cv2.COLOR_BGR2GRAY)
+        last, self._thumb = self._thumb, thumb
+        if self._snap is None or last is None or last.shape != thumb.shape:
+            return None
+        moved = int(np.count_nonzero(cv2.absdiff(thumb, last) > STILL_LEVELS))
+        if moved >= STILL_PIXELS or self._snap.get("occluded"):
+            return None
+        return copy.deepcopy(self._snap)
+
+    def changed(self, atlas_img: np.ndarray) -> np.ndarray:
+        """Which zones (atlas cell indices, 1-based) moved since they were last read."""
+        if self._pixels is None or self._pixels.shape != atlas_img.shape:
+            return np.arange(1, self._cells + 1)
+        diff = cv2.absdiff(atlas_img, self._pixels).max(axis=2) > self.levels
+        counts = np.bincount(self.atlas.zone_index[diff], minlength=self._cells + 1)
+        counts[0] = 0
+        return np.flatnonzero(counts >= self.least_px)
+
+    def merge(self, snap: dict[str, Any], atlas_img: np.ndarray, changed: np.ndarray
+              ) -> dict[str, Any]:
+        """`snap` with every unchanged zone's counts as they were; remembers the result."""
+        last = self._snap
+        if last is not None and self._pixels is not None and len(changed) < self._cells:
+            moved = np.zeros(self._cells + 1, bool)
+            moved[changed] = True
+            _keep(snap, last, [c for c in self.atlas.cells if not moved[c.index]], moved,
+                  self.atlas.cells)
+            mask = moved[self.atlas.zone_index]
+            self._pixels[mask] = atlas_img[mask]
+        else:
+            self._pixels = atlas_img.copy()
+        self._snap = copy.deepcopy(snap)
+        return snap
+
+
+def _zone_key(cell: Cell) -> tuple[str, Any]:
+    zone = cell.zone
+    if zone.kind == "territory":
+        return ("territory", int(zone.raw["territory"]))
+    if zone.kind == "disc-slot":
+        return ("disc-slot", (zone.seat, int(zone.raw["disc"])))
+    return (zone.kind, zone.seat)
+
+
+def _keep(snap: dict[str, Any], last: dict[str, Any], still: list[Cell], moved: np.ndarray,
+          cells: list[Cell]) -> None:
+    """Copy the still zones' counts from `last` into `snap`.
+
+    The emperor and the cylinders belong to whichever zone they stand in: they keep
+    their last place while that zone is still and no zone that moved now shows them.
+    """
+    confidence = dict(snap.get("confidence", {}))
+    for cell in still:
+        name = cell.zone.name
+        confidence.pop(name, None)
+        if name in last.get("confidence", {}):
+            confidence[name] = last["confidence"][name]
+    snap["confidence"] = dict(sorted(confidence.items()))
+    still_keys = {_zone_key(c) for c in still}
+    moved_keys = {_zone_key(c) for c in cells if moved[c.index]}
+    for kind, key in still_keys:
+        if kind == "territory":
+            snap["territories"][str(key)] = copy.deepcopy(last["territories"][str(key)])
+        elif kind in ("court", "reserve") and key in snap[kind + "s"]:
+            snap[kind + "s"][key] = dict(last[kind + "s"][key])
+        elif kind == "disc-slot" and key[0] in snap["discs"]:
+            seat, disc = key
+            now = set(snap["discs"][seat]) - {disc}
+            if disc in last["discs"][seat]:
+                now.add(disc)
+            snap["discs"][seat] = sorted(now)
+    emperor = last.get("emperor")
+    new = snap.get("emperor")
+    if emperor is not None and ("territory", emperor) in still_keys and (
+            new is None or ("territory", new) not in moved_keys):
+        snap["emperor"] = emperor
+    elif new is not None and ("territory", new) in still_keys and new != emperor:
+        snap["emperor"] = emperor if (emperor is None or ("territory", emperor) in still_keys
+                                      ) else new
+    for colour, was in last["cylinders"].items():
+        now = snap["cylinders"].get(colour)
+        place = ("pool", None) if was == "pool" else ("court", was)
+        now_place = ("pool", None) if now == "pool" else ("court", now)
+        stays = was is not None and place in still_keys and (
+            now is None or now_place not in moved_keys)
+        # A still zone cannot have gained a cylinder: that reading is the old one's echo.
+        echo = now is not None and now_place in still_keys and now != was
+        if stays or echo:
+            snap["cylinders"][colour] = was
+
+
+__all__ = ["Steady"]
