@@ -21,7 +21,7 @@ from vision.layout import CASTLE_COLOURS, CUBE_COLOURS, Layout
 from vision.markers import MatLocator
 from vision.mat import STRIPE_MM
 from vision.occlusion import BorderWatch, MotionWatch, WhiteField
-from vision.reference import BareTable, Comparison, Difference
+from vision.reference import BareTable, Comparison, Difference, RowModel
 from vision.steady import Steady
 
 CUBE_PITCH_MM = 8.32      # cubes lined up in a court row, nearly touching
@@ -118,6 +118,7 @@ class Reader:
         self.bare: BareTable | None = None
         self._confidence: dict[str, float] = {}
         self.difference = Difference.load()
+        self.rows = RowModel.load()
         # A zone is read again once a quarter of a cube's worth of its pixels moved.
         self.steady = Steady(self.atlas, self.difference.changed,
                              0.25 * self._sizes["cube"] ** 2 * scale**2)
@@ -261,6 +262,10 @@ class Reader:
             core = cv2.erode(fg.view(np.uint8), self._kernel3).view(bool)
             labels[~core] = colours.NONE
             if stale.any():
+                # Read without the reference, and say the camera cannot vouch for it.
+                for cell in self.atlas.cells:
+                    if stale[cell.index]:
+                        self._doubt(cell, 0.0)
                 where = stale[self.atlas.zone_index[: self.atlas.colour_rows]]
                 labels[where] = dot_labels[where]
                 castle_labels[where] = np.where(dot_labels[where] == colours.NEUTRAL,
@@ -462,6 +467,9 @@ class Reader:
         solid = 2.0 if beside else SOLID_CUBE_PX.get(colour, 2.6)
         if area < least * cube or (area < 0.9 * cube and _inner_radius(blob, mend=True)
                                    < solid * self.scale):
+            if 0.5 * least * cube <= area < least * cube:
+                # Nearly a cube's least size: perhaps a cube the art hides.
+                self._doubt(cell, 2.0 * (1.0 - area / (least * cube)))
             return
         ratio = area / cube
         if 1.7 <= ratio < 2.4:
@@ -607,6 +615,17 @@ class Reader:
                 continue
             share = (shares[r] if shares is not None
                      else (labels[iy, ix] == colours.CLASS_OF[colour]).mean(axis=1))
+            if self._comparison is not None:
+                # Against the bare table the row's colour is the cubes alone: count the
+                # length it covers, so the gaps people leave between cubes do not count.
+                covered = float(np.count_nonzero(share >= 0.3)) / self.scale
+                cubes = self.rows.cubes(covered)
+                n = round(cubes) if cubes >= 0.5 else 0
+                self._doubt(cell, _margin(cubes, n - 0.5, n + 0.5))
+                if self.debug is not None:
+                    self.debug.append(("row", cell.zone.seat, colour, covered, along, n))
+                snap["courts"][cell.zone.seat][colour] = n
+                continue
             run = _run_length(share >= 0.3, gap=2, from_start=True)
             # The last cube may lie in shadow: a weaker trace of the colour carries the
             # row on, up to one cube.

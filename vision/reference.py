@@ -114,6 +114,35 @@ class Difference:
                 from exc
 
 
+ROWS_FITTED = FITTED.with_name("rows.json")
+
+
+@dataclass(frozen=True)
+class RowModel:
+    """How long a court row's colour is along its line for n cubes (fitted).
+
+    People leave gaps (a millimetre or two, a wider one after every fifth cube) that
+    make a row's extent grow faster than its cubes; the colour itself covers about
+    `per_cube_mm` a cube, plus `offset_mm` for the sides and shadow at the row's ends.
+    """
+
+    per_cube_mm: float
+    offset_mm: float
+
+    def cubes(self, covered_mm: float) -> float:
+        """The number of cubes (not rounded) whose colour covers `covered_mm`."""
+        return max(0.0, (covered_mm - self.offset_mm) / self.per_cube_mm)
+
+    @classmethod
+    def load(cls, path: Path = ROWS_FITTED) -> RowModel:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            return cls(**{k: float(v) for k, v in data["model"].items()})
+        except (OSError, KeyError, TypeError, ValueError) as exc:
+            raise BareTableError(f"{path}: fitted row model missing or broken ({exc})") \
+                from exc
+
+
 class Comparison:
     """One bare table compared with frames of the same atlas, zone by zone."""
 
@@ -215,4 +244,4 @@ class Comparison:
         return np.flatnonzero(counts >= least_px)
 
 
-__all__ = ["BareTable", "BareTableError", "Comparison", "Difference"]
+__all__ = ["BareTable", "BareTableError", "Comparison", "Difference", "RowModel"]

@@ -14,7 +14,7 @@ import pytest
 from vision.calibration import CalibrationError, calibrate, load, reader_for, save
 from vision.layout import load_layout
 from vision.reader import Reader, empty_snapshot
-from vision.reference import FITTED, BareTable, BareTableError
+from vision.reference import FITTED, ROWS_FITTED, BareTable, BareTableError
 from vision.render import landscape
 from vision.render import scene as scenes
 from vision.render.pieces import Piece
@@ -161,3 +161,50 @@ def test_the_fitting_script_reproduces_the_stored_thresholds() -> None:
     again = fit_difference.fit(seeds[1] - seeds[0] + 1, seeds[0])
     assert again["thresholds"] == stored["thresholds"]
     assert again["command"] == stored["command"]
+
+
+def test_the_row_fitting_script_reproduces_the_stored_model() -> None:
+    stored = json.loads(ROWS_FITTED.read_text(encoding="utf-8"))
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import fit_rows
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    again = fit_rows.fit(stored["data"]["frames"], stored["data"]["seeds"][0])
+    assert again["model"] == stored["model"]
+    assert again["command"] == stored["command"]
+
+
+
+def test_court_rows_laid_with_gaps_are_counted_by_their_cubes() -> None:
+    """Rows as people lay them: gaps of a millimetre or two, a wider one after every
+    fifth cube, crooked, starting on the card's edge. Their extent grows faster than
+    their cubes; read against the bare table each row counts its cubes."""
+    rng = np.random.default_rng(77)
+    table = scenes.random_scene(LAYOUT, rng, variety="wide")
+    table.hands = []
+    calib_scene = scenes.calibration_scene(LAYOUT, np.random.default_rng(78), variety="wide")
+    calib_scene.camera, calib_scene.lighting = table.camera, table.lighting
+    calib_scene.tile_seed, calib_scene.light = table.tile_seed, table.light
+    reader = reader_for(LAYOUT, calibrate(scenes.render(LAYOUT, calib_scene, 79), LAYOUT))
+    courts = {z.seat: z for z in LAYOUT.of_kind("court")}
+    laid = {("south", "red"): 12, ("south", "blue"): 6, ("north", "green"): 14,
+            ("west", "pink"): 9, ("east", "yellow"): 3}
+    pieces = []
+    for i, ((seat, colour), n) in enumerate(laid.items()):
+        row_rng = np.random.default_rng([80, i])
+        while True:      # a row with the wider gap after every fifth cube where it counts
+            row = scenes.court_row(courts[seat], colour, n, LAYOUT.pieces_mm["cube"], row_rng)
+            if n < 6 or _has_wide_gap(row):
+                break
+        pieces += row
+    scene = scenes.with_changes(table, pieces)
+    snap = reader.read(scenes.render(LAYOUT, scene, 81))
+    truth = scenes.truth(LAYOUT, scene)
+    assert {k: truth["courts"][k[0]][k[1]] for k in laid} == laid
+    assert {k: snap["courts"][k[0]][k[1]] for k in laid} == laid
+
+
+def _has_wide_gap(row: list[Piece]) -> bool:
+    steps = np.hypot(np.diff([p.x for p in row]), np.diff([p.y for p in row]))
+    return bool(steps.max() - np.median(steps) >= 2.0)
