@@ -135,8 +135,8 @@ def sample(layout: Layout, seed: int, hard: bool) -> dict[str, np.ndarray]:
     bare_frame = scenes.render(layout, bare_scene, seed + 1)
     reader = Reader(layout)
     bare = reader.learn_bare(bare_frame)
-    comparison = Comparison(bare, reader.atlas.zone_index, reader.atlas.colour_rows,
-                            Difference(chroma=1.0, brighter=99.0, darker=0.0))
+    comparison = Comparison(bare, reader.atlas, Difference(chroma=1.0, brighter=99.0,
+                                                           darker=0.0))
     atlas = reader.atlas.cut(frame)
     reader.balance(frame, atlas)
     unexplained, ratio = comparison.features(atlas, comparison.gains(atlas))
@@ -166,7 +166,7 @@ def _shares(later: Any, difference: Difference) -> dict[str, np.ndarray]:
     reader, atlas, coloured, bare, other = later
     out = {}
     for name, ref in (("right", bare), ("other", other)):
-        comp = Comparison(ref, reader.atlas.zone_index, reader.atlas.colour_rows, difference)
+        comp = Comparison(ref, reader.atlas, difference)
         share = comp.shares(comp.foreground(atlas, comp.gains(atlas), coloured), coloured)
         out[name] = np.array([share[c.index] for c in reader.atlas.of_kind("territory")])
     return out

@@ -144,7 +144,7 @@ class Reader:
         self.bare = bare
         self.steady.reset()
         self._comparison = None if bare is None else Comparison(
-            bare, self.atlas.zone_index, self.atlas.colour_rows, difference or self.difference)
+            bare, self.atlas, difference or self.difference)
 
     # -- geometry -------------------------------------------------------------------
     def _set_pose(self, homography: np.ndarray, frame_shape: tuple[int, ...]) -> None:
@@ -248,7 +248,7 @@ class Reader:
             # A cylinder stands on its court card's dot of its own colour, and the card
             # may have been laid after the bare table was learnt (a calibration frame
             # shows the tiles only): cylinders are told from the dots by size, in colour.
-            dot_labels = np.take(self.table, index)
+            dot_labels = None
             labels = np.take(self._pieces_table, index)
             fg = self._comparison.foreground(atlas, self._comparison.gains(atlas),
                                              labels != colours.NONE)
@@ -262,6 +262,7 @@ class Reader:
             core = cv2.erode(fg.view(np.uint8), self._kernel3).view(bool)
             labels[~core] = colours.NONE
             if stale.any():
+                dot_labels = np.take(self.table, index)
                 # Read without the reference, and say the camera cannot vouch for it.
                 for cell in self.atlas.cells:
                     if stale[cell.index]:
@@ -278,7 +279,7 @@ class Reader:
                 box = (slice(cell.y, cell.y + cell.h), slice(cell.x, cell.x + cell.w))
                 labels[box] = np.take(self.paper_table, index[box])
         self._count_blobs(snap, atlas, labels, castle_labels)
-        self._count_courts(snap, labels, dot_labels)
+        self._count_courts(snap, labels, dot_labels, index)
         self._count_discs(snap, atlas)
         snap["confidence"] = {k: round(v, 2) for k, v in sorted(self._confidence.items())
                               if v < 1.0}
@@ -606,7 +607,7 @@ class Reader:
         castles[colour] += n
 
     def _count_courts(self, snap: dict[str, Any], labels: np.ndarray,
-                      dot_labels: np.ndarray) -> None:
+                      dot_labels: np.ndarray | None, index: np.ndarray) -> None:
         """Cubes by the length of each row's colour run; cylinders by colour on the dots."""
         pitch = CUBE_PITCH_MM * self.scale
         shares = _stacked_hits(labels, self._rows_stack, 0.0)
@@ -642,10 +643,20 @@ class Reader:
                 self.debug.append(("row", cell.zone.seat, colour, length, along, n))
             snap["courts"][cell.zone.seat][colour] = max(0, n)
         best: dict[str, float] = {}
-        areas = _stacked_hits(dot_labels, self._dots_stack, None)
+        stack = self._dots_stack
+        if dot_labels is None and stack is not None:
+            # Only the dots' pixels need the absolute colours.
+            areas = (np.take(self.table, index[stack[0], stack[1]]) == stack[2]).sum(
+                axis=(1, 2))
+        else:
+            areas = _stacked_hits(dot_labels, stack, None) if dot_labels is not None else None
         for d, (cell, colour, (iy, ix)) in enumerate(self._dots):
-            area = float(areas[d] if areas is not None
-                         else (dot_labels[iy, ix] == colours.CLASS_OF[colour]).sum())
+            if areas is not None:
+                area = float(areas[d])
+            else:
+                seen = (np.take(self.table, index[iy, ix]) if dot_labels is None
+                        else dot_labels[iy, ix])
+                area = float((seen == colours.CLASS_OF[colour]).sum())
             x, y = cell.zone.raw["rows_mm"][colour][0]
             need = 0.4 * self._footprint_px("cylinder", x, y)
             if area >= need and area > best.get(colour, 0):

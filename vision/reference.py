@@ -27,9 +27,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.atlas import Atlas
+
 FITTED = Path(__file__).with_name("fitted") / "difference.json"
 #: A cell's own light is measured on every `SAMPLE`-th pixel: plenty for a median.
-SAMPLE = 3
+SAMPLE = 5
+_ONES = np.ones((1, 3), np.float32)
 
 
 class BareTableError(ValueError):
@@ -146,8 +149,8 @@ class RowModel:
 class Comparison:
     """One bare table compared with frames of the same atlas, zone by zone."""
 
-    def __init__(self, bare: BareTable, zone_index: np.ndarray, rows: int,
-                 difference: Difference) -> None:
+    def __init__(self, bare: BareTable, atlas: Atlas, difference: Difference) -> None:
+        zone_index, rows = atlas.zone_index, atlas.colour_rows
         if bare.shape != zone_index.shape:
             raise BareTableError(
                 f"the bare table was learnt with another layout or scale "
@@ -158,7 +161,10 @@ class Comparison:
         self.difference = difference
         ref = bare.atlas[:rows].astype(np.float32)
         self._ref = ref
-        self._ref_sum = ref.sum(axis=2) + 3.0
+        self._ref_sum = cv2.add(cv2.transform(ref, _ONES), 3.0)
+        # Each zone's rectangle in the rows compared: its light is set zone by zone.
+        self._boxes = [(c.index, c.x, c.y, c.w, min(c.h, rows - c.y)) for c in atlas.cells
+                       if c.y < rows]
         index = zone_index[:rows]
         self._cells = int(zone_index.max())
         # Sampled pixels of each zone, for measuring its light against the reference.
@@ -200,12 +206,16 @@ class Comparison:
                  ) -> tuple[np.ndarray, np.ndarray]:
         """Per pixel of the first `rows` atlas rows: the colour change a change of light
         does not explain (share of brightness), and brightness over the reference's."""
-        rows = self.rows
-        g = gains[self._index]                                  # rows x W x 3
-        f = atlas[:rows].astype(np.float32) / np.maximum(g, 0.05)
-        f_sum = f.sum(axis=2) + 3.0
-        ratio = f_sum / self._ref_sum
-        unexplained = np.abs(f - self._ref * ratio[..., None]).sum(axis=2) / (f_sum + 30.0)
+        f = atlas[: self.rows].astype(np.float32)
+        inverse = 1.0 / np.maximum(gains, 0.05)
+        for k, x, y, w, h in self._boxes:
+            roi = f[y:y + h, x:x + w]
+            cv2.multiply(roi, (*(float(v) for v in inverse[k]), 0.0), dst=roi)
+        f_sum = cv2.add(cv2.transform(f, _ONES), 3.0)
+        ratio = cv2.divide(f_sum, self._ref_sum)
+        explained = cv2.multiply(self._ref, cv2.merge((ratio, ratio, ratio)))
+        unexplained = cv2.divide(cv2.transform(cv2.absdiff(f, explained), _ONES),
+                                 cv2.add(f_sum, 30.0))
         return unexplained, ratio
 
     def foreground(self, atlas: np.ndarray, gains: np.ndarray, coloured: np.ndarray
