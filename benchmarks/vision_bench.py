@@ -75,7 +75,9 @@ def _score(job: tuple[bool, int, bool, tuple[int, int, float], dict[str, Any]]
     if calibrated:
         cal_scene = sc.with_changes(scene, sc.calibration_scene(
             layout, np.random.default_rng(seed), **variety).pieces)
-        cal_scene.with_boards = False
+        # The classic figures were measured on calibration frames without court cards;
+        # the wide variety's frames show them, as the set-up step asks.
+        cal_scene.with_boards = variety.get("variety") == "wide"
         reader = reader_for(layout, calibrate(sc.render(layout, cal_scene, seed + 1), layout))
     else:
         reader = Reader(layout)

@@ -117,6 +117,7 @@ class Reader:
         self._comparison: Comparison | None = None
         self.bare: BareTable | None = None
         self._confidence: dict[str, float] = {}
+        self._cards: set[str] = set()
         self.difference = Difference.load()
         self.rows = RowModel.load()
         # A zone is read again once a quarter of a cube's worth of its pixels moved.
@@ -145,6 +146,38 @@ class Reader:
         self.steady.reset()
         self._comparison = None if bare is None else Comparison(
             bare, self.atlas, difference or self.difference)
+        self._cards = set() if bare is None else self._cards_in(bare)
+
+    def _cards_in(self, bare: BareTable) -> set[str]:
+        """Seats whose court card the bare table shows: its print differs from the bare
+        paper of the reserves as a piece would (colour or brightness beyond the fitted
+        bounds), away from the dots."""
+        paper = np.vstack([bare.atlas[c.y:c.y + c.h, c.x:c.x + c.w][c.mask]
+                           for c in self.atlas.of_kind("reserve")]).astype(np.float32)
+        white = np.median(paper, axis=0) + 1.0
+        d = self._comparison.difference if self._comparison else self.difference
+        cards = set()
+        for cell in self.atlas.of_kind("court"):
+            board = cell.zone.raw.get("board_mm")
+            if not board:
+                continue
+            xs, ys = np.meshgrid(np.arange(min(p[0] for p in board) + 3,
+                                           max(p[0] for p in board) - 3, 2.0),
+                                 np.arange(min(p[1] for p in board) + 3,
+                                           max(p[1] for p in board) - 3, 2.0))
+            dots = np.asarray([r[0] for r in cell.zone.raw.get("rows_mm", {}).values()])
+            keep = np.ones(xs.shape, bool)
+            for dx, dy in dots:
+                keep &= np.hypot(xs - dx, ys - dy) > 6.0
+            if not keep.any():
+                continue
+            iy, ix = cell.px(xs[keep], ys[keep], self.scale)
+            seen = np.median(bare.atlas[iy, ix].astype(np.float32), axis=0) + 1.0
+            ratio = float(seen.sum() / white.sum())
+            off = float(np.abs(seen - white * ratio).sum() / (seen.sum() + 30.0))
+            if off > d.chroma or not 1.0 / d.brighter <= ratio <= d.brighter:
+                cards.add(str(cell.zone.seat))
+        return cards
 
     # -- geometry -------------------------------------------------------------------
     def _set_pose(self, homography: np.ndarray, frame_shape: tuple[int, ...]) -> None:
@@ -245,41 +278,41 @@ class Reader:
             # Against the bare table, tile art is the reference itself: the pixels that
             # differ are classified among the pieces' colours only.
             snap["reader"] = "reference"
-            # A cylinder stands on its court card's dot of its own colour, and the card
-            # may have been laid after the bare table was learnt (a calibration frame
-            # shows the tiles only): cylinders are told from the dots by size, in colour.
-            dot_labels = None
             labels = np.take(self._pieces_table, index)
-            fg = self._comparison.foreground(atlas, self._comparison.gains(atlas),
-                                             labels != colours.NONE)
+            piece_like = labels != colours.NONE
+            gains = self._comparison.gains(atlas)
+            fg = self._comparison.foreground(atlas, gains, piece_like)
+            stale = self._comparison.stale(fg, piece_like)
+            if stale.any() and self._comparison.reregister(atlas, gains, stale, piece_like):
+                fg = self._comparison.foreground(atlas, gains, piece_like)
+                stale = self._comparison.stale(fg, piece_like)
             # Castles are judged on all that differs and has no colour; a cube's colour
             # only inside what differs: the rim blends a piece's edge with the art behind
             # it, in colours of neither (a yellow cube's edge on blue water reads green).
             neutral = fg & (labels == colours.NONE) | (labels == colours.NEUTRAL)
             castle_labels = np.where(fg & neutral, colours.NEUTRAL, colours.NONE).astype(
                 np.uint8)
-            stale = self._comparison.stale(fg, labels != colours.NONE)
             core = cv2.erode(fg.view(np.uint8), self._kernel3).view(bool)
             labels[~core] = colours.NONE
             if stale.any():
-                dot_labels = np.take(self.table, index)
+                absolute = np.take(self.table, index)
                 # Read without the reference, and say the camera cannot vouch for it.
                 for cell in self.atlas.cells:
                     if stale[cell.index]:
                         self._doubt(cell, 0.0)
                 where = stale[self.atlas.zone_index[: self.atlas.colour_rows]]
-                labels[where] = dot_labels[where]
-                castle_labels[where] = np.where(dot_labels[where] == colours.NEUTRAL,
+                labels[where] = absolute[where]
+                castle_labels[where] = np.where(absolute[where] == colours.NEUTRAL,
                                                 colours.NEUTRAL, colours.NONE)
         else:
             snap["reader"] = "absolute"
             castle_labels = None
-            labels = dot_labels = np.take(self.table, index)
+            labels = np.take(self.table, index)
             for cell in self._on_paper:
                 box = (slice(cell.y, cell.y + cell.h), slice(cell.x, cell.x + cell.w))
                 labels[box] = np.take(self.paper_table, index[box])
         self._count_blobs(snap, atlas, labels, castle_labels)
-        self._count_courts(snap, labels, dot_labels, index)
+        self._count_courts(snap, labels, index)
         self._count_discs(snap, atlas)
         snap["confidence"] = {k: round(v, 2) for k, v in sorted(self._confidence.items())
                               if v < 1.0}
@@ -607,7 +640,7 @@ class Reader:
         castles[colour] += n
 
     def _count_courts(self, snap: dict[str, Any], labels: np.ndarray,
-                      dot_labels: np.ndarray | None, index: np.ndarray) -> None:
+                      index: np.ndarray) -> None:
         """Cubes by the length of each row's colour run; cylinders by colour on the dots."""
         pitch = CUBE_PITCH_MM * self.scale
         shares = _stacked_hits(labels, self._rows_stack, 0.0)
@@ -644,18 +677,19 @@ class Reader:
             snap["courts"][cell.zone.seat][colour] = max(0, n)
         best: dict[str, float] = {}
         stack = self._dots_stack
-        if dot_labels is None and stack is not None:
-            # Only the dots' pixels need the absolute colours.
-            areas = (np.take(self.table, index[stack[0], stack[1]]) == stack[2]).sum(
-                axis=(1, 2))
-        else:
-            areas = _stacked_hits(dot_labels, stack, None) if dot_labels is not None else None
+        # A cylinder stands on its card's dot of its own colour. Where the bare table shows
+        # the card, the dot is background; a card laid after it (a calibration frame may
+        # show the tiles only) is told from a cylinder by size, in colour alone.
+        blind = self._comparison is not None and len(self._cards) < len(self.seats)
+        areas = _stacked_hits(labels, stack, None)
+        by_colour = (np.take(self.table, index[stack[0], stack[1]]) == stack[2]).sum(
+            axis=(1, 2)) if blind and stack is not None else areas
         for d, (cell, colour, (iy, ix)) in enumerate(self._dots):
-            if areas is not None:
-                area = float(areas[d])
+            on_card = self._comparison is None or cell.zone.seat in self._cards
+            if areas is not None and by_colour is not None:
+                area = float((areas if on_card else by_colour)[d])
             else:
-                seen = (np.take(self.table, index[iy, ix]) if dot_labels is None
-                        else dot_labels[iy, ix])
+                seen = labels[iy, ix] if on_card else np.take(self.table, index[iy, ix])
                 area = float((seen == colours.CLASS_OF[colour]).sum())
             x, y = cell.zone.raw["rows_mm"][colour][0]
             need = 0.4 * self._footprint_px("cylinder", x, y)
@@ -666,6 +700,8 @@ class Reader:
     def _doubt(self, cell: Cell, confidence: float) -> None:
         """Lower a zone's confidence to `confidence` (0: a coin flip, 1: sure)."""
         key = cell.zone.name
+        if cell.zone.kind == "pool":
+            return      # a cylinder there is doubted on its colour, not on the pool
         if confidence < self._confidence.get(key, 1.0):
             self._confidence[key] = confidence
 

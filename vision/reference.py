@@ -33,6 +33,8 @@ FITTED = Path(__file__).with_name("fitted") / "difference.json"
 #: A cell's own light is measured on every `SAMPLE`-th pixel: plenty for a median.
 SAMPLE = 5
 _ONES = np.ones((1, 3), np.float32)
+#: How far (atlas pixels each way) a nudged tile is looked for.
+NUDGE_PX = 4
 
 
 class BareTableError(ValueError):
@@ -161,7 +163,7 @@ class Comparison:
         self.difference = difference
         ref = bare.atlas[:rows].astype(np.float32)
         self._ref = ref
-        self._ref_sum = cv2.add(cv2.transform(ref, _ONES), 3.0)
+        self._ref_sum = cv2.transform(ref, _ONES) + np.float32(3.0)
         # Each zone's rectangle in the rows compared: its light is set zone by zone.
         self._boxes = [(c.index, c.x, c.y, c.w, min(c.h, rows - c.y)) for c in atlas.cells
                        if c.y < rows]
@@ -178,6 +180,10 @@ class Comparison:
         self._sample_bounds = bounds
         self._index = index
         self._zone_px = np.bincount(index.ravel(), minlength=self._cells + 1)
+        self._lost: set[int] = set()
+        self._territory = np.zeros(self._cells + 1, bool)
+        for c in atlas.cells:
+            self._territory[c.index] = c.zone.kind == "territory"
 
     def gains(self, atlas: np.ndarray) -> np.ndarray:
         """Per zone and channel, frame over reference on pixels where only light changed.
@@ -209,13 +215,12 @@ class Comparison:
         f = atlas[: self.rows].astype(np.float32)
         inverse = 1.0 / np.maximum(gains, 0.05)
         for k, x, y, w, h in self._boxes:
-            roi = f[y:y + h, x:x + w]
-            cv2.multiply(roi, (*(float(v) for v in inverse[k]), 0.0), dst=roi)
-        f_sum = cv2.add(cv2.transform(f, _ONES), 3.0)
+            f[y:y + h, x:x + w] *= inverse[k]
+        f_sum = cv2.transform(f, _ONES) + np.float32(3.0)
         ratio = cv2.divide(f_sum, self._ref_sum)
         explained = cv2.multiply(self._ref, cv2.merge((ratio, ratio, ratio)))
         unexplained = cv2.divide(cv2.transform(cv2.absdiff(f, explained), _ONES),
-                                 cv2.add(f_sum, 30.0))
+                                 f_sum + np.float32(30.0))
         return unexplained, ratio
 
     def foreground(self, atlas: np.ndarray, gains: np.ndarray, coloured: np.ndarray
@@ -235,6 +240,53 @@ class Comparison:
         share[0] = 0.0
         return np.asarray(share)
 
+    def reregister(self, atlas: np.ndarray, gains: np.ndarray, cells: np.ndarray,
+                   piece_like: np.ndarray) -> list[int]:
+        """Find nudged tiles again: for each zone in `cells` (atlas cell indices), the
+        shift of its bare picture (up to `NUDGE_PX` each way) under which the least of
+        it differs in no piece's colour. A shift that brings the zone back under the
+        stale bound is kept for the frames to come; the zones found are returned.
+
+        A player's sleeve pushes a tile a few millimetres; the art then differs along
+        every edge of its print, although nothing was put on it.
+        """
+        found = []
+        for k, x, y, w, h in self._boxes:
+            if not cells[k] or not self._territory[k] or k in self._lost:
+                continue
+            roi = (slice(y, y + h), slice(x, x + w))
+            inside = self._index[roi] == k
+            f = atlas[roi].astype(np.float32) * (1.0 / np.maximum(gains[k], 0.05))
+            f_sum = cv2.transform(f, _ONES) + np.float32(3.0)
+            best: tuple[float, int, int] | None = None
+            pad = NUDGE_PX
+            source = cv2.copyMakeBorder(self.bare.atlas[roi], pad, pad, pad, pad,
+                                        cv2.BORDER_REPLICATE).astype(np.float32)
+            for dy in range(-pad, pad + 1):
+                for dx in range(-pad, pad + 1):
+                    ref = source[pad - dy:pad - dy + h, pad - dx:pad - dx + w]
+                    fg = self._decide(f, f_sum, ref, piece_like[roi])
+                    share = float(np.count_nonzero(fg & inside & ~piece_like[roi]))
+                    if best is None or share < best[0]:
+                        best = (share, dx, dy)
+            if best is None or best[0] / max(1, self._zone_px[k]) > self.difference.stale:
+                self._lost.add(k)       # another tile: not looked for again on every frame
+                continue
+            _, dx, dy = best
+            ref = source[pad - dy:pad - dy + h, pad - dx:pad - dx + w]
+            self._ref[roi] = ref
+            self._ref_sum[roi] = cv2.transform(ref, _ONES) + np.float32(3.0)
+            found.append(k)
+        return found
+
+    def _decide(self, f: np.ndarray, f_sum: np.ndarray, ref: np.ndarray,
+                piece_like: np.ndarray) -> np.ndarray:
+        ratio = cv2.divide(f_sum, cv2.transform(ref, _ONES) + np.float32(3.0))
+        explained = cv2.multiply(ref, cv2.merge((ratio, ratio, ratio)))
+        unexplained = cv2.divide(cv2.transform(cv2.absdiff(f, explained), _ONES),
+                                 f_sum + np.float32(30.0))
+        return self.difference.decide(unexplained, ratio, piece_like)
+
     def stale(self, fg: np.ndarray, piece_like: np.ndarray) -> np.ndarray:
         """Per atlas cell index: does the bare table no longer show this zone?
 
@@ -242,7 +294,7 @@ class Comparison:
         zone where much of what differs has no piece's colour holds another tile, or the
         picture was learnt on another table. Such a zone is read without the reference.
         """
-        return self.shares(fg, piece_like) > self.difference.stale
+        return (self.shares(fg, piece_like) > self.difference.stale) & self._territory
 
     def changed_zones(self, atlas: np.ndarray, last: np.ndarray, least_px: float
                       ) -> np.ndarray:

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision import reference
 from vision.calibration import CalibrationError, calibrate, load, reader_for, save
 from vision.layout import load_layout
 from vision.reader import Reader, empty_snapshot
@@ -208,3 +209,44 @@ def test_court_rows_laid_with_gaps_are_counted_by_their_cubes() -> None:
 def _has_wide_gap(row: list[Piece]) -> bool:
     steps = np.hypot(np.diff([p.x for p in row]), np.diff([p.y for p in row]))
     return bool(steps.max() - np.median(steps) >= 2.0)
+
+
+@pytest.fixture(scope="module")
+def wide_table() -> tuple[dict, scenes.Scene, np.ndarray]:
+    """A wide-variety table in mild light with pieces, its calibration and its frame."""
+    rng = np.random.default_rng(4321)
+    table = scenes.random_scene(LAYOUT, rng, variety="wide")
+    table.hands = []
+    calib_scene = scenes.calibration_scene(LAYOUT, np.random.default_rng(4322), variety="wide")
+    calib_scene.camera, calib_scene.lighting = table.camera, table.lighting
+    calib_scene.tile_seed, calib_scene.light = table.tile_seed, table.light
+    calib = calibrate(scenes.render(LAYOUT, calib_scene, 4323), LAYOUT)
+    return calib, table, scenes.render(LAYOUT, table, 4324)
+
+
+def _nudged(reader: Reader, territory: int, dx: int, dy: int) -> BareTable:
+    """The reader's bare table with one tile's picture moved by (dx, dy) atlas pixels:
+    what the camera sees when a sleeve pushed that tile after the set-up step."""
+    assert reader.bare is not None
+    atlas = reader.bare.atlas.copy()
+    cell = next(c for c in reader.atlas.cells if c.zone.raw.get("territory") == territory)
+    roi = atlas[cell.y:cell.y + cell.h, cell.x:cell.x + cell.w]
+    roi[:] = np.roll(roi, (dy, dx), axis=(0, 1))
+    return BareTable(atlas)
+
+
+@pytest.mark.parametrize("search", [True, False], ids=["found", "not-looked-for"])
+def test_a_nudged_tile_is_found_again(wide_table: tuple, search: bool,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    calib, _, frame = wide_table
+    if not search:
+        monkeypatch.setattr(reference, "NUDGE_PX", 0)
+    before = reader_for(LAYOUT, calib).read(frame)   # the tile where it was learnt
+    reader = reader_for(LAYOUT, calib)
+    reader.use_bare(_nudged(reader, 5, 3, -3))
+    snap = reader.read(frame)
+    if search:
+        assert snap["territories"]["5"] == before["territories"]["5"]
+        assert snap["confidence"].get("territory:5", 1.0) >= 0.5
+    else:   # read blind: the referee is told not to trust it
+        assert snap["confidence"]["territory:5"] == 0.0
