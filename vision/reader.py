@@ -118,6 +118,7 @@ class Reader:
         self.bare: BareTable | None = None
         self._confidence: dict[str, float] = {}
         self._cards: set[str] = set()
+        self._cardless: list[Cell] = []
         self.difference = Difference.load()
         self.rows = RowModel.load()
         # A zone is read again once a quarter of a cube's worth of its pixels moved.
@@ -147,6 +148,8 @@ class Reader:
         self._comparison = None if bare is None else Comparison(
             bare, self.atlas, difference or self.difference)
         self._cards = set() if bare is None else self._cards_in(bare)
+        self._cardless = [] if bare is None else [
+            c for c in self.atlas.of_kind("court") if c.zone.seat not in self._cards]
 
     def _cards_in(self, bare: BareTable) -> set[str]:
         """Seats whose court card the bare table shows: its print differs from the bare
@@ -294,8 +297,14 @@ class Reader:
                 np.uint8)
             core = cv2.erode(fg.view(np.uint8), self._kernel3).view(bool)
             labels[~core] = colours.NONE
+            absolute = None
+            for cell in self._cardless:
+                # A court whose card was laid after the bare table: read by colour alone.
+                absolute = np.take(self.table, index) if absolute is None else absolute
+                box = (slice(cell.y, cell.y + cell.h), slice(cell.x, cell.x + cell.w))
+                labels[box] = absolute[box]
             if stale.any():
-                absolute = np.take(self.table, index)
+                absolute = np.take(self.table, index) if absolute is None else absolute
                 # Read without the reference, and say the camera cannot vouch for it.
                 for cell in self.atlas.cells:
                     if stale[cell.index]:
@@ -649,7 +658,7 @@ class Reader:
                 continue
             share = (shares[r] if shares is not None
                      else (labels[iy, ix] == colours.CLASS_OF[colour]).mean(axis=1))
-            if self._comparison is not None:
+            if self._comparison is not None and cell.zone.seat in self._cards:
                 # Against the bare table the row's colour is the cubes alone: count the
                 # length it covers, so the gaps people leave between cubes do not count.
                 covered = float(np.count_nonzero(share >= 0.3)) / self.scale
