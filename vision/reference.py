@@ -111,12 +111,16 @@ class Difference:
 
     @classmethod
     def load(cls, path: Path = FITTED) -> Difference:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            return cls(**{k: float(v) for k, v in data["thresholds"].items()})
-        except (OSError, KeyError, TypeError, ValueError) as exc:
-            raise BareTableError(f"{path}: fitted thresholds missing or broken ({exc})") \
-                from exc
+        return cls(**_fitted(path, "thresholds"))
+
+
+def _fitted(path: Path, key: str) -> dict[str, float]:
+    """The numbers a fitting script stored under `key` in `path`."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return {k: float(v) for k, v in data[key].items()}
+    except (OSError, KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise BareTableError(f"{path}: fitted {key!r} missing or broken ({exc})") from exc
 
 
 ROWS_FITTED = FITTED.with_name("rows.json")
@@ -140,12 +144,7 @@ class RowModel:
 
     @classmethod
     def load(cls, path: Path = ROWS_FITTED) -> RowModel:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            return cls(**{k: float(v) for k, v in data["model"].items()})
-        except (OSError, KeyError, TypeError, ValueError) as exc:
-            raise BareTableError(f"{path}: fitted row model missing or broken ({exc})") \
-                from exc
+        return cls(**_fitted(path, "model"))
 
 
 class Comparison:

@@ -25,6 +25,16 @@ ROOT = Path(__file__).resolve().parents[2]
 LAYOUT = load_layout(None)
 
 
+def _calibration_of(table: scenes.Scene, seed: int, hard: bool = False) -> dict:
+    """The calibration of `table`'s camera and light: its tiles and court cards, and
+    every swatch holding its piece (the set-up step's bare table comes with it)."""
+    calib_scene = scenes.calibration_scene(LAYOUT, np.random.default_rng(seed), hard=hard,
+                                           variety="wide")
+    calib_scene.camera, calib_scene.lighting = table.camera, table.lighting
+    calib_scene.tile_seed, calib_scene.light = table.tile_seed, table.light
+    return calibrate(scenes.render(LAYOUT, calib_scene, seed + 4), LAYOUT)
+
+
 def _table(light: str, fields: tuple[str, ...]) -> tuple[str, dict, dict[str, np.ndarray]]:
     """A table whose every tile is made of `fields`, its calibration, and two frames:
     the tiles alone, and one yellow cube on territory 7."""
@@ -35,11 +45,7 @@ def _table(light: str, fields: tuple[str, ...]) -> tuple[str, dict, dict[str, np
         rng = np.random.default_rng(4242 if hard else 4243)
         table = scenes.random_scene(LAYOUT, rng, hard=hard, variety="wide")
         table.hands = []
-        calib_scene = scenes.calibration_scene(LAYOUT, np.random.default_rng(7), hard=hard,
-                                               variety="wide")
-        calib_scene.camera, calib_scene.lighting = table.camera, table.lighting
-        calib_scene.tile_seed, calib_scene.light = table.tile_seed, table.light
-        calib = calibrate(scenes.render(LAYOUT, calib_scene, 11), LAYOUT)
+        calib = _calibration_of(table, 7, hard)
         empty = scenes.with_changes(table, [])
         empty_frame = scenes.render(LAYOUT, empty, 12)
         x, y = scenes.territory_centre(LAYOUT, 7)
@@ -151,7 +157,7 @@ def test_a_still_zone_repeats_its_counts_and_a_moved_one_is_read_again() -> None
     assert steady.merge(taken, moved, changed)["territories"]["9"]["cubes"]["blue"] == 0
 
 
-def test_the_fitting_script_reproduces_the_stored_thresholds() -> None:
+def test_the_fitting_script_reproduces_its_stored_check() -> None:
     stored = json.loads(FITTED.read_text(encoding="utf-8"))
     sys.path.insert(0, str(ROOT / "scripts"))
     try:
@@ -159,21 +165,24 @@ def test_the_fitting_script_reproduces_the_stored_thresholds() -> None:
     finally:
         sys.path.remove(str(ROOT / "scripts"))
     seeds = stored["data"]["seeds"]
-    again = fit_difference.fit(seeds[1] - seeds[0] + 1, seeds[0])
-    assert again["thresholds"] == stored["thresholds"]
-    assert again["command"] == stored["command"]
+    assert stored["command"].endswith(f"--frames {seeds[1] - seeds[0] + 1} "
+                                      f"--first-seed {seeds[0]}")
+    small = stored["check"]["frames"]
+    again = fit_difference.fit(small, seeds[0])
+    assert again["thresholds"] == stored["check"]["thresholds"]
 
 
-def test_the_row_fitting_script_reproduces_the_stored_model() -> None:
+def test_the_row_fitting_script_reproduces_its_stored_check() -> None:
     stored = json.loads(ROWS_FITTED.read_text(encoding="utf-8"))
     sys.path.insert(0, str(ROOT / "scripts"))
     try:
         import fit_rows
     finally:
         sys.path.remove(str(ROOT / "scripts"))
-    again = fit_rows.fit(stored["data"]["frames"], stored["data"]["seeds"][0])
-    assert again["model"] == stored["model"]
-    assert again["command"] == stored["command"]
+    frames, first = stored["data"]["frames"], stored["data"]["seeds"][0]
+    assert stored["command"].endswith(f"--frames {frames} --first-seed {first}")
+    again = fit_rows.fit(stored["check"]["frames"], first)
+    assert again["model"] == stored["check"]["model"]
 
 
 
@@ -184,10 +193,7 @@ def test_court_rows_laid_with_gaps_are_counted_by_their_cubes() -> None:
     rng = np.random.default_rng(77)
     table = scenes.random_scene(LAYOUT, rng, variety="wide")
     table.hands = []
-    calib_scene = scenes.calibration_scene(LAYOUT, np.random.default_rng(78), variety="wide")
-    calib_scene.camera, calib_scene.lighting = table.camera, table.lighting
-    calib_scene.tile_seed, calib_scene.light = table.tile_seed, table.light
-    reader = reader_for(LAYOUT, calibrate(scenes.render(LAYOUT, calib_scene, 79), LAYOUT))
+    reader = reader_for(LAYOUT, _calibration_of(table, 78))
     courts = {z.seat: z for z in LAYOUT.of_kind("court")}
     laid = {("south", "red"): 12, ("south", "blue"): 6, ("north", "green"): 14,
             ("west", "pink"): 9, ("east", "yellow"): 3}
@@ -217,10 +223,7 @@ def wide_table() -> tuple[dict, scenes.Scene, np.ndarray]:
     rng = np.random.default_rng(4321)
     table = scenes.random_scene(LAYOUT, rng, variety="wide")
     table.hands = []
-    calib_scene = scenes.calibration_scene(LAYOUT, np.random.default_rng(4322), variety="wide")
-    calib_scene.camera, calib_scene.lighting = table.camera, table.lighting
-    calib_scene.tile_seed, calib_scene.light = table.tile_seed, table.light
-    calib = calibrate(scenes.render(LAYOUT, calib_scene, 4323), LAYOUT)
+    calib = _calibration_of(table, 4322)
     return calib, table, scenes.render(LAYOUT, table, 4324)
 
 
