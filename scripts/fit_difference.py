@@ -41,6 +41,8 @@ from vision.render import scene as scenes  # noqa: E402
 from vision.render.pieces import Piece  # noqa: E402
 
 FIRST_SEED = 31000
+#: The renderer's widest variety: art of every palette, the cube colours' own included.
+VARIETY = "wide"
 #: Table pixels whose colour changes this much are rare and scattered (fine art re-seen
 #: through noise): the reader's opening removes them. Brightness changes come in whole
 #: regions (shadows, glare, drift), so their bound is the stricter one.
@@ -50,15 +52,6 @@ STALE_MARGIN = 1.25
 CLEAR_PX = 3
 CHECK_FRAMES = 3
 COMMAND = "scripts/fit_difference.py"
-
-
-def _variety_kwargs() -> dict[str, Any]:
-    """The widest variety the renderer offers (older renderers have none to choose)."""
-    import inspect
-
-    if "variety" in inspect.signature(scenes.random_scene).parameters:
-        return {"variety": "wide"}
-    return {}
 
 
 def _drifted(lighting: Any, rng: np.random.Generator) -> Any:
@@ -128,7 +121,7 @@ def sample(layout: Layout, seed: int, hard: bool) -> dict[str, np.ndarray]:
     """Features of one labelled frame: unexplained change, brightness ratio, whether the
     pixel's colour is a piece colour, and the label."""
     rng = np.random.default_rng(seed)
-    scene = scenes.random_scene(layout, rng, hard=hard, **_variety_kwargs())
+    scene = scenes.random_scene(layout, rng, hard=hard, variety=VARIETY)
     scene.hands = []
     frame = scenes.render(layout, scene, seed)
     bare_scene = scenes.with_changes(scene, [])
@@ -154,7 +147,7 @@ def sample(layout: Layout, seed: int, hard: bool) -> dict[str, np.ndarray]:
     # wrong. Shares are measured once the thresholds are fitted.
     other = Reader(layout).learn_bare(scenes.render(
         layout, scenes.with_changes(scenes.random_scene(
-            layout, np.random.default_rng(seed + 100000), hard=hard, **_variety_kwargs()),
+            layout, np.random.default_rng(seed + 100000), hard=hard, variety=VARIETY),
             []), seed + 3))
     return {"unexplained": unexplained[keep], "ratio": ratio[keep],
             "coloured": coloured[keep], "label": labels[keep], "noise": noise,
@@ -207,7 +200,7 @@ def fit(frames: int, first_seed: int = FIRST_SEED) -> dict[str, Any]:
     found = thresholds.decide(data["unexplained"], data["ratio"], data["coloured"])
     return {
         "command": f".venv/bin/python {COMMAND} --frames {frames} --first-seed {first_seed}",
-        "data": {"renderer": "vision.render", **_variety_kwargs(), "frames": frames,
+        "data": {"renderer": "vision.render", "variety": VARIETY, "frames": frames,
                  "seeds": [first_seed, first_seed + frames - 1],
                  "light": "mild and hard alternately; the bare table under drifted light",
                  "table_pixels": int(table.sum()), "piece_pixels": int(piece.sum())},

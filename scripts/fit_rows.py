@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import inspect
 import json
 import sys
 from pathlib import Path
@@ -34,24 +33,19 @@ from vision.reference import ROWS_FITTED, RowModel  # noqa: E402
 from vision.render import scene as scenes  # noqa: E402
 
 FIRST_SEED = 32000
+VARIETY = "wide"
 CHECK_FRAMES = 2
 COMMAND = "scripts/fit_rows.py"
-
-
-def _variety() -> dict[str, Any]:
-    if "variety" in inspect.signature(scenes.random_scene).parameters:
-        return {"variety": "wide"}
-    return {}
 
 
 def rows_of(seed: int, hard: bool) -> list[tuple[float, int]]:
     """(covered mm, true cubes) of every court row in one labelled frame."""
     layout = load_layout(None)
     rng = np.random.default_rng(seed)
-    table = scenes.random_scene(layout, rng, hard=hard, **_variety())
+    table = scenes.random_scene(layout, rng, hard=hard, variety=VARIETY)
     table.hands = []
     calib_scene = scenes.calibration_scene(layout, np.random.default_rng(seed + 1), hard=hard,
-                                           boards=True, **_variety())
+                                           boards=True, variety=VARIETY)
     calib_scene = dataclasses.replace(
         calib_scene, camera=table.camera, lighting=table.lighting, light=table.light,
         tile_seed=table.tile_seed)
@@ -80,7 +74,7 @@ def fit(frames: int, first_seed: int = FIRST_SEED) -> dict[str, Any]:
     read = np.array([round(model.cubes(c)) if model.cubes(c) >= 0.5 else 0 for c in covered])
     return {
         "command": f".venv/bin/python {COMMAND} --frames {frames} --first-seed {first_seed}",
-        "data": {"renderer": "vision.render", **_variety(), "frames": frames,
+        "data": {"renderer": "vision.render", "variety": VARIETY, "frames": frames,
                  "seeds": [first_seed, first_seed + 10 * (frames - 1)], "rows": len(data),
                  "light": "mild and hard alternately"},
         "model": dataclasses.asdict(model),

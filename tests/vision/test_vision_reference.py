@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import cv2
 import numpy as np
@@ -157,13 +159,18 @@ def test_a_still_zone_repeats_its_counts_and_a_moved_one_is_read_again() -> None
     assert steady.merge(taken, moved, changed)["territories"]["9"]["cubes"]["blue"] == 0
 
 
+def _script(name: str) -> ModuleType:
+    """A fitting script of `scripts/`, imported as a module."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def test_the_fitting_script_reproduces_its_stored_check() -> None:
     stored = json.loads(FITTED.read_text(encoding="utf-8"))
-    sys.path.insert(0, str(ROOT / "scripts"))
-    try:
-        import fit_difference
-    finally:
-        sys.path.remove(str(ROOT / "scripts"))
+    fit_difference = _script("fit_difference")
     seeds = stored["data"]["seeds"]
     assert stored["command"].endswith(f"--frames {seeds[1] - seeds[0] + 1} "
                                       f"--first-seed {seeds[0]}")
@@ -174,11 +181,7 @@ def test_the_fitting_script_reproduces_its_stored_check() -> None:
 
 def test_the_row_fitting_script_reproduces_its_stored_check() -> None:
     stored = json.loads(ROWS_FITTED.read_text(encoding="utf-8"))
-    sys.path.insert(0, str(ROOT / "scripts"))
-    try:
-        import fit_rows
-    finally:
-        sys.path.remove(str(ROOT / "scripts"))
+    fit_rows = _script("fit_rows")
     frames, first = stored["data"]["frames"], stored["data"]["seeds"][0]
     assert stored["command"].endswith(f"--frames {frames} --first-seed {first}")
     again = fit_rows.fit(stored["check"]["frames"], first)
