@@ -253,7 +253,8 @@ class Reader:
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3:
             raise ValueError("frame must be a BGR image")
         moving = self.motion.check_frame(frame)
-        still = self.steady.still(frame)
+        assert self.motion.last is not None       # the thumbnail check_frame just took
+        still = self.steady.still(self.motion.last)
         if still is not None:
             if t is not None:
                 still["t"] = round(float(t), 3)

@@ -8,8 +8,8 @@ a zone is read again only when enough of its pixels moved (a hand, a piece), and
 otherwise repeats its last counts. Light that drifts slowly makes a zone read again now
 and then, which is harmless.
 
-A frame in which nothing moved at all (the thumbnail the motion check already takes)
-is not read: the last snapshot stands.
+A frame in which nothing moved at all is not read: the last snapshot stands. This is
+judged on the grey thumbnail the motion check takes anyway (one pixel in 64).
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ import numpy as np
 
 from vision.atlas import Atlas, Cell
 
-#: Thumbnail pixels (one in 16 x 16) that must change for the frame to be read again: a
-#: cube seen at 1 px/mm covers about four of them.
+#: Thumbnail pixels (one in 8 x 8) that must change for the frame to be read again. A
+#: cube alone covers one or two of them, but no piece moves without a hand, which
+#: covers hundreds.
 STILL_PIXELS = 2
 #: Grey levels a thumbnail pixel must move to count (sensor noise stays far below).
 STILL_LEVELS = 30
@@ -44,9 +45,9 @@ class Steady:
     def reset(self) -> None:
         self._pixels = self._snap = self._thumb = None
 
-    def still(self, frame: np.ndarray) -> dict[str, Any] | None:
-        """The last snapshot when this frame shows exactly what the last read one did."""
-        thumb = cv2.cvtColor(np.ascontiguousarray(frame[::16, ::16]), cv2.COLOR_BGR2GRAY)
+    def still(self, thumb: np.ndarray) -> dict[str, Any] | None:
+        """The last snapshot when this frame (its grey thumbnail) shows what the one
+        before did."""
         last, self._thumb = self._thumb, thumb
         if self._snap is None or last is None or last.shape != thumb.shape:
             return None

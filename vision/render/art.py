@@ -63,10 +63,11 @@ def paste_tile(tex: np.ndarray, s: float, centre: tuple[float, float], radius_mm
     local = np.round((poly * s - np.array([x0, y0])) * 16).astype(np.int32)
     cv2.fillPoly(mask, [local], 255, cv2.LINE_AA, shift=4)
     cv2.polylines(art, [local], True, (40, 60, 80), max(1, int(0.8 * s)), cv2.LINE_AA, shift=4)
-    _blend(tex, art, mask, x0, y0)
+    blend(tex, art, mask, x0, y0)
 
 
-def _blend(tex: np.ndarray, art: np.ndarray, mask: np.ndarray, x0: int, y0: int) -> None:
+def blend(tex: np.ndarray, art: np.ndarray, mask: np.ndarray, x0: int, y0: int) -> None:
+    """Lay `art` onto `tex` at (x0, y0) through an 8-bit `mask` (its soft edges blend)."""
     h, w = mask.shape
     roi = tex[y0:y0 + h, x0:x0 + w]
     a = (mask.astype(np.float32) / 255)[..., None]

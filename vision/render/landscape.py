@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from vision.layout import CUBE_COLOURS
+from vision.render.art import blend
 
 BGR = tuple[int, int, int]
 
@@ -243,14 +244,7 @@ def paste_tile(tex: np.ndarray, s: float, centre: tuple[float, float], radius_mm
     edge = tuple(int(c) for c in rng.uniform(25, 90, 3))
     cv2.polylines(art, [local], True, edge, max(1, int(rng.uniform(0.4, 1.2) * s)), cv2.LINE_AA,
                   shift=4)
-    _blend(tex, art, mask, x0, y0)
-
-
-def _blend(tex: np.ndarray, art: np.ndarray, mask: np.ndarray, x0: int, y0: int) -> None:
-    h, w = mask.shape
-    roi = tex[y0:y0 + h, x0:x0 + w]
-    a = (mask.astype(np.float32) / 255)[..., None]
-    roi[:] = (roi * (1 - a) + art * a).astype(np.uint8)
+    blend(tex, art, mask, x0, y0)
 
 
 def paste_court_board(tex: np.ndarray, s: float, zone_raw: dict[str, object],
@@ -304,7 +298,7 @@ def paste_court_board(tex: np.ndarray, s: float, zone_raw: dict[str, object],
     out = np.clip(img, 0, 255).astype(np.uint8)
     cv2.polylines(out, [np.round(local * 16).astype(np.int32)], True,
                   tuple(int(c * 0.45) for c in card), max(1, int(0.8 * s)), cv2.LINE_AA, 4)
-    _blend(tex, out, mask, int(x0), int(y0))
+    blend(tex, out, mask, int(x0), int(y0))
     for colour in CUBE_COLOURS:
         x, y = rows[colour][0]
         centre_px = (round((x + shift[0]) * s * 16), round((y + shift[1]) * s * 16))
