@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
+from referee.terminal import for_terminal, json_for_terminal, say
+
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})
 VIDEO_SUFFIXES = frozenset({".mp4", ".avi", ".mov", ".mkv", ".h264", ".webm", ".m4v"})
 DEFAULT_FPS = 5.0
@@ -100,9 +102,9 @@ def run_follow(args: argparse.Namespace) -> int:
                 if progress:
                     progress.clear()
                 if args.json:
-                    sys.stdout.write(json.dumps(event, ensure_ascii=False) + "\n")
+                    sys.stdout.write(json_for_terminal(event) + "\n")
                 else:
-                    sys.stdout.write(describe(event) + "\n")
+                    sys.stdout.write(for_terminal(describe(event)) + "\n")
                 sys.stdout.flush()
             if progress:
                 progress.show(snapshot.t, done)
@@ -113,7 +115,7 @@ def run_follow(args: argparse.Namespace) -> int:
             progress.clear()
     status = _write_record(referee, args.record)
     if args.record is None and referee.game is None and error is None:
-        print(
+        say(
             "no game began: the table never showed every player's 5 discs in the tray and "
             "then one leaving it (check the seats in --players)",
             file=sys.stderr,
@@ -122,7 +124,7 @@ def run_follow(args: argparse.Namespace) -> int:
     if error is not None:
         return _fail(error)
     if referee.illegal is not None:
-        print(
+        say(
             f"note: the stream ends on an illegal act: {referee.illegal['message']}",
             file=sys.stderr,
         )
@@ -134,7 +136,7 @@ def _write_record(referee: Any, out: Path | None) -> int:
     if out is None:
         return 0
     if record is None:
-        print(
+        say(
             f"{out}: not written: no game began (the table never showed every player's 5 "
             f"discs in the tray and then one leaving it; check the seats in --players)",
             file=sys.stderr,
@@ -148,7 +150,7 @@ def _write_record(referee: Any, out: Path | None) -> int:
 
 
 def _fail(message: str) -> int:
-    print(f"carolus follow: {message}", file=sys.stderr)
+    say(f"carolus follow: {message}", file=sys.stderr)
     return 2
 
 

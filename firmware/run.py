@@ -23,6 +23,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from referee.terminal import for_terminal
+
 log = logging.getLogger("carolus")
 
 SOURCES = "picamera | usb:N | video:FILE | images:DIR | snapshots:FILE.jsonl | demo"
@@ -76,7 +78,7 @@ def register(subparsers: Any) -> None:
 
 
 def _fail(message: str) -> int:
-    print(f"carolus run: {message}", file=sys.stderr)
+    print(for_terminal(f"carolus run: {message}"), file=sys.stderr)
     return 2
 
 
@@ -117,15 +119,38 @@ def run(args: argparse.Namespace) -> int:
     players = plan["players"]
     say = _say
     gamelog = None
+    lock = None
+    fresh = False  # the demo's own log, started afresh each time
     if not args.no_log:
-        from firmware.gamelog.store import GameLog, GameLogError
+        from firmware.gamelog.lock import LogInUseError, LogLockError, lock_log
+        from firmware.gamelog.store import GameLog, GameLogError, default_path
 
-        path = args.db or os.environ.get("CAROLUS_DB")
-        if path is None and plan["demo"]:
-            from firmware.gamelog.store import default_path
-
-            path = str(default_path().with_name("demo.db"))
-            Path(path).unlink(missing_ok=True)  # every demo starts afresh
+        fresh = args.db is None and not os.environ.get("CAROLUS_DB") and plan["demo"]
+        path = Path(args.db) if args.db else default_path()
+        if fresh:
+            path = path.with_name("demo.db")
+        # the lock before anything reads or writes the log (or the demo deletes it)
+        try:
+            lock = lock_log(path)
+        except LogInUseError as exc:
+            return _fail(f"{exc}; stop it first, or give this one another --db")
+        except LogLockError as exc:
+            return _fail(f"{exc}; run with --no-log, or --db FILE in a folder you can write")
+    if not args.no_web:
+        # a port in use is said before a game is resumed or a log opened
+        problem = _cannot_listen(config.web.host, int(config.web.port))
+        if problem is not None:
+            return _fail(problem)
+    if lock is not None:
+        if fresh:
+            try:
+                _start_afresh(path)
+            except OSError as exc:
+                return _fail(
+                    f"the data folder {path.parent} cannot be written ({exc.strerror or exc}), "
+                    "so the demo cannot start its game log afresh; run with --no-log, or "
+                    "--db FILE in a folder you can write"
+                )
         try:
             gamelog = GameLog(path, images=not args.no_pictures)
         except GameLogError as exc:
@@ -174,6 +199,7 @@ def run(args: argparse.Namespace) -> int:
                 keys_file=keys,
             )
         except OSError as exc:
+            _close(outputs, gamelog, lock)
             return _fail(
                 f"web page: cannot listen on {config.web.host}:{config.web.port}: "
                 f"{exc.strerror or exc}"
@@ -222,17 +248,57 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if web is not None:
             web.stop()
-        for output in outputs:
-            close = getattr(output, "close", None)
-            if close is not None:
-                close()
-        if gamelog is not None:
-            gamelog.close()
+        _close(outputs, gamelog, lock)
     return 0
 
 
+def _close(outputs: list[Any], gamelog: Any, lock: Any) -> None:
+    for output in outputs:
+        close = getattr(output, "close", None)
+        if close is not None:
+            close()
+    if gamelog is not None:
+        gamelog.close()
+    if lock is not None:
+        lock.release()
+
+
+def _start_afresh(path: Path) -> None:
+    """Delete the last demo's log (with its WAL files, which a fresh file must not
+    inherit); only under the lock, so never a log another appliance has open."""
+    for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        name.unlink(missing_ok=True)
+
+
+def _cannot_listen(host: str, port: int) -> str | None:
+    """Why the web page could not listen on ``host:port``, found by binding it once:
+    cheap, and it lets a second appliance on a busy port stop before it opens the log.
+    The server binds again later; a port taken in between still fails clearly there."""
+    import socket
+
+    if port == 0:
+        return None
+    try:
+        places = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
+    except OSError:
+        return None  # a name that does not resolve: the server says so in its words
+    for family, kind, proto, _, address in places:
+        try:
+            with socket.socket(family, kind, proto) as probe:
+                # as the server does, so a port in TIME_WAIT is not taken for a busy one
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                if family == socket.AF_INET6:
+                    probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+                probe.bind(address)
+        except OSError as exc:
+            return f"web page: cannot listen on {host}:{port}: {exc.strerror or exc}"
+    return None
+
+
 def _say(text: str) -> None:
-    print(text, file=sys.stderr, flush=True)
+    print(for_terminal(text), file=sys.stderr, flush=True)
 
 
 def resume_running(gamelog: Any, appliance: Any, say: Any = _say) -> bool:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
@@ -39,14 +38,15 @@ def register(subparsers: Any) -> None:
 
 def run_check(args: argparse.Namespace) -> int:
     from referee.check import check_file, describe
+    from referee.terminal import json_for_terminal, say
 
     worst = 0
     for path in args.records:
         verdict = check_file(path)
         if args.json:
-            print(json.dumps(verdict.to_json(), ensure_ascii=False), flush=True)
+            say(json_for_terminal(verdict.to_json()), flush=True)
         else:
-            print(describe(verdict), flush=True)
+            say(describe(verdict), flush=True)
         worst = max(worst, verdict.exit_code)
     return worst
 

@@ -23,6 +23,7 @@ from referee.pieces import CASTLE_COLOURS, COLOURS
 from referee.record import MalformedRecordError, Record, load
 from referee.selfplay import roll_refill
 from referee.setup import Player, Setup
+from referee.terminal import for_terminal
 
 HELP = """\
 At any prompt:
@@ -105,7 +106,7 @@ class Console:
         self.record_path = record_path
 
     def say(self, text: str = "") -> None:
-        print(text, file=self.out, flush=True)
+        print(for_terminal(text), file=self.out, flush=True)
 
     def prompt(self) -> str:
         game = self.game
@@ -128,7 +129,7 @@ class Console:
         self.say(f"Carolus Magnus, {len(self.game.players)} players. Type 'help' for help.")
         self.show()
         while not self.game.is_over:
-            self.out.write(self.prompt())
+            self.out.write(for_terminal(self.prompt()))
             self.out.flush()
             line = lines.readline()
             if not line:
@@ -247,12 +248,15 @@ def play_console(args: argparse.Namespace, lines: TextIO, out: TextIO) -> int:
         try:
             record = load(args.resume)
         except MalformedRecordError as exc:
-            print(f"carolus play: {args.resume}: {exc}", file=sys.stderr)
+            print(for_terminal(f"carolus play: {args.resume}: {exc}"), file=sys.stderr)
             return 2
         verdict = judge(record, args.resume)
         if not verdict.legal or verdict.game is None:
             error = verdict.error or {}
-            print(f"carolus play: {args.resume}: {error.get('message')}", file=sys.stderr)
+            print(
+                for_terminal(f"carolus play: {args.resume}: {error.get('message')}"),
+                file=sys.stderr,
+            )
             return 1
         game = verdict.game
     else:
@@ -260,7 +264,7 @@ def play_console(args: argparse.Namespace, lines: TextIO, out: TextIO) -> int:
             players = parse_players(args.players)
             game = Game(Setup.random(players, rng))
         except (InputError, IllegalMoveError) as exc:
-            print(f"carolus play: {exc}", file=sys.stderr)
+            print(for_terminal(f"carolus play: {exc}"), file=sys.stderr)
             return 2
     record_path = Path(args.record) if args.record else None
     return Console(game, out, rng, record_path).run(lines)

@@ -8,17 +8,44 @@ and names the field of any misfit (``rounds[2].turns[0].emperor``).
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from referee.game import Game
-from referee.moves import ChooseDisc, MoveEmperor, PlayCubes, Refill
+from referee.moves import (
+    ChooseDisc,
+    Move,
+    MoveEmperor,
+    MoveFormatError,
+    PlayCubes,
+    Refill,
+    move_from_json,
+    move_to_json,
+)
 from referee.setup import Player, Setup
 
 FORMAT = "carolus-record/1"
+
+#: The largest record file read, in bytes. A whole game of four players is some 60 KB;
+#: the cap only keeps a wrong path (``/dev/zero``, a video) from eating the memory.
+MAX_RECORD_BYTES = 4 * 1024 * 1024
+
+#: The ``meta`` key that carries the steps of a turn still in progress when the record
+#: was made: the format holds whole turns only, and the log must not lose a step.
+UNFINISHED_TURN = "unfinished_turn"
+
+#: Why those steps sit in ``meta``, written next to them for whoever reads the file.
+UNFINISHED_WHY = (
+    "carolus-record/1 holds whole turns only: these steps of the turn in progress when "
+    "the record was made are kept here, outside the rounds; carolus check does not judge "
+    "them, carolus games import replays them after the last whole turn"
+)
 
 
 class MalformedRecordError(ValueError):
@@ -111,23 +138,29 @@ class Record:
 
     @classmethod
     def from_game(cls, game: Game, meta: Mapping[str, Any] | None = None) -> Record:
-        """The record of everything pushed on ``game`` (whole turns only)."""
+        """The record of everything pushed on ``game``. The rounds hold whole turns, as
+        the format says; the steps after the last whole turn (a game stopped mid-turn)
+        go into ``meta["unfinished_turn"]`` with the reason, so saving and re-importing
+        a record never drops a step the table took (`unfinished_moves`)."""
         rounds: list[RoundRecord] = []
         discs: list[tuple[str, int]] = []
         turns: list[TurnRecord] = []
         pending: dict[str, Any] = {}
         players = len(game.players)
+        whole = 0  # moves of the stack the rounds hold
 
         def close_round() -> None:
             nonlocal discs, turns
             rounds.append(RoundRecord(tuple(discs), tuple(turns)))
             discs, turns = [], []
 
-        for move in game.move_stack:
+        for i, move in enumerate(game.move_stack):
             if isinstance(move, ChooseDisc):
                 if len(discs) == players:
                     close_round()
                 discs.append((move.player, move.number))
+                if len(discs) == players:
+                    whole = i + 1
             elif isinstance(move, PlayCubes):
                 territories: dict[str, tuple[str, ...]] = {}
                 for key, colours in move.territories:
@@ -137,26 +170,106 @@ class Record:
                 pending["emperor"] = move.steps
                 if move is game.move_stack[-1] and game.is_over:
                     turns.append(TurnRecord(**pending))
+                    whole = i + 1
             else:
                 turns.append(
                     TurnRecord(**pending, refill=move.colours, returned=dict(move.returned))
                 )
+                whole = i + 1
         if len(discs) == players:  # discs of an unfinished opening phase are no whole turn
             close_round()
-        return cls(game.setup, tuple(rounds), dict(meta or {}))
+        kept = dict(meta or {})
+        kept.pop(UNFINISHED_TURN, None)  # a stale note from a record this game came from
+        left = game.move_stack[whole:]
+        if left:
+            kept[UNFINISHED_TURN] = {
+                "steps": [move_to_json(m) for m in left],
+                "why": UNFINISHED_WHY,
+            }
+        return cls(game.setup, tuple(rounds), kept)
+
+    def unfinished_moves(self) -> list[Move]:
+        """The steps after the last whole turn that `from_game` kept in ``meta``, in
+        order (none for a record of whole turns). `MalformedRecordError` names the field
+        when they are not moves; whether they are legal is the referee's business."""
+        note = self.meta.get(UNFINISHED_TURN)
+        if note is None:
+            return []
+        where = f"meta.{UNFINISHED_TURN}"
+        steps = _list(_required(_object(note, where), "steps", f"{where}."), f"{where}.steps")
+        moves = []
+        for i, step in enumerate(steps):
+            try:
+                moves.append(move_from_json(step))
+            except MoveFormatError as exc:
+                raise MalformedRecordError(f"{where}.steps[{i}]", str(exc)) from None
+        return moves
 
 
 # -------------------------------------------------------------------- reading
 
 
+def read_record_file(path: str | Path, limit: int = MAX_RECORD_BYTES) -> str:
+    """The text of a record file a user named, read so that a wrong name cannot hang or
+    exhaust the machine: a FIFO, a device (``/dev/zero``) or a folder is refused before
+    a byte is read, and a file over ``limit`` bytes is refused too. Opened non-blocking
+    and checked on the open descriptor, so nothing swapped in after a check is read.
+    `MalformedRecordError` with the reason otherwise."""
+    name = str(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:  # a FIFO nobody writes to, a socket
+            raise MalformedRecordError(None, f"{name} is not a regular file") from None
+        raise MalformedRecordError(None, f"cannot read the file: {exc.strerror or exc}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise MalformedRecordError(None, f"{name} is not a regular file ({_what(mode)})")
+        chunks: list[bytes] = []
+        left = limit + 1  # one byte over the cap tells a file over it
+        while left > 0:
+            chunk = os.read(fd, min(left, 1024 * 1024))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+    except OSError as exc:
+        raise MalformedRecordError(None, f"cannot read the file: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if len(data) > limit:
+        raise MalformedRecordError(
+            None,
+            f"{name} is larger than {_size(limit)}, the most a record may be; "
+            "it is not a game record",
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise MalformedRecordError(None, f"cannot read the file: {exc}") from None
+
+
+def _what(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a file"
+
+
+def _size(n: int) -> str:
+    return f"{n // (1024 * 1024)} MB" if n >= 1024 * 1024 else f"{n} bytes"
+
+
 def load(path: str | Path) -> Record:
     """Read a record file; `MalformedRecordError` if it is not one."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise MalformedRecordError(None, f"cannot read the file: {reason}") from None
-    return loads(text)
+    return loads(read_record_file(path))
 
 
 def loads(text: str) -> Record:
@@ -292,6 +405,8 @@ def _strings(value: object, where: str) -> tuple[str, ...]:
 
 __all__: Sequence[str] = (
     "FORMAT",
+    "MAX_RECORD_BYTES",
+    "UNFINISHED_TURN",
     "MalformedRecordError",
     "Record",
     "RoundRecord",
@@ -299,4 +414,5 @@ __all__: Sequence[str] = (
     "load",
     "loads",
     "parse",
+    "read_record_file",
 )

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sqlite3
 import sys
 from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
+
+from referee.terminal import for_terminal, say
 
 
 def _date(text: str) -> str:
@@ -98,7 +101,7 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 
 def _error(message: str) -> None:
-    print(f"carolus games: {message}", file=sys.stderr)
+    say(f"carolus games: {message}", file=sys.stderr)
 
 
 def _open(args: argparse.Namespace) -> Any:
@@ -140,9 +143,9 @@ def run_list(args: argparse.Namespace) -> int:
     with _open(args) as log:
         rows = log.games(args.player, args.since, args.until, args.result)
     if not rows:
-        print("No games.")
+        say("No games.")
         return 0
-    print("\n".join(list_lines(rows)))
+    say("\n".join(list_lines(rows)))
     return 0
 
 
@@ -151,14 +154,14 @@ def run_show(args: argparse.Namespace) -> int:
     from firmware.gamelog.summary import show_lines
 
     with _open(args) as log:
-        print("\n".join(show_lines(log, args.id)))
+        say("\n".join(show_lines(log, args.id)))
         if args.review:
             from referee.advisor import review
             from referee.advisor.review import describe
 
             items = review(log.record(args.id), limit=5)
-            print("Review (the costliest turns, with a better play):")
-            print(describe(items) if items else "  nothing to review: no turn cost the loser")
+            say("Review (the costliest turns, with a better play):")
+            say(describe(items) if items else "  nothing to review: no turn cost the loser")
     return 0
 
 
@@ -173,11 +176,16 @@ def run_export(args: argparse.Namespace) -> int:
         rows = log.games() if args.all else [log.game(i) for i in args.ids]
         if args.csv:
             if args.csv == "-":
-                write_csv(rows, sys.stdout)
+                if sys.stdout.isatty():  # names shown, not obeyed; a pipe gets them as kept
+                    text = io.StringIO()
+                    write_csv(rows, text)
+                    sys.stdout.write(for_terminal(text.getvalue()))
+                else:
+                    write_csv(rows, sys.stdout)
             else:
                 with _create(Path(args.csv)) as out:
                     n = write_csv(rows, out)
-                print(f"{args.csv}: {n} result lines for {len(rows)} games")
+                say(f"{args.csv}: {n} result lines for {len(rows)} games")
         if args.out or not args.csv:
             folder = Path(args.out or ".")
             try:
@@ -190,7 +198,7 @@ def run_export(args: argparse.Namespace) -> int:
                 with _create(path) as out:
                     out.write(json.dumps(log.record_json(row.id), indent=1, ensure_ascii=False))
                     out.write("\n")
-                print(f"{path}: game {row.id} ({row.status})")
+                say(f"{path}: game {row.id} ({row.status})")
     return 0
 
 
@@ -206,15 +214,15 @@ def _create(path: Path) -> IO[str]:
 @_guard
 def run_import(args: argparse.Namespace) -> int:
     from firmware.gamelog.store import ImportRejectedError
-    from referee.record import MalformedRecordError, load
+    from referee.record import MalformedRecordError, loads, read_record_file
 
     worst = 0
     with _open(args) as log:
         for name in args.files:
             try:
-                load(name)  # the shape, with the field of any misfit
-                data = json.loads(Path(name).read_text(encoding="utf-8"))
-                imported = log.import_record(data, name)  # kept as written
+                text = read_record_file(name)  # a FIFO or /dev/zero is refused, not read
+                loads(text)  # the shape, with the field of any misfit
+                imported = log.import_record(json.loads(text), name)  # kept as written
             except MalformedRecordError as exc:
                 where = f" in {exc.field}" if exc.field else ""
                 _error(f"{name}: not a valid record{where}: {exc.message}")
@@ -224,10 +232,12 @@ def run_import(args: argparse.Namespace) -> int:
                 _error(f"{name}: rejected: {exc.message}")
                 worst = max(worst, exc.exit_code)
                 continue
+            if imported.note:
+                _error(f"{name}: {imported.note}")
             if imported.duplicate:
-                print(f"{name}: already in the log as game {imported.game_id}")
+                say(f"{name}: already in the log as game {imported.game_id}")
             else:
-                print(f"{name}: kept as game {imported.game_id} ({imported.status})")
+                say(f"{name}: kept as game {imported.game_id} ({imported.status})")
     return worst
 
 
@@ -238,17 +248,17 @@ def run_replay(args: argparse.Namespace) -> int:
     with _open(args) as log:
         row = log.game(args.id)
         setup, moves = log.setup(args.id), log.moves(args.id)
-    print(f"Game {row.id}: " + ", ".join(f"{s.name} ({s.castles})" for s in row.seats))
+    say(f"Game {row.id}: " + ", ".join(f"{s.name} ({s.castles})" for s in row.seats))
     interactive = not args.all
     for turn, game in turns(setup, moves):
-        print("\n".join(replay_lines(turn, game)), flush=True)
+        say("\n".join(replay_lines(turn, game)), flush=True)
         if interactive:
-            print("[Enter: next turn, q: quit] ", end="", flush=True)
+            say("[Enter: next turn, q: quit] ", end="", flush=True)
             answer = sys.stdin.readline()
             if not answer or answer.strip().lower().startswith("q"):
-                print()
+                say()
                 return 0
-    print("End of the game log." if not interactive else "\nEnd of the game log.")
+    say("End of the game log." if not interactive else "\nEnd of the game log.")
     return 0
 
 
@@ -257,5 +267,5 @@ def run_stats(args: argparse.Namespace) -> int:
     from firmware.gamelog.summary import stats_lines
 
     with _open(args) as log:
-        print("\n".join(stats_lines(log)))
+        say("\n".join(stats_lines(log)))
     return 0

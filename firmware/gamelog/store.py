@@ -40,7 +40,7 @@ from referee.errors import IllegalMoveError
 from referee.events import Event
 from referee.game import Game
 from referee.moves import Move
-from referee.record import Record, parse
+from referee.record import UNFINISHED_TURN, MalformedRecordError, Record, parse
 from referee.setup import Setup
 
 log = logging.getLogger("carolus.gamelog")
@@ -159,6 +159,9 @@ class Imported:
     game_id: int
     status: str
     duplicate: bool = False
+    #: What was not kept of the record and why (steps of a turn in progress that do not
+    #: replay), for the importer to say; empty when every step was kept.
+    note: str = ""
 
 
 def default_path() -> Path:
@@ -608,12 +611,14 @@ class GameLog:
         ).fetchone()
         if row is not None:
             return Imported(int(row[0]), str(row[1]), duplicate=True)
+        extra, note = _replay_unfinished(record, game)
         meta = dict(record.meta)
+        meta.pop(UNFINISHED_TURN, None)  # those steps are in the steps table now
         date = meta.get("date")
         started = date if isinstance(date, str) and _is_date(date) else _now()
         imported_t = time.time()
         moves = [dumps_move(m) for m in game.move_stack]
-        facts = [_event_json(e) for e in verdict.events]
+        facts = [_event_json(e) for e in [*verdict.events, *extra]]
 
         def op(conn: sqlite3.Connection) -> int:
             game_id = _insert_game(conn, record.setup, meta, "import", "running", started)
@@ -626,7 +631,7 @@ class GameLog:
             return game_id
 
         game_id = self._write(op, keep=False)
-        return Imported(game_id, "finished" if game.is_over else "unfinished")
+        return Imported(game_id, "finished" if game.is_over else "unfinished", note=note)
 
     # -------------------------------------------------------------- reading
 
@@ -805,6 +810,28 @@ class GameLog:
 
 
 # ------------------------------------------------------------------ helpers
+
+
+def _replay_unfinished(record: Record, game: Game) -> tuple[list[Event], str]:
+    """Push the steps of the turn in progress a record carries in its ``meta`` (see
+    `Record.from_game`) on ``game``, so a game exported mid-turn comes back with every
+    step. They are no part of the verdict: a step that does not replay is left out with
+    the reason, and the whole turns are kept all the same."""
+    try:
+        moves = record.unfinished_moves()
+    except MalformedRecordError as exc:
+        return [], f"the steps of the unfinished turn were left out: {exc}"
+    events: list[Event] = []
+    for i, move in enumerate(moves):
+        try:
+            events += game.push(move)
+        except IllegalMoveError as exc:
+            left = len(moves) - i
+            return events, (
+                f"{left} of the {len(moves)} steps of the unfinished turn were left out: "
+                f"{exc.message}"
+            )
+    return events, ""
 
 
 def _is_date(text: str) -> bool:

@@ -8,9 +8,10 @@ explained from one player's side (``--player``, default the player to move). Wit
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
+
+from referee.terminal import json_for_terminal, say
 
 
 def register(subparsers: Any) -> None:
@@ -40,12 +41,12 @@ def run_advise(args: argparse.Namespace) -> int:
     try:
         record = load(args.record)
     except MalformedRecordError as exc:
-        print(f"{args.record}: not a valid record: {exc}", file=sys.stderr)
+        say(f"{args.record}: not a valid record: {exc}", file=sys.stderr)
         return 2
     verdict = judge(record, args.record)
     if not verdict.legal or verdict.game is None:
         error = verdict.error or {}
-        print(
+        say(
             f"{args.record}: breaks a rule ({error.get('code')}): {error.get('message')}",
             file=sys.stderr,
         )
@@ -54,7 +55,7 @@ def run_advise(args: argparse.Namespace) -> int:
     names = [p.name for p in game.players]
     you = args.player or game.to_move
     if args.player is not None and args.player not in names:
-        print(
+        say(
             f"{args.record}: --player {args.player!r} is not a player ({', '.join(names)})",
             file=sys.stderr,
         )
@@ -74,12 +75,12 @@ def run_advise(args: argparse.Namespace) -> int:
         }
         if args.review:
             data["review"] = [i.to_json() for i in items]
-        print(json.dumps(data, ensure_ascii=False))
+        say(json_for_terminal(data))
         return 0
-    print(_text(game, advice, you))
+    say(_text(game, advice, you))
     if args.review:
-        print("Review:")
-        print(describe(items))
+        say("Review:")
+        say(describe(items))
     return 0
 
 

@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import signal
+import socket
 import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
+
+import pytest
 
 from firmware.demo import demo_record
 from referee.check import judge
@@ -85,3 +93,166 @@ def test_the_demo_game_is_a_whole_legal_game() -> None:
     kinds = {e.kind for e in verdict.events}
     assert {"castle-built", "castle-taken", "merged", "control-gained", "game-over"} <= kinds
     assert json.loads(Path("firmware/demo-game.json").read_text())["format"] == "carolus-record/1"
+
+
+# ---------------------------------------------------------------- one appliance per log
+
+QUIET = ("--no-gpio", "--no-display")
+
+
+def data_env(data: Path) -> dict[str, str]:
+    """The environment of a host whose data folder is ``data`` (the demo's log there)."""
+    env = {k: v for k, v in os.environ.items() if k != "CAROLUS_DB"}
+    env["XDG_DATA_HOME"] = str(data)
+    return env
+
+
+def run_in(
+    env: dict[str, str], *args: str, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*CAROLUS, "run", *QUIET, *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+        env=env,
+    )
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def wait_for_holder(lock: Path, pid: int, holder: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        assert holder.poll() is None, holder.communicate()
+        try:
+            if json.loads(lock.read_text()).get("pid") == pid:
+                return
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.1)
+    raise AssertionError(f"{lock} never named pid {pid}")
+
+
+def test_a_second_appliance_on_one_game_log_is_refused_until_the_first_is_killed(
+    tmp_path: Path,
+) -> None:
+    """The issue's probe: a second ``carolus run`` on the same data folder (the demo's
+    log) or on the same log by ``--db`` with another source; neither may read, write or
+    delete the log the first holds. After kill -9 of the first, the kernel has freed it."""
+    env = data_env(tmp_path / "data")
+    log = tmp_path / "data" / "carolus" / "demo.db"
+    holder = subprocess.Popen(
+        [*CAROLUS, "run", *QUIET, "--no-web", "--speed", "1", "--seconds", "90"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        wait_for_holder(Path(f"{log}.lock"), holder.pid, holder)
+        deadline = time.monotonic() + 30
+        while not log.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        inode = log.stat().st_ino
+        snapshots = tmp_path / "none.jsonl"
+        snapshots.write_text("")
+        for args in (
+            ("--no-web", "--seconds", "5"),  # another demo: it would delete the log
+            (
+                "--set",
+                f"web.port={free_port()}",
+                "--db",
+                str(log),
+                "--source",
+                f"snapshots:{snapshots}",
+            ),
+        ):
+            second = run_in(env, *args)
+            assert second.returncode == 2, second.stderr
+            assert (
+                f"the game log {log} is in use by carolus run, pid {holder.pid}, since "
+                in second.stderr
+            )
+            assert "Traceback" not in second.stderr and "Resumed" not in second.stderr
+            assert "Watching" not in second.stderr
+            assert log.stat().st_ino == inode  # not deleted and made anew
+        assert holder.poll() is None
+        os.kill(holder.pid, signal.SIGKILL)
+        holder.wait(timeout=30)
+        again = run_in(env, "--no-web", "--seconds", "1")
+        assert again.returncode == 0, again.stderr
+        assert "in use" not in again.stderr
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+        holder.communicate(timeout=30)
+
+
+def test_a_busy_port_is_said_before_the_log_is_opened(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        db = tmp_path / "log.db"
+        snapshots = tmp_path / "none.jsonl"
+        snapshots.write_text("")
+        run = run_in(
+            data_env(tmp_path),
+            "--host",
+            "127.0.0.1",
+            "--set",
+            f"web.port={port}",
+            "--db",
+            str(db),
+            "--source",
+            f"snapshots:{snapshots}",
+        )
+    assert run.returncode == 2, run.stderr
+    assert f"cannot listen on 127.0.0.1:{port}" in run.stderr
+    assert "Traceback" not in run.stderr and "Resumed" not in run.stderr
+    assert not db.exists()  # the log was never opened
+
+
+def test_a_demo_in_a_read_only_data_folder_says_which_folder() -> None:
+    """As a user who may not write the data folder (root may write anything, so root
+    runs the demo as ``nobody``); the folder holds an old demo log, as it would."""
+    folder = Path(tempfile.mkdtemp(prefix="carolus-ro-"))
+    data = folder / "carolus"
+    data.mkdir()
+    (data / "demo.db").write_bytes(b"")
+    command = [*CAROLUS, "run", *QUIET, "--no-web", "--seconds", "5"]
+    if os.geteuid() == 0:
+        if shutil.which("setpriv") is None:
+            pytest.skip("needs setpriv to drop root")
+        command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *command]
+    folder.chmod(0o755)
+    try:
+        for lock_left_behind in (False, True):
+            if lock_left_behind:  # the lock can be taken; the old log cannot be deleted
+                data.chmod(0o755)
+                (data / "demo.db.lock").write_text("")
+                (data / "demo.db.lock").chmod(0o666)
+            data.chmod(0o555)
+            done = subprocess.run(
+                command,
+                capture_output=True,
+                text=True,
+                timeout=120,
+                stdin=subprocess.DEVNULL,
+                env=data_env(folder),
+                cwd=Path(__file__).resolve().parents[2],
+            )
+            assert done.returncode == 2, done.stderr
+            assert f"folder {data} cannot be written" in done.stderr, done.stderr
+            assert "--no-log" in done.stderr and "Traceback" not in done.stderr
+            assert (data / "demo.db").exists()
+    finally:
+        data.chmod(0o755)
+        shutil.rmtree(folder)

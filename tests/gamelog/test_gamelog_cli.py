@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import random
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -18,6 +20,7 @@ from referee.moves import PlayCubes
 from referee.setup import Player, Setup
 
 DAY = 86_400.0
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "club-night.json"
 T0 = 1_790_000_000.0  # 2026-09-21
 
 
@@ -181,3 +184,43 @@ def test_export_csv_has_a_line_per_player_per_game(
 def test_export_without_ids_is_bad_usage(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["games", "export", "--db", str(db)]) == 2
     assert "--all" in capsys.readouterr().err
+
+
+HOSTILE = {"Anna": "Anna\x1b]0;pwned\x07", "Bob": "Bob\x1b[2J\x9b"}
+RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def test_control_characters_in_names_are_shown_never_sent_to_the_terminal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 16 #10: an imported name retitled the window and cleared the screen through
+    ``games list``/``show``. Every printer of the command line escapes them."""
+    text = EXAMPLE.read_text(encoding="utf-8")
+    for name, hostile in HOSTILE.items():
+        text = text.replace(json.dumps(name), json.dumps(hostile))
+    record = tmp_path / "hostile.json"
+    record.write_text(text, encoding="utf-8")
+    db = str(tmp_path / "log.db")
+    runs = [
+        ["games", "--db", db, "import", str(record)],
+        ["games", "--db", db, "list"],
+        ["games", "--db", db, "list", "--player", HOSTILE["Anna"]],
+        ["games", "--db", db, "show", "1"],
+        ["games", "--db", db, "replay", "1", "--all"],
+        ["games", "--db", db, "stats"],
+        ["check", str(record)],
+        ["check", "--json", str(record)],
+        ["advise", str(record)],
+        ["advise", "--json", str(record)],
+    ]
+    for args in runs:
+        assert main(args) == 0, args
+        out = capsys.readouterr()
+        shown = out.out + out.err
+        assert not RAW_CONTROL.search(shown), (args, shown)
+        if "--json" in args:
+            for line in out.out.splitlines():  # still JSON that decodes to the names
+                json.loads(line)
+                assert "Anna\\u001b]0;pwned\\u0007" in line and "\\u009b" in line, line
+        elif args[-1] not in ("stats", str(record)) or args[0] != "games":
+            assert "Anna\\x1b]0;pwned\\x07" in shown or "Bob\\x1b[2J\\x9b" in shown, args

@@ -179,3 +179,57 @@ def test_golden_records_import_as_their_hand_checked_verdicts(
             assert code == (2 if expected["legal"] is None else 1)
             assert expected["error"]["code"] in err or expected["legal"] is None
             assert log.games() == []
+
+
+@pytest.mark.parametrize(
+    "moves",
+    [
+        9,  # two discs, two turns, then one disc of round 2: an opening phase half done
+        11,  # ... round 2's opening phase done, the cubes of the next turn played
+        12,  # ... and its emperor moved: the refill still to come
+        22,  # well into the game, mid-turn again
+    ],
+)
+def test_a_game_stopped_mid_turn_exports_and_reimports_every_step(
+    moves: int, tmp_path: Path
+) -> None:
+    """Issue 16 #7: the log held 60 steps, the record 58, the re-import 58. The record
+    keeps the whole turns in its rounds (as the format says) and the steps of the turn
+    in progress in ``meta``, with the reason; ``carolus check`` still calls it legal."""
+    with GameLog(tmp_path / "table.db") as table:
+        game_id, live = log_game(table, two_players(16), seed=16, moves=moves, finish=False)
+        assert len(table.moves(game_id)) == moves
+        running = table.record_json(game_id)  # the download of a running game
+        table.finish(game_id)  # the appliance stopped mid-turn: kept as unfinished
+        stopped = table.record_json(game_id)
+    assert stopped == running
+    note = running["meta"]["unfinished_turn"]
+    assert "whole turns only" in note["why"]
+    assert len(note["steps"]) >= 1
+    path = write(tmp_path / "mid-turn.json", running)
+    assert main(["check", str(path)]) == 0
+    home = tmp_path / "home.db"
+    assert carolus(home, "import", str(path)) == 0
+    with GameLog(home) as log:
+        (row,) = log.games()
+        assert row.status == "unfinished"
+        assert log.moves(row.id) == live.move_stack  # every step, in order
+        assert "unfinished_turn" not in row.meta  # the steps are steps again
+        assert log.record_json(row.id) == running  # exported as it came
+        again = Record.from_game(log.rebuild(row.id)[0], {"date": "x"}).to_json()
+        assert again["meta"]["unfinished_turn"] == note
+
+
+def test_unfinished_steps_that_do_not_replay_are_left_out_with_the_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with GameLog(tmp_path / "table.db") as table:
+        game_id, live = log_game(table, two_players(16), seed=16, moves=12, finish=False)
+        data = table.record_json(game_id)
+    data["meta"]["unfinished_turn"]["steps"][-1]["steps"] = 99  # an emperor step too far
+    path = write(tmp_path / "bad-tail.json", data)
+    home = tmp_path / "home.db"
+    assert carolus(home, "import", str(path)) == 0
+    assert "steps of the unfinished turn were left out" in capsys.readouterr().err
+    with GameLog(home) as log:
+        assert log.moves(log.games()[0].id) == live.move_stack[:-1]
