@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
@@ -86,6 +87,14 @@ class CameraConfig:
 class WebConfig:
     host: str = "0.0.0.0"
     port: int = 8080
+    allowed_hosts: str = ""
+    """Names the page answers to besides the machine's own (see web.gate), separated by
+    spaces or commas: a name given by the club's router, say. "*" turns the check off."""
+    camera_needs_pin: bool = False
+
+    @property
+    def extra_hosts(self) -> tuple[str, ...]:
+        return tuple(self.allowed_hosts.replace(",", " ").split())
 
 
 @dataclass(frozen=True)
@@ -362,6 +371,9 @@ def _check(config: Config) -> None:
         raise ConfigError("camera.fps", "must be more than 0")
     if not 1 <= config.web.port <= 65535:
         raise ConfigError("web.port", f"{config.web.port} is not a TCP port (1-65535)")
+    for name in config.web.extra_hosts:
+        if name != "*" and not re.fullmatch(r"[A-Za-z0-9.:\[\]_-]{1,253}", name):
+            raise ConfigError("web.allowed_hosts", f"{name!r} is not a host name or address")
     if not 80 <= config.voice.speed <= 450:
         raise ConfigError("voice.speed", f"{config.voice.speed} words a minute is outside 80-450")
 

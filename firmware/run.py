@@ -197,6 +197,8 @@ def run(args: argparse.Namespace) -> int:
                 log=gamelog,
                 language=config.language,
                 keys_file=keys,
+                allowed_hosts=config.web.extra_hosts,
+                camera_needs_pin=config.web.camera_needs_pin,
             )
         except OSError as exc:
             _close(outputs, gamelog, lock)

@@ -41,6 +41,14 @@ def _command(call: Callable[[], Any]) -> Any:
         raise ApiError(409, str(exc)) from None
 
 
+def _gone() -> Callable[[], bool]:
+    """Whether this request's browser has gone. Waitress tells (it reads ahead on the
+    connection, see `web.server`), so a closed tab frees its stream's slot and thread
+    within a tick instead of at the next keep-alive write; other servers never do."""
+    check = request.environ.get("waitress.client_disconnected")
+    return check if callable(check) else lambda: False
+
+
 def _no_store(response: Response) -> Response:
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -58,17 +66,20 @@ def state() -> Any:
 def events() -> Response:
     """The live stream; ``Last-Event-ID`` (or ``?since=``) resumes after that event."""
     ctx = context()
-    asked = request.headers.get("Last-Event-ID") or request.args.get("since")
+    field, asked = "Last-Event-ID", request.headers.get("Last-Event-ID")
+    if not asked:
+        field, asked = "since", request.args.get("since")
     since: int | None = None
     if asked is not None:
         since = resume_from(asked, ctx.epoch)
         if since is None:
             raise ApiError(
-                400, f"Last-Event-ID must be an event id like '1a2b3c.42', not {asked!r}"
+                400,
+                f"{field} must be an event id like '1a2b3c.42', not {validate.shown(asked)}",
             )
     if not ctx.open_stream():
         raise ApiError(503, "too many live pages open; this one will retry")
-    body = stream(ctx.hub.bus, ctx.cache, tr(), since, ctx.stopping, epoch=ctx.epoch)
+    body = stream(ctx.hub.bus, ctx.cache, tr(), since, ctx.stopping, epoch=ctx.epoch, gone=_gone())
 
     def counted() -> Iterator[str]:
         try:
@@ -247,9 +258,7 @@ def _history() -> Any:
 
 
 def _game_id(value: str) -> int:
-    if not validate.digits(value):
-        raise ApiError(400, f"a game id is a number, not {value!r}")
-    return int(value)
+    return validate.whole(value, "a game id", 1, verb="is")
 
 
 @blueprint.get("/games")
@@ -272,9 +281,8 @@ def record(game_id: str) -> Response:
 
 @blueprint.get("/games/<game_id>/step/<step>")
 def replay_step(game_id: str, step: str) -> Any:
-    if not validate.digits(step):
-        raise ApiError(400, f"a step is a number, not {step!r}")
-    return jsonify(_history().step(_game_id(game_id), int(step), tr()))
+    number = _game_id(game_id)
+    return jsonify(_history().step(number, validate.whole(step, "a step", verb="is"), tr()))
 
 
 @blueprint.get("/games/<game_id>/charts")
@@ -286,9 +294,14 @@ def charts(game_id: str) -> Any:
 
 
 def _camera() -> Callable[[], bytes | None]:
-    jpeg = extra(context().hub, "camera_jpeg")
+    """The hub's camera, for this browser: the picture of the room is open to the local
+    network like the state, unless ``web.camera_needs_pin`` asks for the PIN first."""
+    ctx = context()
+    jpeg = extra(ctx.hub, "camera_jpeg")
     if jpeg is None:
         raise ApiError(404, "no camera")
+    if ctx.camera_needs_pin and not ctx.guard.trusted():
+        raise ApiError(401, "enter the PIN shown on the appliance to see the camera")
     return jpeg
 
 
@@ -307,10 +320,11 @@ def camera_stream() -> Response:
     ctx = context()
     if not ctx.open_stream():  # a camera view holds a server thread like a live page
         raise ApiError(503, "too many live pages open; this one will retry")
+    gone = _gone()
 
     def frames() -> Iterator[bytes]:
         try:
-            while not ctx.stopping.is_set():
+            while not ctx.stopping.is_set() and not gone():
                 frame = jpeg()
                 if frame is not None:
                     yield (

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -16,7 +17,7 @@ from typing import Any
 from babel.support import Translations
 from flask import Flask, current_app, g, request
 
-from web import errors, i18n
+from web import errors, gate, i18n
 from web.auth import Guard, new_pin
 from web.history import History
 from web.live import StateCache
@@ -40,6 +41,8 @@ class Context:
     epoch: str = field(default_factory=lambda: secrets.token_hex(3))
     """Names this run of the bus in SSE ids (``epoch.id``): after a restart the bus
     counts from 1 again, and an old page's Last-Event-ID must not be taken for a new one."""
+    camera_needs_pin: bool = False
+    """Whether the camera's picture is for browsers that entered the PIN only."""
     max_streams: int | None = None
     """Live streams allowed at once (`web.server` keeps threads free for the rest)."""
     streams: int = 0
@@ -83,12 +86,18 @@ def create_app(
     pin: str | None = None,
     language: str = i18n.DEFAULT,
     secret_key: bytes | None = None,
+    listen: str | None = None,
+    allowed_hosts: Sequence[str] = (),
+    camera_needs_pin: bool = False,
 ) -> Flask:
     """The page over ``hub`` (a `firmware.hub.Hub`). ``log`` is a `GameLog` or the
     path of one, for the history; ``pin`` the appliance's PIN (a new one if None, in
     ``app.extensions["carolus"].guard.pin``); ``language`` the club's default (one the
     page does not speak falls back to English);
-    ``secret_key`` keeps browsers trusted across restarts when it is kept."""
+    ``secret_key`` keeps browsers trusted across restarts when it is kept;
+    ``listen`` (the address the server listens on) and ``allowed_hosts`` are the names
+    the page answers to besides the machine's own (`web.gate`); ``camera_needs_pin``
+    keeps the camera's picture from browsers without the PIN."""
     language = i18n.closest(language)
     app = Flask(__name__)
     app.config.update(
@@ -106,8 +115,10 @@ def create_app(
         cache=StateCache(hub.bus, hub.state),
         history=History(log) if log is not None else None,
         language=language,
+        camera_needs_pin=camera_needs_pin,
     )
     errors.install(app)
+    gate.install(app, gate.HostCheck.build(listen, allowed_hosts))
     _install_i18n(app)
 
     from web import api, pages

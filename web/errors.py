@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, jsonify
+from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 
@@ -31,3 +31,10 @@ def install(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Any:
         return jsonify(error=exc.description or exc.name), exc.code or 500
+
+    @app.errorhandler(Exception)
+    def unexpected(exc: Exception) -> Any:
+        """A fault of the appliance, not of the request: the traceback goes to the log
+        (for whoever fixes it), the browser gets one sentence and no internals."""
+        app.logger.error("unexpected error on %s %s", request.method, request.path, exc_info=exc)
+        return jsonify(error="something went wrong inside the appliance; it was logged"), 500

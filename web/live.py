@@ -29,8 +29,10 @@ from web.announce import sentence
 RECENT = 20
 #: Seconds between keep-alive comments on an idle stream.
 HEARTBEAT_S = 15.0
-#: How often a waiting stream looks at the stop flag.
-TICK_S = 0.5
+#: How often a waiting stream looks at the stop flag and whether its browser went.
+TICK_S = 0.25
+#: Digits of the longest bus id a page may send back.
+MAX_DIGITS = 19
 
 
 class StateCache:
@@ -82,8 +84,8 @@ def resume_from(last_event_id: str, epoch: str) -> int | None:
     the bus; 0 (everything kept) when it last saw an earlier run; ``None`` if the id is
     not one of ours."""
     seen, dot, number = last_event_id.strip().rpartition(".")
-    if not (number.isascii() and number.isdigit()):
-        return None
+    if not (number.isascii() and number.isdigit()) or len(number) > MAX_DIGITS:
+        return None  # (a longer number is no bus id, and `int` refuses 4300 digits)
     if dot and seen != epoch:
         return 0  # the appliance restarted since: every event of this run is new to it
     return int(number)
@@ -97,8 +99,11 @@ def stream(
     stopping: threading.Event,
     heartbeat: float = HEARTBEAT_S,
     epoch: str = "0",
+    gone: Callable[[], bool] = lambda: False,
 ) -> Iterator[str]:
-    """The SSE text of one page's stream, until the server stops or the bus closes."""
+    """The SSE text of one page's stream, until the server stops, the bus closes or the
+    browser goes (``gone``: a closed tab must give its slot back now, not at the next
+    keep-alive write, up to `HEARTBEAT_S` later)."""
     start = bus.last_id if since is None else min(since, bus.last_id)
     yield "retry: 1000\n\n"
     latest = json.dumps(recent(bus, tr, start), ensure_ascii=False)
@@ -107,7 +112,7 @@ def stream(
     yield frame(f"{epoch}.{start}", hello)  # a reconnect resumes here if nothing followed
     reader = bus.subscribe(since=start)
     quiet = 0.0
-    while not stopping.is_set():
+    while not stopping.is_set() and not gone():
         item = reader.get(timeout=TICK_S)
         if item is None:
             if bus.closed:

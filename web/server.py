@@ -13,12 +13,21 @@ loads, the API and corrections always find a free thread; a stream over the cap 
 ``channel_timeout=60`` only ever closes dead connections, and ``asyncore_use_poll``
 lifts select()'s 1024-descriptor limit. Threads are cheap here: each waits on the
 event bus's condition, costing no CPU until an event comes.
+
+Two settings keep a stranger from tying the server up. ``max_request_body_size`` is the
+app's own body limit (64 KB, not waitress's 1 GiB): a larger ``Content-Length`` is
+refused as soon as the headers are in, before any of the body is spooled and before
+the PIN is looked at. ``channel_request_lookahead=1`` keeps reading a connection while
+its request runs, which is how waitress notices a closed tab
+(``waitress.client_disconnected``): a live stream then ends within a tick and frees its
+slot and thread, instead of holding them until its next keep-alive comment.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -74,11 +83,15 @@ def serve(
     secret_key: bytes | None = None,
     keys_file: str | Path | None = None,
     threads: int = THREADS,
+    allowed_hosts: Sequence[str] = (),
+    camera_needs_pin: bool = False,
 ) -> WebServer:
     """Serve the page over ``hub`` in a background thread; ``port=0`` picks a free port.
     The appliance shows ``handle.pin`` on its display (``carolus run`` prints it when
     there is none). With ``keys_file`` the PIN and the session key are kept there, so
-    browsers stay trusted across restarts (``pin``/``secret_key`` given win)."""
+    browsers stay trusted across restarts (``pin``/``secret_key`` given win).
+    ``allowed_hosts`` and ``camera_needs_pin`` are the ``[web]`` settings of the same
+    names (see `web.app.create_app`)."""
     from waitress.server import create_server  # type: ignore[import-untyped]
 
     if threads < RESERVED + 4:
@@ -86,7 +99,16 @@ def serve(
     if keys_file is not None:
         kept_pin, kept_secret = kept_keys(keys_file)
         pin, secret_key = pin or kept_pin, secret_key or kept_secret
-    app = create_app(hub, log=log, pin=pin, language=language, secret_key=secret_key)
+    app = create_app(
+        hub,
+        log=log,
+        pin=pin,
+        language=language,
+        secret_key=secret_key,
+        listen=host,
+        allowed_hosts=allowed_hosts,
+        camera_needs_pin=camera_needs_pin,
+    )
     app.extensions["carolus"].max_streams = threads - RESERVED
     server = create_server(
         app,
@@ -98,6 +120,8 @@ def serve(
         asyncore_use_poll=True,
         ident="carolus",
         clear_untrusted_proxy_headers=True,
+        max_request_body_size=app.config["MAX_CONTENT_LENGTH"],
+        channel_request_lookahead=1,
     )
     thread = threading.Thread(target=server.run, name="carolus-web", daemon=True)
     thread.start()

@@ -3,6 +3,7 @@ which field was wrong and why."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from flask import request
@@ -16,17 +17,60 @@ BUTTONS = ("majorities", "confirm")
 #: More cubes of one colour than the game has cannot lie in one zone.
 MAX_CUBES = 40
 MAX_NAME = 24
+#: No request of the page nests JSON deeper than 4; 16 leaves room and stops a body of
+#: 30,000 brackets from recursing through the parser and every check after it.
+MAX_DEPTH = 16
+#: The largest id SQLite stores (a signed 64-bit integer): game ids and steps.
+MAX_ID = 2**63 - 1
+#: Longer digit strings are refused before `int` sees them: Python refuses over 4300
+#: digits with a ValueError, and nothing here is longer than 19 digits anyway.
+MAX_DIGITS = 19
+#: How much of a wrong value an error message repeats.
+SHOWN = 40
+
+
+def shown(value: object) -> str:
+    """A wrong value as an error message repeats it: its repr, cut short (a 60 KB value
+    or a deep list must not come back whole, nor recurse through ``repr``)."""
+    if isinstance(value, list | dict):
+        text = "a list" if isinstance(value, list) else "an object"
+        return f"{text} of {len(value)}"
+    text = repr(value)
+    return text if len(text) <= SHOWN else text[: SHOWN - 3] + "..."
+
+
+def _depth(value: object) -> int:
+    """How deep ``value`` nests (without recursion: the value may be deep)."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, level = todo.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            deepest = max(deepest, level)
+            if level > MAX_DEPTH:
+                break
+            todo.extend((child, level + 1) for child in item)
+    return deepest
 
 
 def json_body() -> dict[str, Any]:
     """The request's JSON object (an empty body counts as ``{}``)."""
-    if not request.get_data(cache=True):
+    data = request.get_data(cache=True)
+    if not data:
         return {}
     if not request.is_json:
         raise ApiError(400, "send JSON with Content-Type: application/json")
-    body = request.get_json(silent=True)
+    try:
+        body = json.loads(data)
+    except RecursionError:
+        raise ApiError(400, f"the body nests deeper than {MAX_DEPTH} levels") from None
+    except ValueError:
+        raise ApiError(400, "the body is not valid JSON") from None
     if not isinstance(body, dict):
         raise ApiError(400, "the body must be a JSON object")
+    if _depth(body) > MAX_DEPTH:
+        raise ApiError(400, f"the body nests deeper than {MAX_DEPTH} levels")
     return body
 
 
@@ -35,28 +79,37 @@ def digits(text: str) -> bool:
     return text.isascii() and text.isdigit()
 
 
+def whole(text: str, field: str, low: int = 0, high: int = MAX_ID, verb: str = "must be") -> int:
+    """A whole number ``low``-``high`` written in ``text`` (a path piece, a query or a
+    header), or a 400 naming ``field``; checked before `int` sees it."""
+    if not digits(text) or len(text) > MAX_DIGITS or not low <= int(text) <= high:
+        raise ApiError(400, f"{field} {verb} a number from {low} to {high}, not {shown(text)}")
+    return int(text)
+
+
 def territory(value: object) -> int:
     """A territory number 1-15 (from a path or a JSON field)."""
-    number = value
-    if isinstance(value, str) and digits(value):
-        number = int(value)
-    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 15:
-        raise ApiError(400, f"territory must be a number from 1 to 15, not {value!r}")
-    return number
+    if isinstance(value, str):
+        return whole(value, "territory", 1, 15)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 15:
+        raise ApiError(400, f"territory must be a number from 1 to 15, not {shown(value)}")
+    return value
 
 
 def zone(value: object, seats: list[str]) -> str:
     """``territory:N``, ``court:SEAT`` or ``reserve:SEAT`` for a seat at the table."""
     if not isinstance(value, str):
-        raise ApiError(400, f"zone must be text like 'territory:7', not {value!r}")
+        raise ApiError(400, f"zone must be text like 'territory:7', not {shown(value)}")
     kind, _, where = value.partition(":")
     if kind == "territory":
         return f"territory:{territory(where)}"
     if kind in ("court", "reserve"):
         if where not in seats:
-            raise ApiError(400, f"zone {value!r}: seat must be one of {', '.join(seats) or 'none'}")
+            raise ApiError(
+                400, f"zone {shown(value)}: seat must be one of {', '.join(seats) or 'none'}"
+            )
         return value
-    raise ApiError(400, f"zone {value!r}: must start with territory:, court: or reserve:")
+    raise ApiError(400, f"zone {shown(value)}: must start with territory:, court: or reserve:")
 
 
 def counts(value: object) -> dict[str, int]:
@@ -65,7 +118,7 @@ def counts(value: object) -> dict[str, int]:
         raise ApiError(400, 'counts must be an object like {"red": 1, ...}')
     unknown = sorted(set(value) - set(COLOURS))
     if unknown:
-        raise ApiError(400, f"counts: unknown colour {unknown[0]!r}; use {', '.join(COLOURS)}")
+        raise ApiError(400, f"counts: unknown colour {shown(unknown[0])}; use {', '.join(COLOURS)}")
     missing = [c for c in COLOURS if c not in value]
     if missing:
         raise ApiError(400, f"counts: give every colour; {missing[0]!r} is missing")
@@ -74,7 +127,7 @@ def counts(value: object) -> dict[str, int]:
         n = value[c]
         if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_CUBES:
             raise ApiError(
-                400, f"counts.{c} must be a whole number from 0 to {MAX_CUBES}, not {n!r}"
+                400, f"counts.{c} must be a whole number from 0 to {MAX_CUBES}, not {shown(n)}"
             )
         out[c] = n
     return out
@@ -82,14 +135,14 @@ def counts(value: object) -> dict[str, int]:
 
 def button(name: str) -> str:
     if name not in BUTTONS:
-        raise ApiError(400, f"no button {name!r}; the buttons are {', '.join(BUTTONS)}")
+        raise ApiError(400, f"no button {shown(name)}; the buttons are {', '.join(BUTTONS)}")
     return name
 
 
 def answer(value: object) -> str:
     """The players' answer to the referee's question: ``yes`` or ``no``."""
     if value not in ("yes", "no"):
-        raise ApiError(400, f'answer must be "yes" or "no", not {value!r}')
+        raise ApiError(400, f'answer must be "yes" or "no", not {shown(value)}')
     return str(value)
 
 
@@ -97,14 +150,14 @@ def flag(value: object, field: str) -> bool:
     if value is None:
         return False
     if not isinstance(value, bool):
-        raise ApiError(400, f"{field} must be true or false, not {value!r}")
+        raise ApiError(400, f"{field} must be true or false, not {shown(value)}")
     return value
 
 
 def switch(value: object, field: str) -> bool:
     """A required true/false (a switch the page turns on or off)."""
     if not isinstance(value, bool):
-        raise ApiError(400, f"{field} must be true or false, not {value!r}")
+        raise ApiError(400, f"{field} must be true or false, not {shown(value)}")
     return value
 
 
@@ -120,21 +173,25 @@ def players(value: object) -> list[dict[str, str]]:
             raise ApiError(400, f"{where} must be an object with name, castles and seat")
         name = p.get("name")
         if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
-            raise ApiError(400, f"{where}.name must be 1 to {MAX_NAME} characters, not {name!r}")
+            raise ApiError(
+                400, f"{where}.name must be 1 to {MAX_NAME} characters, not {shown(name)}"
+            )
         castles = p.get("castles")
         if castles not in CASTLES:
             raise ApiError(
-                400, f"{where}.castles must be one of {', '.join(CASTLES)}, not {castles!r}"
+                400, f"{where}.castles must be one of {', '.join(CASTLES)}, not {shown(castles)}"
             )
         seat = p.get("seat")
         if seat not in SEATS:
-            raise ApiError(400, f"{where}.seat must be one of {', '.join(SEATS)}, not {seat!r}")
+            raise ApiError(
+                400, f"{where}.seat must be one of {', '.join(SEATS)}, not {shown(seat)}"
+            )
         out.append({"name": name.strip(), "castles": castles, "seat": seat})
     for field in ("name", "seat"):
         seen = [p[field] for p in out]
         double = next((v for v in seen if seen.count(v) > 1), None)
         if double is not None:
-            raise ApiError(400, f"two players have the {field} {double!r}")
+            raise ApiError(400, f"two players have the {field} {shown(double)}")
     sides = [p["castles"] for p in out]
     if len(out) == 4:
         if sorted(sides) != ["black", "black", "white", "white"]:
