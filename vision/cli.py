@@ -133,6 +133,9 @@ def run_read(args: argparse.Namespace) -> int:
             return _fail(str(exc))
         t = i / args.fps if args.fps else None
         snap = reader.read(frame, t)
+        if not snap.get("mat"):
+            why = getattr(reader.locator, "failure", None) or "the mat is not in view"
+            print(f"carolus: {path}: mat not found: {why}", file=sys.stderr)
         sys.stdout.write(json.dumps(snap, separators=(",", ":")) + "\n")
         sys.stdout.flush()
     return 0

@@ -3,6 +3,10 @@
 The camera is fixed, so markers are searched only when the cached homography stops
 matching: each known marker's patch is compared with what it looked like when it was
 found. A few patches changing means a hand over them; most changing means the view moved.
+
+A pose is only taken from markers spread over the mat: the markers one printed sheet holds
+(or one edge of the mat) agree with many wrong homographies, and a pose from them puts
+pieces where there are none. `MatLocator.failure` says why the last search found no mat.
 """
 
 from __future__ import annotations
@@ -15,6 +19,12 @@ import numpy as np
 from vision.layout import Layout
 
 MIN_MARKERS = 3
+#: The markers found must reach across at least this share of the mat's width and of its
+#: height (one A3 sheet is 277 x 400 mm of a 900 mm mat; the whole mat in view spans ~98 %).
+MIN_EXTENT = 0.5
+#: ... and their hull must cover at least this share of the mat's area (markers along two
+#: adjacent edges of the mat give ~48 %, the whole ring of them ~96 %).
+MIN_HULL = 0.2
 
 
 @dataclass
@@ -39,6 +49,28 @@ class MatLocator:
         self.detector = cv2.aruco.ArucoDetector(dictionary, params)
         self.pose: MatPose | None = None
         self.hidden_markers = 0
+        #: Why the last full search found no mat (None when it found one).
+        self.failure: str | None = None
+
+    def spread_failure(self, marker_ids: list[int]) -> str | None:
+        """Why these markers are too few or too bunched to place the mat; None if fine."""
+        total = len(self.layout.markers)
+        if len(marker_ids) < MIN_MARKERS:
+            return (f"{len(marker_ids)} of the mat's {total} markers found, "
+                    f"at least {MIN_MARKERS} are needed")
+        pts = np.float32([c for m in marker_ids for c in self.layout.markers[m]])
+        width, height = (float(v) for v in self.layout.size_mm)
+        span_x = float(pts[:, 0].max() - pts[:, 0].min())
+        span_y = float(pts[:, 1].max() - pts[:, 1].min())
+        hull = float(cv2.contourArea(cv2.convexHull(pts)))
+        if span_x < MIN_EXTENT * width or span_y < MIN_EXTENT * height or (
+            hull < MIN_HULL * width * height
+        ):
+            return (f"the {len(marker_ids)} markers found (ids "
+                    f"{', '.join(str(m) for m in sorted(marker_ids))}) span only "
+                    f"{span_x:.0f} x {span_y:.0f} mm of the {width:.0f} x {height:.0f} mm mat: "
+                    "the camera must see the whole mat (one printed sheet is not enough)")
+        return None
 
     def detect(self, gray: np.ndarray) -> MatPose | None:
         """Full marker search; returns None when too few of the layout's markers show."""
@@ -48,7 +80,9 @@ class MatLocator:
             small = cv2.resize(small, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
             scale *= 2
         corners, ids, _ = self.detector.detectMarkers(small)
+        self.failure = None
         if ids is None:
+            self.failure = "no marker of the mat in the frame"
             return None
         src, dst, found = [], [], {}
         for c, marker_id in zip(corners, ids.ravel(), strict=True):
@@ -58,10 +92,12 @@ class MatLocator:
             found[int(marker_id)] = pts
             src.extend(self.layout.markers[int(marker_id)])
             dst.extend(pts.tolist())
-        if len(found) < MIN_MARKERS:
+        self.failure = self.spread_failure(list(found))
+        if self.failure is not None:
             return None
         h, inliers = cv2.findHomography(np.float32(src), np.float32(dst), cv2.RANSAC, 4.0)
         if h is None or int(inliers.sum()) < 4 * MIN_MARKERS:
+            self.failure = "the markers found do not agree on where the mat lies"
             return None
         boxes, patches = {}, {}
         for marker_id, pts in found.items():

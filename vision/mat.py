@@ -151,15 +151,13 @@ def write_png(layout: Layout, path: Path, px_per_mm: float) -> None:
         raise OSError(f"{path}: cannot write PNG")
 
 
-def write_pdf(layout: Layout, path: Path, paper: str = "A3", px_per_mm: float = 6.0,
-              margin_mm: float = 10.0, overlap_mm: float = 10.0) -> int:
-    """Tile the mat onto sheets with crop marks in the overlaps; returns the sheet count.
+def sheets(layout: Layout, paper: str = "A3", px_per_mm: float = 6.0,
+           margin_mm: float = 10.0, overlap_mm: float = 10.0) -> list[np.ndarray]:
+    """The printed sheets of the mat (BGR pages, row by row), as `write_pdf` prints them.
 
     Each sheet prints `overlap_mm` more than it advances, with cross marks where the next
     sheet's edge goes, so the sheets can be trimmed and taped edge to edge.
     """
-    from PIL import Image  # a well-kept PDF writer; imported only when printing
-
     img = render_mat(layout, px_per_mm)
     pw, ph = PAPER_MM[paper]
     if layout.size_mm[0] > layout.size_mm[1]:
@@ -182,7 +180,17 @@ def write_pdf(layout: Layout, path: Path, paper: str = "A3", px_per_mm: float = 
             label = f"row {r + 1}/{rows} col {c + 1}/{cols}  (mat x {x_mm:.0f} y {y_mm:.0f} mm)"
             cv2.putText(page, label, (m, round((margin_mm - 3) * s)), cv2.FONT_HERSHEY_SIMPLEX,
                         0.12 * s, (90, 90, 90), max(1, round(s / 5)), cv2.LINE_AA)
-            pages.append(Image.fromarray(cv2.cvtColor(page, cv2.COLOR_BGR2RGB)))
+            pages.append(page)
+    return pages
+
+
+def write_pdf(layout: Layout, path: Path, paper: str = "A3", px_per_mm: float = 6.0,
+              margin_mm: float = 10.0, overlap_mm: float = 10.0) -> int:
+    """Tile the mat onto sheets (`sheets`) as one PDF; returns the sheet count."""
+    from PIL import Image  # a well-kept PDF writer; imported only when printing
+
+    pages = [Image.fromarray(cv2.cvtColor(page, cv2.COLOR_BGR2RGB))
+             for page in sheets(layout, paper, px_per_mm, margin_mm, overlap_mm)]
     pages[0].save(str(path), "PDF", resolution=px_per_mm * 25.4, save_all=True,
                   append_images=pages[1:])
     return len(pages)
