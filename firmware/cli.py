@@ -51,12 +51,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return handler(args)
+        code = handler(args)
+        sys.stdout.flush()  # a closed pipe is met here, not in Python's flush at exit
+        return code
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
-        return 0
+        return _pipe_closed()
+
+
+def _pipe_closed() -> int:
+    """The reader of our output went away (``carolus games list | head -3``): that is
+    the reader's choice, not a failure, so end quietly. Output still buffered would fail
+    again when Python flushes at exit and print a traceback; it goes to /dev/null."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no real stdout to redirect: nothing will be flushed
+        pass
+    return 0
 
 
 if __name__ == "__main__":

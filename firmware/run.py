@@ -123,12 +123,12 @@ def run(args: argparse.Namespace) -> int:
     fresh = False  # the demo's own log, started afresh each time
     if not args.no_log:
         from firmware.gamelog.lock import LogInUseError, LogLockError, lock_log
-        from firmware.gamelog.store import GameLog, GameLogError, default_path
+        from firmware.gamelog.store import GameLog, GameLogError, default_path, demo_path
 
         fresh = args.db is None and not os.environ.get("CAROLUS_DB") and plan["demo"]
         path = Path(args.db) if args.db else default_path()
         if fresh:
-            path = path.with_name("demo.db")
+            path = demo_path()
         # the lock before anything reads or writes the log (or the demo deletes it)
         try:
             lock = lock_log(path)
@@ -151,6 +151,10 @@ def run(args: argparse.Namespace) -> int:
                     "so the demo cannot start its game log afresh; run with --no-log, or "
                     "--db FILE in a folder you can write"
                 )
+            say(
+                f"The demo's game log (started afresh): {path}; "
+                f"see its games with: carolus games --db {path} list"
+            )
         try:
             gamelog = GameLog(path, images=not args.no_pictures)
         except GameLogError as exc:

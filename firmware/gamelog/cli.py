@@ -122,6 +122,8 @@ def _guard(run: Any) -> Any:
 
         try:
             return int(run(args))
+        except BrokenPipeError:
+            raise  # the reader went away (`| head`): not the log's fault; main ends quietly
         except UnknownGameError as exc:
             _error(str(exc))
             return 2
@@ -143,10 +145,40 @@ def run_list(args: argparse.Namespace) -> int:
     with _open(args) as log:
         rows = log.games(args.player, args.since, args.until, args.result)
     if not rows:
-        say("No games.")
+        say(_no_games(args))
         return 0
     say("\n".join(list_lines(rows)))
     return 0
+
+
+def _no_games(args: argparse.Namespace) -> str:
+    """"No games.", and where the demo's games are when the default log has none but
+    the demo's log (which ``carolus run`` keeps apart) has some: the first thing a
+    newcomer tries after watching the demo."""
+    import os
+
+    from firmware.gamelog.store import GameLog, GameLogError, default_path, demo_path
+
+    filtered = any(getattr(args, k, None) for k in ("player", "since", "until", "result"))
+    if filtered:
+        return "No games match."
+    if getattr(args, "db", None) is not None or os.environ.get("CAROLUS_DB"):
+        return "No games."
+    demo = demo_path()
+    if not demo.is_file():
+        return "No games."
+    try:
+        with GameLog(demo, readonly=True) as log:
+            count = len(log.games())
+    except (GameLogError, sqlite3.Error, OSError):
+        return "No games."  # the demo's log is the demo's business: say nothing of it
+    if not count:
+        return "No games."
+    games = "game is" if count == 1 else f"{count} games are"
+    return (
+        f"No games in {default_path()}. The demo's {games} in {demo}: "
+        f"carolus games --db {demo} list"
+    )
 
 
 @_guard

@@ -169,13 +169,25 @@ def default_path() -> Path:
     env = os.environ.get("CAROLUS_DB")
     if env:
         return Path(env).expanduser()
+    return data_folder() / "games.sqlite3"
+
+
+def demo_path() -> Path:
+    """The built-in demo's own log, beside the default one whatever ``$CAROLUS_DB``
+    says: the demo starts it afresh each time, so a demo never mixes into the games
+    people played."""
+    return data_folder() / "demo.db"
+
+
+def data_folder() -> Path:
+    """``carolus`` in the platform's data folder."""
     if sys.platform == "win32":
         base = Path(os.environ.get("LOCALAPPDATA", Path.home() / "AppData" / "Local"))
     elif sys.platform == "darwin":
         base = Path.home() / "Library" / "Application Support"
     else:
         base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "carolus" / "games.sqlite3"
+    return base / "carolus"
 
 
 def _now() -> str:

@@ -189,6 +189,8 @@ def test_a_second_appliance_on_one_game_log_is_refused_until_the_first_is_killed
         again = run_in(env, "--no-web", "--seconds", "1")
         assert again.returncode == 0, again.stderr
         assert "in use" not in again.stderr
+        # a demo that starts its log afresh says where it is (issue 15)
+        assert f"The demo's game log (started afresh): {log}; " in again.stderr
     finally:
         if holder.poll() is None:
             holder.kill()

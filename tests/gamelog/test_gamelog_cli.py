@@ -224,3 +224,45 @@ def test_control_characters_in_names_are_shown_never_sent_to_the_terminal(
                 assert "Anna\\u001b]0;pwned\\u0007" in line and "\\u009b" in line, line
         elif args[-1] not in ("stats", str(record)) or args[0] != "games":
             assert "Anna\\x1b]0;pwned\\x07" in shown or "Bob\\x1b[2J\\x9b" in shown, args
+
+
+def test_a_list_read_by_head_ends_quietly(table: dict[int, Game], db: Path) -> None:
+    """Issue 15: ``carolus games list | head -3`` ended with "the game log could not be
+    read: [Errno 32] Broken pipe". A reader that stops reading is not a broken log."""
+    import subprocess
+    import sys
+
+    lister = subprocess.Popen(
+        [sys.executable, "-m", "firmware", "games", "--db", str(db), "list"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+    )
+    assert lister.stdout is not None and lister.stderr is not None
+    lister.stdout.close()  # as `head` does once it has its lines (here: before the first)
+    err = lister.stderr.read().decode()
+    assert lister.wait(timeout=60) == 0, err
+    assert err == ""
+
+
+def test_no_games_says_where_the_demos_games_are(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 15: after watching the demo, ``carolus games list`` said "No games." — the
+    demo keeps its games in a log of its own, so the empty default log says where."""
+    monkeypatch.delenv("CAROLUS_DB", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    demo = tmp_path / "carolus" / "demo.db"
+    assert main(["games", "list"]) == 0
+    assert capsys.readouterr().out == "No games.\n"  # no demo watched: nothing more to say
+    with GameLog(demo) as log:
+        log_game(log, two_players(1), seed=1, t0=T0)
+    assert main(["games", "list"]) == 0
+    out = capsys.readouterr().out
+    assert f"No games in {tmp_path / 'carolus' / 'games.sqlite3'}." in out
+    assert f"The demo's game is in {demo}: carolus games --db {demo} list" in out
+    # a log of one's own that is empty is just empty
+    assert main(["games", "--db", str(tmp_path / "mine.db"), "list"]) == 0
+    assert capsys.readouterr().out == "No games.\n"
+    assert main(["games", "--db", str(demo), "list", "--player", "Zoe"]) == 0
+    assert capsys.readouterr().out == "No games match.\n"
