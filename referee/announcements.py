@@ -10,6 +10,8 @@ its own (see the web issue).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from referee.events import (
     CastleBuilt,
     CastleTaken,
@@ -24,6 +26,10 @@ from referee.events import (
     Returned,
     TurnStarted,
 )
+from referee.moves import ChooseDisc, Move, MoveEmperor, PlayCubes
+
+if TYPE_CHECKING:
+    from referee.game import Game
 
 
 def where(territories: tuple[int, ...] | list[int]) -> str:
@@ -83,3 +89,23 @@ def say(event: Event) -> str:
             return f"Game over {how}: a draw."
         return f"Game over {how}: {event.winner} wins."
     return event.kind
+
+
+def move_event(move: Move, game: Game) -> Event:
+    """The event ``move`` causes, with ``game`` as the move left it (pushed, not yet
+    taken back): the move's own part of what `Game.push` returns."""
+    rnd, turn = game.round, game.turn_number
+    if isinstance(move, ChooseDisc):
+        return DiscChosen(rnd, 0, move.player, move.number)
+    if isinstance(move, PlayCubes):
+        places = {str(key): list(colours) for key, colours in move.territories}
+        return CubesPlayed(rnd, turn, move.player, move.court, places)
+    if isinstance(move, MoveEmperor):
+        return EmperorMoved(rnd, turn, move.player, move.steps, game.emperor)
+    return Refilled(rnd, turn, move.player, move.colours)
+
+
+def say_move(move: Move, game: Game) -> str:
+    """``move`` in words, with ``game`` as the move left it. A move is said as the event
+    it causes, so a step reads the same when it is announced, replayed or taken back."""
+    return say(move_event(move, game))

@@ -234,9 +234,8 @@ def describe(verdict: Verdict) -> str:
 
 
 def _progress(game: Game) -> str:
-    if game.last_turn_round == 0:
-        return "No turn played yet."
-    return f"Round {game.last_turn_round}; {game.describe_result()}."
+    """Where the game stands, as every other view says it (`Game.progress`)."""
+    return f"{str(game.progress).capitalize()}; {game.describe_result()}."
 
 
 def table_lines(game: Game) -> list[str]:

@@ -13,11 +13,11 @@ import re
 from pathlib import Path
 from typing import TextIO
 
-from referee.announcements import say
+from referee.announcements import say, say_move
 from referee.check import judge, table_lines
 from referee.errors import IllegalMoveError
 from referee.events import Event
-from referee.game import Game, Phase, Step
+from referee.game import Game, Majority, Phase, Step
 from referee.moves import ChooseDisc, MoveEmperor, PlayCubes, Refill
 from referee.pieces import CASTLE_COLOURS, COLOURS
 from referee.record import MalformedRecordError, Record, load
@@ -110,20 +110,21 @@ class Console:
 
     def prompt(self) -> str:
         game = self.game
+        where = f"[{game.progress}]"
         if game.phase is Phase.OPENING:
             choosers = game.choosers()
             who = choosers[0] if len(choosers) == 1 else " or ".join(choosers)
-            return f"[round {game.round}] {who}, choose a disc> "
+            return f"{where} {who}, choose a disc> "
         player = game.to_move
         assert player is not None
         if game.step is Step.CUBES:
             return (
-                f"[round {game.round}] {player} plays {game.cubes_to_play(player)} cubes from "
+                f"{where} {player} plays {game.cubes_to_play(player)} cubes from "
                 f"{game.reserve(player).describe()}> "
             )
         if game.step is Step.EMPEROR:
-            return f"[round {game.round}] {player}, emperor steps (1-{game.disc(player)})> "
-        return f"[round {game.round}] {player}, refill colours or 'roll'> "
+            return f"{where} {player}, emperor steps (1-{game.disc(player)})> "
+        return f"{where} {player}, refill colours or 'roll'> "
 
     def run(self, lines: TextIO) -> int:
         self.say(f"Carolus Magnus, {len(self.game.players)} players. Type 'help' for help.")
@@ -145,7 +146,7 @@ class Console:
             except (InputError, IllegalMoveError) as exc:
                 self.say(f"  ! {exc}")
         if self.game.is_over:
-            self.say(f"The game is over: {self.game.describe_result()}.")
+            self.say(f"The game is over: {self.game.describe_result()} in {self.game.progress}.")
         self.save()
         return 0
 
@@ -166,7 +167,9 @@ class Console:
         elif command == "undo":
             if not game.move_stack:
                 raise InputError("nothing to undo")
-            self.say(f"  took back {game.pop()}")
+            said = say_move(game.move_stack[-1], game)  # said as it was made
+            player = game.pop().player
+            self.say(f"  took back {player}'s move: {said}")
         elif command == "save":
             if not rest.strip():
                 raise InputError("save wants a file name")
@@ -213,20 +216,25 @@ class Console:
         return returns
 
     def push(self, move: ChooseDisc | PlayCubes | MoveEmperor | Refill) -> None:
+        # the stop's majority as the emperor found it: once resolved, a castle just
+        # built would read as one its owner merely keeps
+        stop = (
+            self.game.explain(self.game.emperor_reach(move.steps))
+            if isinstance(move, MoveEmperor) and self.game.is_legal(move)
+            else None
+        )
         events = self.game.push(move)
-        self.announce(events)
+        self.announce(events, stop)
         if isinstance(move, Refill) or self.game.is_over:
             self.save()
 
-    def announce(self, events: list[Event]) -> None:
+    def announce(self, events: list[Event], stop: Majority | None = None) -> None:
         for event in events:
             if event.kind in ("disc-chosen", "cubes-played"):
                 continue
             self.say(f"  {say(event)}")
-            if event.kind == "emperor-moved":
-                self.say(
-                    "  " + self.game.explain(self.game.emperor).describe().replace("\n", "\n  ")
-                )
+            if event.kind == "emperor-moved" and stop is not None:
+                self.say("  " + stop.describe(happened=True).replace("\n", "\n  "))
             if event.kind == "turn-started":
                 self.show()
 

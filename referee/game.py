@@ -126,20 +126,66 @@ class Majority:
         totals = sorted((s.total for s in self.strengths), reverse=True)
         return totals[0] - totals[1] if len(totals) > 1 else totals[0]
 
-    def describe(self) -> str:
+    def describe(self, happened: bool = False) -> str:
+        """The strengths and the verdict. A majority taken where the emperor stopped,
+        before his stop was resolved, is told with ``happened`` as what the stop did;
+        taken afterwards it would only say that the new owner keeps what he just built.
+        """
         where = _unit_name(self.territories)
         owner = (
             f", castle{'s' if len(self.territories) > 1 else ''} {self.owner}" if self.owner else ""
         )
         lines = [f"{where}{owner}: {self.cubes.describe()}"]
         lines += [f"  {s.describe()}" for s in self.strengths]
-        verdict = {
-            "build": f"  -> {self.side} would build a castle",
-            "take": f"  -> {self.side} would take it over",
-            "keep": f"  -> {self.owner} keeps it",
-            "nothing": "  -> nothing would happen",
-        }[self.outcome]
+        if happened:
+            verdict = {
+                "build": f"  -> {self.side} built a castle",
+                "take": f"  -> {self.side} took it over from {self.owner}",
+                "keep": f"  -> {self.owner} kept it",
+                "nothing": "  -> nothing happened",
+            }[self.outcome]
+        else:
+            verdict = {
+                "build": f"  -> {self.side} would build a castle",
+                "take": f"  -> {self.side} would take it over",
+                "keep": f"  -> {self.owner} keeps it",
+                "nothing": "  -> nothing would happen",
+            }[self.outcome]
         return "\n".join([*lines, verdict])
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where a game stands in its rounds and turns: the one answer every view gives
+    (``check``, ``advise``, ``play``, ``games list/show/export --csv``, the History page),
+    so that one game never reads as round 0 in one place and round 12 in another.
+
+    The rules make a round an opening phase (each player lays a disc) followed by an
+    action phase (each player's turn, in disc order); rounds follow each other without a
+    gap. So:
+
+    - ``round`` is the round being played, counted from 1. A game with no move yet is
+      in round 1 (the set-up is done once a `Game` exists). Round N+1 begins the moment
+      the last refill of round N ends it: while its discs are being chosen the game is
+      in round N+1 already. A finished game stays in the round that ended it.
+    - ``turn`` is the place of the player acting in the round's order of play, counted
+      from 1; 0 while the round's discs are being chosen. A finished game stays at the
+      turn that ended it.
+
+    The check verdict's JSON ``final.round`` ("the round of the last turn applied", fixed
+    by the record format) is a different quantity and is not shown as "the round".
+
+    >>> str(Progress(12, 0)), str(Progress(11, 2))
+    ('round 12, discs being chosen', 'round 11, turn 2')
+    """
+
+    round: int
+    turn: int
+
+    def __str__(self) -> str:
+        return f"round {self.round}, " + (
+            "discs being chosen" if self.turn == 0 else f"turn {self.turn}"
+        )
 
 
 def _unit_name(territories: tuple[int, ...]) -> str:
@@ -351,6 +397,20 @@ class Game:
         """1-based position of the current turn in the round's order of play (0 in the
         opening phase)."""
         return self._turn + 1 if self.phase is not Phase.OPENING else 0
+
+    @property
+    def progress(self) -> Progress:
+        """The round and turn every view shows (see `Progress` for the definition).
+
+        >>> from referee.setup import Player, Setup
+        >>> game = Game(Setup.random([Player("Anna", "white"), Player("Bob", "black")]))
+        >>> str(game.progress)
+        'round 1, discs being chosen'
+        >>> _ = game.push(ChooseDisc("Anna", 3)); _ = game.push(ChooseDisc("Bob", 2))
+        >>> game.progress
+        Progress(round=1, turn=1)
+        """
+        return Progress(self.round, self.turn_number)
 
     def choosers(self) -> tuple[str, ...]:
         """Who may choose a disc now."""

@@ -67,7 +67,11 @@ class History:
                 "ended": row.ended,
                 "winner": row.winner,
                 "reason": row.reason,
-                "rounds": row.rounds,
+                # one round and turn for every view (`referee.game.Progress`); "rounds"
+                # is the same round under the name the page has always read
+                "rounds": row.progress.round,
+                "round": row.progress.round,
+                "turn": row.progress.turn,
                 "players": [
                     {
                         "name": s.name,

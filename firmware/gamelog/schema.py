@@ -7,7 +7,11 @@ and a ``digest`` of each stored record so the same game is not imported twice. I
 migration fills both from what schema 1 stored. Schema 3 adds ``bare_tables``: the picture
 of the table without pieces that the camera read the game against (`vision.reference`),
 so a game resumed after a restart is read as it was, without laying the table bare again
-(impossible mid-game). A migration never drops data.
+(impossible mid-game). Schema 4 adds ``turn`` beside ``rounds``: the two hold the game's
+`referee.game.Progress` (the round and turn every view shows) when it was closed; its
+migration replays each closed game's steps to fill both, since ``rounds`` used to hold the
+round of the last turn played, which after a round's last refill is one less than the
+round the game stopped in. A migration never drops data.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import sqlite3
 from collections.abc import Callable, Mapping
 from typing import Any
 
-LATEST = 3
+LATEST = 4
 
 
 class NewerSchemaError(RuntimeError):
@@ -179,11 +183,37 @@ def _schema_3(conn: sqlite3.Connection) -> None:
     )
 
 
+def _schema_4(conn: sqlite3.Connection) -> None:
+    from firmware.gamelog.steps import loads_move, setup_from_json
+    from referee.game import Game
+
+    _run(conn, "ALTER TABLE games ADD COLUMN turn INTEGER NOT NULL DEFAULT 0")
+    rows = conn.execute("SELECT id, setup FROM games WHERE status != 'running'").fetchall()
+    for game_id, setup_json in rows:
+        try:
+            game = Game(setup_from_json(json.loads(setup_json)))
+        except ValueError:  # not a set-up the referee takes: its numbers stay as they were
+            continue
+        for (text,) in conn.execute(
+            "SELECT move FROM steps WHERE game_id = ? AND undone IS NULL ORDER BY seq",
+            (game_id,),
+        ).fetchall():
+            try:
+                game.push(loads_move(text))
+            except ValueError:  # a `BadStepError` or a refused move: as `GameLog.rebuild`
+                break
+        conn.execute(
+            "UPDATE games SET rounds = ?, turn = ? WHERE id = ?",
+            (game.progress.round, game.progress.turn, game_id),
+        )
+
+
 #: MIGRATIONS[i] takes a database from version i to i + 1.
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _schema_1,
     _schema_2,
     _schema_3,
+    _schema_4,
 )
 assert len(MIGRATIONS) == LATEST
 

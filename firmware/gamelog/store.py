@@ -38,7 +38,7 @@ from firmware.gamelog.steps import (
 from referee.check import final_state, judge
 from referee.errors import IllegalMoveError
 from referee.events import Event
-from referee.game import Game
+from referee.game import Game, Progress
 from referee.moves import Move
 from referee.record import UNFINISHED_TURN, MalformedRecordError, Record, parse
 from referee.setup import Setup
@@ -126,13 +126,20 @@ class GameRow:
     ended: str | None
     winner: str | None
     reason: str | None
-    rounds: int
+    rounds: int  # the round of `progress`
     seats: tuple[Seat, ...]
     meta: Mapping[str, Any] = field(default_factory=dict)
+    turn: int = 0  # the turn of `progress`
 
     @property
     def date(self) -> str:
         return (self.started or "")[:10]
+
+    @property
+    def progress(self) -> Progress:
+        """The game's round and turn, as `Game.progress` says them: of the closed game,
+        or of a running game's stored steps replayed when the row was read."""
+        return Progress(self.rounds, self.turn)
 
 
 @dataclass
@@ -455,8 +462,6 @@ class GameLog:
         when = time.time() if t is None else t
         text = dumps_move(move)
         facts = [_event_json(e) for e in events]
-        # the round of the last turn played, for listing running games
-        played_round = max((int(f.get("round", 0)) for f in facts if f.get("turn")), default=0)
 
         def op(conn: sqlite3.Connection) -> int:
             seq = _next_seq(conn, game_id)
@@ -465,10 +470,6 @@ class GameLog:
                 (game_id, seq, text, when),
             )
             _insert_events(conn, game_id, seq, when, facts)
-            if played_round:
-                conn.execute(
-                    "UPDATE games SET rounds = max(rounds, ?) WHERE id = ?", (played_round, game_id)
-                )
             return seq
 
         self._known(game_id)
@@ -680,7 +681,7 @@ class GameLog:
 
     def game(self, game_id: int) -> GameRow:
         row = self._conn.execute(
-            "SELECT id, source, status, started, ended, winner, reason, rounds, meta "
+            "SELECT id, source, status, started, ended, winner, reason, rounds, turn, meta "
             "FROM games WHERE id = ?",
             (game_id,),
         ).fetchone()
@@ -694,9 +695,22 @@ class GameLog:
                 (game_id,),
             )
         )
-        game_id, source, status, started, ended, winner, reason, rounds, meta = row
+        game_id, source, status, started, ended, winner, reason, rounds, turn, meta = row
+        if status == "running":  # its steps are the truth: one replay, never a stale count
+            progress = self.rebuild(game_id)[0].progress
+            rounds, turn = progress.round, progress.turn
         return GameRow(
-            game_id, source, status, started, ended, winner, reason, rounds, seats, json.loads(meta)
+            game_id,
+            source,
+            status,
+            started,
+            ended,
+            winner,
+            reason,
+            rounds,
+            seats,
+            json.loads(meta),
+            turn,
         )
 
     def setup(self, game_id: int) -> Setup:
@@ -925,13 +939,14 @@ def _store_result(
     exports as it came)."""
     conn.execute(
         "UPDATE games SET status = ?, ended = ?, winner = ?, reason = ?, rounds = ?, "
-        "result = ?, record = ?, digest = ?, meta = ? WHERE id = ?",
+        "turn = ?, result = ?, record = ?, digest = ?, meta = ? WHERE id = ?",
         (
             "finished" if game.is_over else "unfinished",
             ended,
             game.winner,
             game.reason,
-            game.last_turn_round,
+            game.progress.round,
+            game.progress.turn,
             json.dumps(final_state(game), ensure_ascii=False),
             json.dumps(data, ensure_ascii=False),
             schema.record_digest(data),

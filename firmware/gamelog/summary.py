@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from firmware.gamelog.store import GameLog, GameRow
+from referee.announcements import say_move
 from referee.check import table_lines
 from referee.events import Event
 from referee.game import Game
-from referee.moves import ChooseDisc, Move, MoveEmperor, PlayCubes, Refill
+from referee.moves import ChooseDisc, Move, PlayCubes
 
 
 def unit_name(territories: Any) -> str:
@@ -32,17 +33,18 @@ def names(row: GameRow) -> str:
 
 
 def result_words(row: GameRow) -> str:
+    """Who won how, and where the game stands (`referee.game.Progress`, as every view)."""
     if row.status == "running":
-        return f"running, round {max(row.rounds, 1)}"
+        return f"running, {row.progress}"
     if row.winner is None:
-        return f"unfinished after {row.rounds} round{'s' if row.rounds != 1 else ''}"
+        return f"unfinished in {row.progress}"
     goal = 8 if len(row.seats) == 3 else 10
     how = {
         "castles": f"castles on {goal} territories",
         "few-territories": "fewer than 4 territories left",
     }.get(row.reason or "", row.reason or "")
     lead = "draw" if row.winner == "draw" else f"{row.winner} wins"
-    return f"{lead} ({how}) in round {row.rounds}"
+    return f"{lead} ({how}) in {row.progress}"
 
 
 def list_lines(rows: list[GameRow]) -> list[str]:
@@ -67,24 +69,9 @@ class Turn:
 
 
 def move_words(move: Move, game: Game) -> str:
-    """What ``move`` did, said after it was pushed on ``game``."""
-    if isinstance(move, ChooseDisc):
-        return f"{move.player} lays disc {move.number}"
-    if isinstance(move, PlayCubes):
-        parts = []
-        if move.court:
-            parts.append(f"{', '.join(move.court)} to the court")
-        for key, colours in move.territories:
-            parts.append(f"{', '.join(colours)} on {key}")
-        return f"{move.player} plays " + ("; ".join(parts) or "no cubes")
-    if isinstance(move, MoveEmperor):
-        return (
-            f"{move.player} moves the emperor {move.steps} step{'s' if move.steps != 1 else ''}"
-            f" to {unit_name(game.unit(game.emperor))}"
-        )
-    assert isinstance(move, Refill)
-    back = "".join(f"; everyone returned {k} {colour}" for colour, k in move.returned)
-    return f"{move.player} refills {', '.join(move.colours) or 'nothing'}{back}"
+    """What ``move`` did, said after it was pushed on ``game``: the referee's one sentence
+    for a move (`referee.announcements.say_move`), as the table and ``carolus play`` say it."""
+    return say_move(move, game)
 
 
 def event_words(event: Event) -> str | None:
@@ -176,7 +163,7 @@ def show_lines(log: GameLog, game_id: int) -> list[str]:
 
 
 def _live(game: Game) -> str:
-    return f"running, round {game.round}; {game.describe_result()}"
+    return f"running, {game.progress}; {game.describe_result()}"
 
 
 # ---------------------------------------------------------------- stats
@@ -247,7 +234,8 @@ CSV_FIELDS = (
     "date",
     "source",
     "status",
-    "rounds",
+    "rounds",  # the round of `referee.game.Progress`, as every view shows it
+    "turn",
     "winner",
     "reason",
     "player",
@@ -272,7 +260,8 @@ def write_csv(rows: list[GameRow], out: IO[str]) -> int:
                     row.date,
                     row.source,
                     row.status,
-                    row.rounds,
+                    row.progress.round,
+                    row.progress.turn,
                     row.winner or "",
                     row.reason or "",
                     s.name,

@@ -65,7 +65,8 @@ def run_advise(args: argparse.Namespace) -> int:
     if args.json:
         data: dict[str, Any] = {
             "file": args.record,
-            "round": game.round,
+            "round": game.progress.round,
+            "turn": game.progress.turn,
             "phase": game.phase.value,
             "to_move": game.to_move,
             "player": you,
@@ -87,14 +88,12 @@ def run_advise(args: argparse.Namespace) -> int:
 def _text(game: Any, advice: Any, you: str | None) -> str:
     lines: list[str] = []
     if game.is_over:
-        return f"The game is over: {game.describe_result()}."
+        return f"The game is over: {game.describe_result()} in {game.progress}."
+    where = str(game.progress).capitalize()
     if game.phase.value == "action":
-        lines.append(f"Round {game.round}: {game.to_move} to play.")
+        lines.append(f"{where}: {game.to_move} to play.")
     else:
-        lines.append(
-            f"Round {game.round}: discs are being chosen (threats count every disc still in "
-            "hand; a hint needs the discs)."
-        )
+        lines.append(f"{where} (threats count every disc still in hand; a hint needs the discs).")
     lines.append("Threats:")
     lines += [f"  {line}" for line in advice.threats.lines(you)] or ["  none"]
     lines.append("Exposure (smallest change that flips each unit):")

@@ -119,4 +119,4 @@ def test_between_rounds_there_are_threats_but_no_hint(
     assert data["phase"] == "opening" and data["hint"] is None
     assert advise(str(path)) == 0
     out = capsys.readouterr().out
-    assert "discs are being chosen" in out and "Hint for" not in out
+    assert "discs being chosen" in out and "Hint for" not in out

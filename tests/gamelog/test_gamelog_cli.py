@@ -76,7 +76,7 @@ def test_list_filters(table: dict[int, Game], db: Path, capsys: pytest.CaptureFi
     assert listed(run(db, capsys, "list", "--result", "unfinished")[1]) == [6]
     bob_won = [i for i, g in table.items() if g.winner == "Bob"]
     assert listed(run(db, capsys, "list", "--result", "Bob")[1]) == bob_won
-    assert "running, round" in out and "unfinished after" in out
+    assert "running, round" in out and "unfinished in round" in out
 
 
 def test_show_tells_who_won_how(

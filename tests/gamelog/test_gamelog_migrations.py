@@ -110,8 +110,27 @@ def test_a_failed_migration_leaves_schema_1_untouched(tmp_path: Path) -> None:
 def test_each_migration_runs_once(tmp_path: Path) -> None:
     db = tmp_path / "g.db"
     conn = sqlite3.connect(db, isolation_level=None)
-    assert schema.migrate(conn) == [1, 2, 3]
+    assert schema.migrate(conn) == [1, 2, 3, 4]
     assert schema.migrate(conn) == []
     conn.close()
     with GameLog(db) as log:
         assert json.loads(json.dumps(log.games())) == []
+
+
+def test_schema_4_gives_closed_games_the_round_and_turn_every_view_shows(
+    tmp_path: Path,
+) -> None:
+    # schema 3 kept the round of the last turn played: a game closed right after a
+    # round's last refill read one round behind `Game.progress`
+    db = tmp_path / "v3.db"
+    with GameLog(db) as log:
+        expected = {}
+        for seed, moves in [(1, None), (3, 25), (5, 8)]:
+            game_id, game = log_game(log, two_players(seed), seed=seed, moves=moves)
+            expected[game_id] = game.progress
+        conn = log.connection
+        conn.execute("UPDATE games SET rounds = 0")
+        conn.execute("ALTER TABLE games DROP COLUMN turn")
+        conn.execute("PRAGMA user_version = 3")
+    with GameLog(db) as log:
+        assert {row.id: row.progress for row in log.games()} == expected

@@ -35,7 +35,7 @@ def test_every_kind_of_move_survives_json() -> None:
 def test_a_new_log_is_at_the_latest_schema_in_wal_mode(log: GameLog, db: Path) -> None:
     assert db.exists()
     conn = log.connection
-    assert schema.version(conn) == schema.LATEST == 3
+    assert schema.version(conn) == schema.LATEST == 4
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 

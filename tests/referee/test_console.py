@@ -53,7 +53,7 @@ def test_refused_moves_are_explained_and_asked_again(monkeypatch, capsys) -> Non
 
 def test_undo_and_majority(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
     out = play(monkeypatch, capsys, "Anna 3\nundo\nAnna 2\nmajority 4\nmajority 99\n")
-    assert "took back ChooseDisc(player='Anna', number=3)" in out
+    assert "took back Anna's move: Anna lays disc 3." in out
     assert "territory 4: 1 pink" in out
     assert "majority wants a territory number 1-15" in out
 
@@ -68,3 +68,26 @@ def test_bad_players_argument_is_a_clear_error() -> None:
     assert result.returncode == 2
     assert "Anna:purple" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_undo_says_the_move_as_it_was_announced(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    # the sentence of the move itself (`say_move`), never a Python repr
+    out = play(monkeypatch, capsys, "Anna 3\nBob 2\ncourt g g; 4 r\n2\nundo\nundo\n")
+    assert "took back Bob's move: The emperor moves 2 steps to territory 15." in out
+    assert "took back Bob's move: Bob plays 2 green to his court; 1 red on territory 4." in out
+    assert "MoveEmperor(" not in out and "PlayCubes(" not in out
+
+
+def test_a_castle_just_built_is_told_as_built_not_kept(monkeypatch, capsys, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # the example's round 1, typed from Anna's turn on: her emperor stops on 6, where her
+    # red cube builds white's first castle
+    example = Path(__file__).resolve().parents[2] / "examples" / "club-night.json"
+    data = json.loads(example.read_text())
+    data["rounds"][0]["turns"] = data["rounds"][0]["turns"][:1]  # up to Anna's turn
+    start = tmp_path / "start.json"
+    start.write_text(json.dumps(data))
+    out = play(monkeypatch, capsys, "court r r p\n3\n", "--resume", str(start))
+    built = out[out.index("The emperor moves 3 steps to territory 6.") :]
+    assert "-> white built a castle" in built
+    assert "White builds a castle on territory 6." in built
+    assert "keeps it" not in built and "would" not in built

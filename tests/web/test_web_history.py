@@ -162,3 +162,28 @@ def test_an_unreadable_log_file_is_503_not_500(tmp_path: Path) -> None:
     answer = app.test_client().get("/api/games")
     assert answer.status_code == 503 and "cannot read the game log" in answer.get_json()["error"]
     assert bad.read_bytes().startswith(b"this is not sqlite")  # never moved aside or changed
+
+
+def test_a_log_that_cannot_be_read_is_a_clear_503_never_a_500(tmp_path: Path) -> None:
+    """Issue 15: after the log's file was made anew under the page, ``/api/games``
+    answered 500 (``no such table: games``) and History showed an empty table. The page
+    is told what went wrong, in one sentence it can show; the next question tries again."""
+    import sqlite3
+
+    path = tmp_path / "games.sqlite3"
+    appliance_log = GameLog(path)  # the page reads beside the appliance's own log
+    game_id, _ = _log_game(appliance_log, seed=3, players=2, moves=5)
+    browser = create_app(PreviewHub(), log=appliance_log, pin=PIN).test_client()
+    assert [g["id"] for g in browser.get("/api/games").get_json()["games"]] == [game_id]
+    with sqlite3.connect(path) as other:  # the tables go while the page has the log open
+        tables = [r[0] for r in other.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        for table in tables:
+            other.execute(f'DROP TABLE "{table}"')
+    for url in ("/api/games", f"/api/games/{game_id}/record", f"/api/games/{game_id}/charts"):
+        answer = browser.get(url)
+        assert answer.status_code == 503, (url, answer.get_data(as_text=True))
+        error = answer.get_json()["error"]
+        assert error.startswith("cannot read the game log: "), error
+        assert "Traceback" not in error and "something went wrong" not in error
+    check("/api/games", "get", 503, browser.get("/api/games").get_json())
+    appliance_log.close()
