@@ -114,7 +114,7 @@ def choose(
         step = (view.get("bare") or {}).get("step")
         if step in ("ask", "learnt"):
             return Screen("lay-out" if step == "ask" else "pieces", language=language)
-        return Screen("setup")
+        return Screen("setup", language=language)
     if view.get("finished"):
         return Screen("game-over")
     pending = list(table.get("pending") or [])
@@ -188,7 +188,7 @@ def draw(canvas: ImageDraw.ImageDraw, view: Mapping[str, Any], screen: Screen) -
     elif screen.name == "game-over":
         screens.draw_game_over(canvas, view)
     elif screen.name == "setup":
-        screens.draw_setup(canvas, view)
+        screens.draw_setup(canvas, view, screen.language)
     elif screen.name == "lay-out":
         screens.draw_lay_out(canvas, view, screen.language)
     elif screen.name == "pieces":

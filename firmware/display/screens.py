@@ -147,15 +147,57 @@ def draw_turn(draw: ImageDraw.ImageDraw, view: View) -> None:
     _scores(draw, view, HEIGHT - 8)
 
 
-def draw_setup(draw: ImageDraw.ImageDraw, view: View) -> None:
-    """Before round 1: the players lay out the table; the camera's state matters most."""
+#: How `firmware.appliance` words its default set-up message (English only): the panel
+#: says it in its own language instead, in words written to fit (`words.WORDS`).
+APPLIANCE_SETUP = "Set up the table"
+
+#: The camera's state in the set-up title bar: the long note, else a short one that
+#: leaves the title whole.
+_SETUP_NOTES = {"lost": ("NO CAMERA", "NO CAM"), "demo": ("DEMO", "DEMO"),
+                "ok": ("camera ok", "cam ok")}
+
+
+def setup_lines(view: View, language: str = "en") -> tuple[str, str, str, str, str]:
+    """What the set-up screen writes: (title, note, names, message, bottom line).
+
+    The appliance's default message becomes the panel's own words in ``language``; any
+    other message (the camera's trouble, a refusal) is shown as it comes. ``names`` is
+    empty when the message needs the room.
+    """
     camera = view.get("status", {}).get("camera")
-    note = {"lost": "NO CAMERA", "demo": "DEMO", "ok": "camera ok"}.get(camera or "", "")
-    _bar(draw, "Set-up", note)
-    names = "  ".join(p["name"] for p in view.get("players", []))
-    y = _line(draw, BODY, names)
-    message = view.get("status", {}).get("message") or "Set up the table, then choose discs."
-    _text(draw, y + 1, message)
+    title = word(language, "title", upper=True)
+    note = ""
+    for candidate in _SETUP_NOTES.get(camera or "", ("",)):
+        note = candidate
+        if SMALL.width(title) <= WIDTH - 4 - (SMALL.width(note) + 4 if note else 0):
+            break
+    message = str(view.get("status", {}).get("message") or "")
+    bottom = ""
+    if not message or message.startswith(APPLIANCE_SETUP):
+        message, bottom = word(language, "pieces"), word(language, "then")
+    names = ""
+    for letters in (99, 3, 1):  # whole names, else their first letters
+        names = "  ".join(p["name"][:letters] for p in view.get("players", []))
+        if SMALL.width(names) <= WIDTH:
+            break
+    end = HEIGHT - 9 if bottom else HEIGHT
+    if not text_fits(message, BODY + 1 + LINE, end):
+        names = ""
+    return title, note, names, message, bottom
+
+
+def draw_setup(draw: ImageDraw.ImageDraw, view: View, language: str = "en") -> None:
+    """Before round 1: who plays, and what to lay out, in the panel's language; every
+    line whole (a long message takes the names' line)."""
+    title, note, names, message, bottom = setup_lines(view, language)
+    _bar(draw, title, note)
+    y = BODY + 1
+    if names:
+        SMALL.draw(draw, (0, y), names, fill=ON)
+        y += LINE
+    _text(draw, y, message, bottom=HEIGHT - 9 if bottom else HEIGHT)
+    if bottom:
+        SMALL.draw(draw, (0, HEIGHT - 8), SMALL.fit(bottom, WIDTH), fill=ON)
 
 
 def draw_lay_out(draw: ImageDraw.ImageDraw, view: View, language: str = "en") -> None:

@@ -2,7 +2,7 @@
 
 The panel is 128x64 one-bit pixels, so these are short forms written to fit (each is
 checked against the panel in the tests), not the page's full sentences from the Babel
-catalogs; the game's words are the rulebooks' (`shared/rules/glossary.md`). The bitmap
+catalogs; the game's words are the rulebooks' (`docs/rules.md`, "Words"). The bitmap
 font is CP437: letters it lacks (Hungarian ő, ű, capitals with an acute) are drawn as the
 nearest it has (ö, ü, plain capitals).
 """

@@ -63,3 +63,66 @@ def test_the_configured_language_picks_the_panel_words() -> None:
     assert word("hu", "title") == "Elökészítés"  # ő drawn as the font's nearest
     assert word("hu", "title", upper=True) == "ELÖKÉSZITÉS"
     assert word("de", "press") == "Dann Bestätigen"
+
+
+def waiting_view(camera: str = "ok", message: str | None = None) -> dict[str, Any]:
+    """The set-up screen before the game (no bare-table step), as the appliance words it."""
+    view = setup_view()
+    view["status"]["camera"] = camera
+    if message is not None:
+        view["status"]["message"] = message
+    return view
+
+
+WAITING = {
+    "waiting": waiting_view(),
+    "waiting-demo": waiting_view("demo"),
+    "waiting-no-camera": waiting_view("lost", "Camera lost: no picture for 10 s."),
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("name", sorted(WAITING))
+def test_the_waiting_set_up_screen_matches_its_reference(name: str, language: str) -> None:
+    device = dummy(width=128, height=64, mode="1")
+    display = Display(device, language=language)
+    display.update(WAITING[name])
+    assert display.screen.name == "setup"
+    check_reference(f"setup-{name}-{language}", device.image)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_set_up_screen_cuts_a_word_in_any_language(
+    language: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every set-up screen drawn in every language: nothing is cut with ".." (issue 15:
+    "…each reserve;..") and nothing runs off the panel's 128 x 64 pixels."""
+    from firmware.display import font
+
+    cut: list[str] = []
+    fit = font.Font.fit
+
+    def watching(self: font.Font, text: str, width: int) -> str:
+        out = fit(self, text, width)
+        if out != text:
+            cut.append(text)
+        return out
+
+    monkeypatch.setattr(font.Font, "fit", watching)
+    views = [*(v for _, v in VIEWS.values()), *WAITING.values(),
+             *(step_view("ask", problem) for problem in PROBLEMS)]
+    for view in views:
+        device = dummy(width=128, height=64, mode="1")
+        Display(device, language=language).update(view)
+        assert device.image.size == (WIDTH, HEIGHT)
+    assert cut == [], (language, cut)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_waiting_screen_speaks_the_panel_language(language: str) -> None:
+    from firmware.display.screens import setup_lines
+
+    title, note, names, message, bottom = setup_lines(WAITING["waiting"], language)
+    assert title == word(language, "title", upper=True) and note
+    assert message == word(language, "pieces") and bottom == word(language, "then")
+    assert names == "Anna  Bob"
