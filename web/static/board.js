@@ -151,7 +151,24 @@ const Board = (() => {
     }));
   }
 
+  /* What the small marks of the seats mean, said where they stand (a phone has no hover
+     for the tooltips): the ◆ after court cubes and the score. */
+  function seatLegend(state) {
+    const lines = [];
+    if (state.players.some((p) => (p.control || []).length)) {
+      lines.push(el("span", { class: "legend-line held-legend" }, el("span", { class: "cylinder", "aria-hidden": "true" }, "◆"), " ",
+        t("after court cubes: that player holds the colour's cylinder (controls the colour).")));
+    }
+    if (state.players.some((p) => p.score !== undefined)) {
+      lines.push(el("span", { class: "legend-line score-legend" },
+        t("Score: %(points)s points for each territory under castles, at most 40, for tables that keep a score.",
+          { points: state.players.length === 3 ? 5 : 4 })));
+    }
+    return lines.length ? el("p", { class: "hint seat-legend" }, lines) : null;
+  }
+
   function drawSeats(box, state) {
+    const legend = seatLegend(state);
     box.replaceChildren(...state.players.map((p) => {
       const active = state.to_move === p.name;
       return el("div", { class: "card seat" + (active ? " active" : ""), "data-player": p.name },
@@ -167,6 +184,22 @@ const Board = (() => {
           el("span", { class: "discs" }, (p.discs || []).map((d) => el("span", { class: "disc" + (d === p.disc ? " laid" : "") }, d)),
             p.disc ? el("span", { class: "disc laid" }, t("laid %(disc)s", { disc: p.disc })) : null)));
     }));
+    if (legend) box.append(legend);
+  }
+
+  /* A zone of the table in words, as the players say it: "territory 7", "Court of Anna"
+     (the seat's court when nobody sits there). The one place the page names zones. */
+  function zoneName(zone, state) {
+    const [kind, where] = String(zone).split(":");
+    if (kind === "territory") return t("territory %(territory)s", { territory: where });
+    const player = ((state && state.players) || []).find((p) => p.seat === where);
+    if (kind === "court") {
+      return player ? t("Court of %(player)s", { player: player.name }) : t("%(seat)s court", { seat: pt("seat", where) });
+    }
+    if (kind === "reserve") {
+      return player ? t("Reserve of %(player)s", { player: player.name }) : t("%(seat)s reserve", { seat: pt("seat", where) });
+    }
+    return String(zone);
   }
 
   function phaseWords(state) {
@@ -246,5 +279,5 @@ const Board = (() => {
       el("td", {}, outcome(v)))));
   }
 
-  return { drawRing, drawSeats, drawStatus, drawMajority, drawContested, sideName, colourName, letter, COLOURS, where };
+  return { drawRing, drawSeats, drawStatus, drawMajority, drawContested, sideName, colourName, letter, COLOURS, where, zoneName };
 })();

@@ -12,13 +12,15 @@
     const data = await api("/api/games");
     document.getElementById("nolog").hidden = data.log;
     const tbody = document.querySelector("#games tbody");
-    tbody.replaceChildren(...data.games.map((g) => el("tr", { "data-game": g.id },
+    const heads = [...document.querySelectorAll("#games thead th")].map((th) => th.textContent);
+    const labelled = (row) => { [...row.children].forEach((td, i) => td.setAttribute("data-label", heads[i] || "")); return row; };
+    tbody.replaceChildren(...data.games.map((g) => labelled(el("tr", { "data-game": g.id },
       el("td", {}, g.id), el("td", {}, (g.started || "").slice(0, 16).replace("T", " ")),
       el("td", {}, g.players.map((p) => `${p.name} (${Board.sideName(p.castles)})`).join(", ")),
       el("td", {}, { running: t("running"), finished: t("finished"), unfinished: t("unfinished") }[g.status] || g.status),
       el("td", {}, g.winner ? Board.sideName(g.winner) : "—"), el("td", {}, g.rounds),
       el("td", {}, el("button", { type: "button", onclick: () => open(g) }, t("Replay")), " ",
-        el("a", { href: `/api/games/${g.id}/record`, download: `carolus-game-${g.id}.json` }, t("Record"))))));
+        el("a", { href: `/api/games/${g.id}/record`, download: `carolus-game-${g.id}.json` }, t("Record")))))));
   }
 
   async function open(g) {

@@ -13,13 +13,16 @@
     const zone = document.getElementById("zone");
     if (!zone) return;
     const state = await api("/api/state");
+    const chosen = zone.value;  // the picker stays where the player left it
     zone.replaceChildren();
-    for (let n = 1; n <= 15; n += 1) zone.append(new Option(t("territory %(territory)s", { territory: n }), `territory:${n}`));
+    const add = (id) => zone.append(new Option(Board.zoneName(id, state), id));
+    for (let n = 1; n <= 15; n += 1) add(`territory:${n}`);
     for (const p of state.players) {
       if (!p.seat) continue;
-      zone.append(new Option(t("Court of %(player)s", { player: p.name }), `court:${p.seat}`));
-      zone.append(new Option(t("Reserve of %(player)s", { player: p.name }), `reserve:${p.seat}`));
+      add(`court:${p.seat}`);
+      add(`reserve:${p.seat}`);
     }
+    if (chosen && [...zone.options].some((o) => o.value === chosen)) zone.value = chosen;
     zone.onchange = () => showCounts(state);
     showCounts(state);
   }
@@ -60,7 +63,8 @@
     const counts = {};
     for (const c of COLOURS) counts[c] = Number(form.elements[c].value);
     const zone = form.elements.zone.value;
-    done(api("/api/correction", { zone, counts }).then(fillZones), t("Corrected: %(zone)s", { zone }));
+    const name = form.elements.zone.selectedOptions[0].text;  // the zone in words
+    done(api("/api/correction", { zone, counts }).then(fillZones), t("Corrected: %(zone)s", { zone: name }));
   });
   document.getElementById("undo").onclick = () => done(api("/api/undo", {}), t("The last step was undone."));
   document.getElementById("confirm").onclick = () => done(api("/api/confirm", {}), t("Confirmed."));
