@@ -97,6 +97,19 @@ def test_read_only_log_can_be_read_but_not_written(db: Path) -> None:
         assert log.queued == 1
 
 
+def without_privileges(command: list[str]) -> list[str]:
+    """``command`` as a user who may not write what its modes forbid. Root may write
+    anything, so root runs it with no capabilities at all, staying root: still the owner
+    of the checkout, wherever it was cloned (``nobody`` could not enter a checkout in a
+    0700 folder, nor run its venv's Python)."""
+    if os.geteuid() != 0:
+        return command
+    drop = ["setpriv", "--bounding-set=-all", "--inh-caps=-all"]
+    if shutil.which("setpriv") is None or subprocess.run([*drop, "true"]).returncode != 0:
+        pytest.skip("needs setpriv to drop root's capabilities")
+    return [*drop, *command]
+
+
 READ_ONLY_CHECK = """
 import json, sys
 from firmware.gamelog.store import GameLog, LogReadOnlyError
@@ -112,17 +125,13 @@ print(json.dumps(out))
 
 def test_read_only_file_and_folder_open_read_only_with_a_warning() -> None:
     """As a user who may not write the file nor its folder (root may write anything,
-    so root runs the check as ``nobody``)."""
+    so root runs the check without its capabilities)."""
     folder = Path(tempfile.mkdtemp(prefix="carolus-ro-"))
     db = folder / "games.sqlite3"
     try:
         with GameLog(db) as log:
             log_game(log, two_players(2), seed=2, moves=8, finish=False)
-        command = [sys.executable, "-c", READ_ONLY_CHECK, str(db)]
-        if os.geteuid() == 0:
-            if shutil.which("setpriv") is None:
-                pytest.skip("needs setpriv to drop root")
-            command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *command]
+        command = without_privileges([sys.executable, "-c", READ_ONLY_CHECK, str(db)])
         db.chmod(0o444)
         folder.chmod(0o555)
         done = subprocess.run(
