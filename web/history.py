@@ -9,7 +9,10 @@ that one connection, hence the lock.
 
 from __future__ import annotations
 
+import sqlite3
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +29,7 @@ class History:
     """Read-only questions to the game log (a `GameLog` or the path of its file)."""
 
     def __init__(self, log: Any) -> None:
+        self._source = log
         self._log = log
         self._own = False
         self._shared = False
@@ -54,10 +58,33 @@ class History:
         if self._own:
             self._log.close()
 
+    @contextmanager
+    def _reading(self) -> Iterator[Any]:
+        """The log, for one question under the lock. A log that cannot be read (deleted
+        and made anew under us, a missing table, a failing card) is a 503 that says so,
+        for the page to show, never a 500 or an empty list that looks like no games; the
+        next question opens the log afresh."""
+        from firmware.gamelog.store import GameLogError, UnknownGameError
+
+        with self._lock:
+            try:
+                yield self._opened()
+            except UnknownGameError:
+                raise
+            except (GameLogError, sqlite3.Error) as exc:
+                self._forget()
+                raise ApiError(503, f"cannot read the game log: {exc}") from None
+
+    def _forget(self) -> None:
+        if self._own:
+            with suppress(Exception):  # a broken connection may fail to close too
+                self._log.close()
+        self._log, self._own, self._shared = self._source, False, False
+
     def games(self) -> list[dict[str, Any]]:
         """Every game, newest first."""
-        with self._lock:
-            rows = self._opened().games()
+        with self._reading() as log:
+            rows = log.games()
         return [
             {
                 "id": row.id,
@@ -88,8 +115,7 @@ class History:
     def _moves(self, game_id: int) -> tuple[Any, list[Any]]:
         from firmware.gamelog.store import UnknownGameError
 
-        with self._lock:
-            log = self._opened()
+        with self._reading() as log:
             try:
                 return log.setup(game_id), log.moves(game_id)
             except UnknownGameError:
@@ -99,9 +125,9 @@ class History:
         """The game's ``carolus-record/1``."""
         from firmware.gamelog.store import UnknownGameError
 
-        with self._lock:
+        with self._reading() as log:
             try:
-                record = self._opened().record(game_id)
+                record = log.record(game_id)
             except UnknownGameError:
                 raise ApiError(404, f"no game {game_id} in the game log") from None
         data: dict[str, Any] = record.to_json()
