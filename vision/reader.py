@@ -14,8 +14,9 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision import colours
+from vision import colours, cube_count
 from vision.atlas import ATLAS_KINDS, CATCH_MM, Atlas, Cell
+from vision.cube_count import CubeCount, blob_features
 from vision.glare import GlareMap
 from vision.layout import CASTLE_COLOURS, CUBE_COLOURS, Layout
 from vision.markers import MatLocator
@@ -38,6 +39,7 @@ CAMERA_HEIGHT_MM = 1100.0
 ON_PAPER = ("reserve", "pool")   # zones on bare paper, read with the paper colour table
 PAPER_BLOB = 1.12         # there a cube's shaded sides keep their colour: blobs are bigger
 WHITE_SIDES = 0.6         # grey-looking side pixels of a white castle per lit top pixel
+LEAST_REFERENCE_BLOB = 0.15   # smallest blob (in cubes) shown to the fitted count
 SOLID_CUBE_PX = {"red": 3.0, "pink": 3.0}   # a small blob's least inner radius to be a cube
 CLIPPED = 250            # a frame channel this bright may be saturated
 #: The thinnest a piece's seen colour can be, over a cube's side: its top alone is a
@@ -104,6 +106,7 @@ class Reader:
         self._sizes = layout.pieces_mm
         self._kernel = np.ones((2, 2), np.uint8)
         self._kernel3 = np.ones((3, 3), np.uint8)
+        self._kernel5 = np.ones((5, 5), np.uint8)
         core = round(0.55 * self._sizes["castle"] * scale) | 1
         self._castle_core = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (core, core))
         rows = self.atlas.blob_rows
@@ -121,6 +124,13 @@ class Reader:
         self._cardless: list[Cell] = []
         self.difference = Difference.load()
         self.rows = RowModel.load()
+        self.cubes: CubeCount | None = cube_count.stored()
+        #: Darker than the bare table by more than light drifts (fitted with the count).
+        self.shade: float | None = None if self.cubes is None else self.cubes.shade
+        self._shade: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        #: Labelled-data hook of ``scripts/fit_cubes.py``: every blob the model is asked of.
+        self.collect: list[tuple[str, str, np.ndarray, tuple[int, ...] | None,
+                                 np.ndarray]] | None = None
         # A zone is read again once a quarter of a cube's worth of its pixels moved.
         self.steady = Steady(self.atlas, self.difference.changed,
                              0.25 * self._sizes["cube"] ** 2 * scale**2)
@@ -285,11 +295,14 @@ class Reader:
             labels = np.take(self._pieces_table, index)
             piece_like = labels != colours.NONE
             gains = self._comparison.gains(atlas)
-            fg = self._comparison.foreground(atlas, gains, piece_like)
+            unexplained, ratio = self._comparison.features(atlas, gains)
+            fg = self._comparison.difference.decide(unexplained, ratio, piece_like)
             stale = self._comparison.stale(fg, piece_like)
             if stale.any() and self._comparison.reregister(atlas, gains, stale, piece_like):
-                fg = self._comparison.foreground(atlas, gains, piece_like)
+                unexplained, ratio = self._comparison.features(atlas, gains)
+                fg = self._comparison.difference.decide(unexplained, ratio, piece_like)
                 stale = self._comparison.stale(fg, piece_like)
+            self._shade = (ratio, labels.copy(), stale)
             # Castles are judged on all that differs and has no colour; a cube's colour
             # only inside what differs: the rim blends a piece's edge with the art behind
             # it, in colours of neither (a yellow cube's edge on blue water reads green).
@@ -316,6 +329,7 @@ class Reader:
                                                 colours.NEUTRAL, colours.NONE)
         else:
             snap["reader"] = "absolute"
+            self._shade = None
             castle_labels = None
             labels = np.take(self.table, index)
             for cell in self._on_paper:
@@ -389,7 +403,11 @@ class Reader:
             self._count_castles(snap, atlas, lab, inside & self._territory_rows)
         _, cc, stats, cents = _components(mask)
         smallest = 0.35 * self._footprint_px("cube", *self._nadir)
-        big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= smallest)
+        # Against the bare table a cube on art of its own colour may differ only in a
+        # sliver: smaller blobs go to the fitted count, which knows specks too.
+        least = (LEAST_REFERENCE_BLOB if self._comparison is not None else 0.35
+                 ) * self._footprint_px("cube", *self._nadir)
+        big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= least)
         big = big[big > 0]
         blobs: list[tuple[int, float, float, float, np.ndarray, tuple[int, ...]]] = []
         for k in big:
@@ -403,19 +421,69 @@ class Reader:
                     hist[1:colours.NEUTRAL].argmax() + 1)
                 ax, ay = cents[k]
                 blobs.append((cls, float(stats[k, cv2.CC_STAT_AREA]), ax, ay, blob,
-                              (bx, by, bw, bh)))
+                              (bx, by, bw, bh), None))
                 continue
             for cls in colours_here:
                 part = (blob & (sub_lab == cls)).astype(np.uint8)
                 m, pcc, pst, pce = _components(part)
                 for j in range(1, m):
-                    if pst[j, cv2.CC_STAT_AREA] < smallest:
+                    if pst[j, cv2.CC_STAT_AREA] < least:
                         continue
                     px, py, pw, ph = (int(v) for v in pst[j, :4])
                     blobs.append((int(cls), float(pst[j, cv2.CC_STAT_AREA]), bx + pce[j][0],
                                   by + pce[j][1], pcc[py:py + ph, px:px + pw] == j,
-                                  (bx + px, by + py, pw, ph)))
+                                  (bx + px, by + py, pw, ph), None))
+        if self._shade is not None and self.shade is not None:
+            blobs += self._shaded_cubes(mask, castle_labels, inside & self._territory_rows,
+                                        least)
         self._interpret(snap, atlas, blobs)
+
+    def _shaded_cubes(self, coloured: np.ndarray, castle_labels: np.ndarray | None,
+                      territories: np.ndarray, least: float) -> list[tuple[Any, ...]]:
+        """Cubes on art of their own colour: where the frame is darker than the bare
+        table by more than light drifts (`self.shade`, fitted), apart from every other
+        piece, a cube's shaded sides may be all that differs. Each such patch is a blob
+        of the colour under and beside it, for the fitted count to judge; how much of it
+        touches another piece (whose shadow it may be) goes with it."""
+        assert self._shade is not None and self.shade is not None
+        ratio, art, stale = self._shade
+        rows = self.atlas.blob_rows
+        dark = (ratio[:rows] < self.shade) & territories
+        if stale.any():
+            dark &= ~stale[self.atlas.zone_index[:rows]]
+        dark = cv2.morphologyEx(dark.view(np.uint8), cv2.MORPH_OPEN, self._kernel3)
+        n, cc, stats, cents = _components(dark)
+        if n <= 1:
+            return []
+        pieces = coloured.astype(bool)
+        if castle_labels is not None:
+            pieces |= castle_labels[:rows] == colours.NEUTRAL
+        near = cv2.dilate(pieces.view(np.uint8), self._kernel5).view(bool)
+        reach = max(3, round(0.5 * self._sizes["cube"] * self.scale)) | 1
+        grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
+        found: list[tuple[Any, ...]] = []
+        for k in range(1, n):
+            area = float(stats[k, cv2.CC_STAT_AREA])
+            if area < least:
+                continue
+            bx, by, bw, bh = (int(v) for v in stats[k, :4])
+            blob = cc[by:by + bh, bx:bx + bw] == k
+            attached = float(near[by:by + bh, bx:bx + bw][blob].mean())
+            # The colour a cube dyed like its field shows: the art's, beside its sides.
+            pad = reach
+            y0, x0 = max(0, by - pad), max(0, bx - pad)
+            y1, x1 = min(rows, by + bh + pad), min(art.shape[1], bx + bw + pad)
+            around = cv2.dilate(cv2.copyMakeBorder(blob.view(np.uint8), by - y0, y1 - by - bh,
+                                                   bx - x0, x1 - bx - bw,
+                                                   cv2.BORDER_CONSTANT, value=0), grow)
+            hist = np.bincount(art[y0:y1, x0:x1][around.view(bool)], minlength=8)
+            cubes = hist[1:colours.NEUTRAL]
+            if cubes.max() == 0:
+                continue
+            cls = int(cubes.argmax() + 1)
+            found.append((cls, area, float(cents[k][0]), float(cents[k][1]), blob,
+                          (bx, by, bw, bh), attached))
+        return found
 
     def _count_castles(self, snap: dict[str, Any], atlas: np.ndarray, lab: np.ndarray,
                        inside: np.ndarray) -> None:
@@ -442,8 +510,9 @@ class Reader:
         cells = self.atlas.cells
         zone_index = self.atlas.zone_index
         best_cylinder: dict[str, float] = {}
-        emperor_best = 0.0
-        for cls, area, ax, ay, blob, box in blobs:
+        emperors: list[tuple[float, float, Cell, np.ndarray, tuple[int, ...], float, float,
+                             float]] = []
+        for cls, area, ax, ay, blob, box, shade in blobs:
             zi = int(zone_index[int(ay), int(ax)])
             if zi == 0:
                 bx, by, bw, bh = box
@@ -458,6 +527,11 @@ class Reader:
                 if not cell.zone.contains(x - dx, y - dy):
                     continue            # a piece beside the zone, seen in its margin
             colour = "neutral" if cls == colours.NEUTRAL else colours.COLOUR_OF[cls]
+            if shade is not None:
+                if kind == "territory":
+                    self._count_cube_blob(snap, cell, colour, blob, x, y, area, box=box,
+                                          shade=shade)
+                continue
             if kind == "pool":
                 if colour != "neutral":
                     need = 0.55 * self._footprint_px("cylinder", x, y)
@@ -469,23 +543,30 @@ class Reader:
                     self._castles(snap, cell, atlas, blob, box, area, x, y)
                 continue
             if colour == "yellow" and kind == "territory":
-                emp = self._emperor_area(blob, area, x, y)
+                emp, inner = self._emperor_area(blob, area, x, y)
                 if emp > 0:
-                    if emp > emperor_best:
-                        emperor_best = emp
-                        snap["emperor"] = int(cell.zone.raw["territory"])
-                    for part, (px, py) in self._beside_emperor(blob, box):
-                        self._count_cube_blob(snap, cell, colour, part,
-                                              *cell.mm(px, py, self.scale), beside=True)
+                    emperors.append((inner, emp, cell, blob, box, x, y, area))
                     continue
-            self._count_cube_blob(snap, cell, colour, blob, x, y, area)
+            self._count_cube_blob(snap, cell, colour, blob, x, y, area, box=box)
+        # There is one emperor: the roundest of the yellow blobs big enough for him (a
+        # block of yellow cubes pushed together is big enough too, but square).
+        emperors.sort(key=lambda e: (e[0], e[1]), reverse=True)
+        for i, (_, _, cell, blob, box, x, y, area) in enumerate(emperors):
+            if i > 0:
+                self._count_cube_blob(snap, cell, "yellow", blob, x, y, area, box=box)
+                continue
+            snap["emperor"] = int(cell.zone.raw["territory"])
+            for part, (px, py) in self._beside_emperor(blob, box):
+                self._count_cube_blob(snap, cell, "yellow", part,
+                                      *cell.mm(px, py, self.scale), beside=True)
         for colour in best_cylinder:
             if snap["cylinders"][colour] is None:
                 snap["cylinders"][colour] = "pool"
 
     def _count_cube_blob(self, snap: dict[str, Any], cell: Cell, colour: str, blob: np.ndarray,
                          x: float, y: float, area: float | None = None,
-                         beside: bool = False) -> None:
+                         beside: bool = False, box: tuple[int, ...] | None = None,
+                         shade: float | None = None) -> None:
         """Cubes in one single-coloured blob, by its area over one cube's footprint here.
 
         Beside the emperor a cube is partly hidden by him, so less of it must show.
@@ -498,11 +579,23 @@ class Reader:
         if self.debug is not None:
             self.debug.append(("cube", cell.zone.raw.get("territory", cell.zone.seat), colour,
                                area / cube, x, y))
-        if self._comparison is not None and _inner_radius(blob, close=True) < (
-                THINNEST * self._sizes["cube"] * self.scale):
-            # Against the bare table a cube's colour is what differs: a thin ring of it is
-            # the blend of another piece's edge with the art, never a cube's top.
-            return
+        if self._comparison is not None and not beside:
+            # Against the bare table what differs of a cube depends on the art under it
+            # and on its neighbours: the fitted model of labelled blobs counts it.
+            features = blob_features(blob, cube, self._sizes["cube"] * self.scale,
+                                     cell.zone.kind in ON_PAPER, shade)
+            if self.collect is not None:
+                self.collect.append((cell.zone.name, colour, features, box, blob))
+            if self.cubes is not None:
+                n, sure = self.cubes.count(features)
+                self._doubt(cell, sure)
+                if n > 0:
+                    self._add_cubes(snap, cell, colour, n)
+                return
+            if _inner_radius(blob, close=True) < THINNEST * self._sizes["cube"] * self.scale:
+                # A thin ring of colour is the blend of another piece's edge with the
+                # art, never a cube's top.
+                return
         least = 0.35 if beside else 0.5
         # A cube is solid: holes and cracks that noise or light leave in it do not make
         # it a speck. Where its shaded sides lose their colour (blue's read black, yellow's
@@ -573,11 +666,13 @@ class Reader:
         elif zone.kind == "reserve" and zone.seat in snap["reserves"]:
             snap["reserves"][zone.seat][colour] += n
 
-    def _emperor_area(self, blob: np.ndarray, area: float, x: float, y: float) -> float:
-        """The emperor's share of a yellow blob (0 if the blob is only cubes)."""
+    def _emperor_area(self, blob: np.ndarray, area: float, x: float, y: float
+                      ) -> tuple[float, float]:
+        """The emperor's share of a yellow blob (0 if the blob is only cubes), and the
+        radius of the largest disc inside it."""
         expected = self._footprint_px("emperor", x, y)
         if area < 0.45 * expected:
-            return 0.0
+            return 0.0, 0.0
         need = 0.3 * self._sizes["emperor"] * self.scale
         inner = _inner_radius(blob, fill=True)
         if inner < need:
@@ -586,8 +681,8 @@ class Reader:
                                       cv2.BORDER_CONSTANT, value=0)
             inner = _inner_radius(self._close_ring(ring), fill=True)
         if inner < need:
-            return 0.0
-        return min(area, expected)
+            return 0.0, inner
+        return min(area, expected), inner
 
     def _castles(self, snap: dict[str, Any], cell: Cell, atlas: np.ndarray, blob: np.ndarray,
                  box: tuple[int, ...], area: float, x: float, y: float) -> None:

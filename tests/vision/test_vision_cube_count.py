@@ -1,0 +1,77 @@
+"""How many cubes a blob holds, against the bare table: a model fitted by a script."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+from vision.calibration import calibrate, reader_for
+from vision.cube_count import FITTED, CubeCount, CubeCountError
+from vision.layout import load_layout
+from vision.render import scene as scenes
+from vision.render.pieces import Piece
+
+ROOT = Path(__file__).resolve().parents[2]
+LAYOUT = load_layout(None)
+CUBE_MM = LAYOUT.pieces_mm["cube"]
+
+
+def _script(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module          # its dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_cube_fitting_script_reproduces_its_stored_check() -> None:
+    stored = json.loads(FITTED.read_text(encoding="utf-8"))
+    frames, first = stored["data"]["frames"], stored["data"]["seeds"][0]
+    assert stored["command"].endswith(f"--frames {frames} --first-seed {first}")
+    again = _script("fit_cubes").fit(stored["check"]["frames"], first)
+    assert again["model"] == stored["check"]["model"]
+
+
+def test_a_model_fitted_on_other_features_is_refused_naming_the_file(tmp_path: Path) -> None:
+    stored = json.loads(FITTED.read_text(encoding="utf-8"))
+    stored["model"]["features"] = ["area"]
+    path = tmp_path / "cubes.json"
+    path.write_text(json.dumps(stored), encoding="utf-8")
+    with pytest.raises(CubeCountError, match="cubes.json.*features"):
+        CubeCount.load(path)
+    path.write_text("{", encoding="utf-8")
+    with pytest.raises(CubeCountError, match="cubes.json"):
+        CubeCount.load(path)
+
+
+@pytest.mark.parametrize("hard", [False, True])
+def test_touching_cubes_on_one_tile_are_counted_one_by_one(hard: bool) -> None:
+    """People push cubes together on a crowded tile: two and three touching cubes of
+    one colour hide each other's sides, and each is still counted. (Here on art of
+    other colours; cubes on a field of their own dye are the yellow-field tests'.)"""
+    rng = np.random.default_rng(5151 if hard else 5152)
+    table = scenes.random_scene(LAYOUT, rng, hard=hard, variety="wide")
+    table.hands = []
+    calib_scene = scenes.calibration_scene(LAYOUT, np.random.default_rng(61), hard=hard,
+                                           variety="wide")
+    calib_scene.camera, calib_scene.lighting = table.camera, table.lighting
+    calib_scene.tile_seed, calib_scene.light = table.tile_seed, table.light
+    reader = reader_for(LAYOUT, calibrate(scenes.render(LAYOUT, calib_scene, 62), LAYOUT))
+    pieces = []
+    for territory, colour, n in ((4, "blue", 2), (9, "blue", 3), (12, "green", 1)):
+        x, y = scenes.territory_centre(LAYOUT, territory)
+        pieces += [Piece("cube", colour, x - CUBE_MM + i * CUBE_MM * 1.02, y, 0.0)
+                   for i in range(n)]
+    snap = reader.read(scenes.render(LAYOUT, scenes.with_changes(table, pieces), 63))
+    assert snap["reader"] == "reference"
+    assert snap["territories"]["4"]["cubes"]["blue"] == 2
+    assert snap["territories"]["9"]["cubes"]["blue"] == 3
+    assert snap["territories"]["12"]["cubes"]["green"] == 1
+    assert sum(sum(t["cubes"].values()) for t in snap["territories"].values()) == 6

@@ -1,0 +1,161 @@
+"""How many cubes one single-coloured blob of foreground holds: a fitted model.
+
+Against the bare table a cube is what differs from the tile under it, and what differs is
+not always the whole cube: on art of its own colour (a red cube on a red roof) only its
+shaded sides and shadow differ, and cubes crowded on a tile hide each other's sides, so
+a blob of three touching cubes is smaller than three free ones. Hand-set bands of area
+over one cube's footprint were fitted one failing frame at a time on our own renderer;
+here the number is decided by the blobs of labelled frames most like this one (their
+size, their shape, how solid they are), measured by ``scripts/fit_cubes.py`` and stored
+as data (``vision/fitted/cubes.json``).
+
+The neighbours also say how sure the count is: when they disagree the zone's confidence
+drops and the referee asks rather than calls a move.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+FITTED = Path(__file__).with_name("fitted") / "cubes.json"
+#: What the model is told of a blob, in this order (all free of the camera's scale).
+FEATURES = ("area", "hull", "solidity", "radius", "long", "short", "paper", "shade",
+            "attached")
+#: Neighbours that vote on a blob's count.
+NEIGHBOURS = 9
+
+
+class CubeCountError(ValueError):
+    """A stored cube-count model that cannot be used; the message says why."""
+
+
+def blob_features(blob: np.ndarray, cube_px: float, side_px: float, on_paper: bool,
+                  shade: float | None = None) -> np.ndarray:
+    """The blob as the model sees it.
+
+    `cube_px` is one cube's expected blob area here (top and visible sides), `side_px`
+    its side in atlas pixels: area and hull in cubes, the largest inscribed disc's
+    radius in sides, so the same cube gives the same numbers at any camera height.
+    `shade` is given for a blob found by its darkness alone (a cube on art of its own
+    colour): the share of it that touches another piece, whose shadow it may be.
+    """
+    mask = blob.astype(np.uint8)
+    area = float(mask.sum())
+    points = cv2.findNonZero(mask)
+    hull = float(cv2.contourArea(cv2.convexHull(points))) if points is not None else 0.0
+    hull = max(hull, area)
+    padded = cv2.copyMakeBorder(mask, 2, 2, 2, 2, cv2.BORDER_CONSTANT, value=0)
+    radius = float(cv2.distanceTransform(padded, cv2.DIST_L2, 3).max())
+    # The tightest rectangle around it, in cube sides: a row of three is three long.
+    long = short = 0.0
+    if points is not None and len(points) >= 3:
+        w, h = cv2.minAreaRect(points)[1]
+        long, short = max(w, h) / max(1.0, side_px), min(w, h) / max(1.0, side_px)
+    return np.array([area / cube_px, hull / cube_px, area / max(1.0, hull),
+                     radius / max(1.0, side_px), long, short, float(on_paper),
+                     float(shade is not None), 0.0 if shade is None else shade], np.float32)
+
+
+@dataclass
+class CubeCount:
+    """Labelled blobs (features, true count) and the scaling that makes them comparable.
+
+    `per_cube` is the area (in cubes' footprints) one cube adds to a blob bigger than
+    any the data held, where no neighbour can vote. `shade` is the brightness over the
+    bare table's below which a pixel is darker than light drifts away from any piece.
+    """
+
+    samples: np.ndarray
+    counts: np.ndarray
+    mean: np.ndarray
+    scale: np.ndarray
+    per_cube: float
+    largest: float
+    shade: float
+    _scaled_samples: np.ndarray | None = field(default=None, repr=False)
+
+    def count(self, features: np.ndarray) -> tuple[int, float]:
+        """(cubes, confidence): the neighbours' majority and how far it is from a tie
+        (1 when all agree, 0 when the winner has no more votes than the rest)."""
+        if features[0] > self.largest:
+            n = max(1, round(float(features[0]) / self.per_cube))
+            return n, 0.5
+        if self._scaled_samples is None:
+            self._scaled_samples = self._scaled(self.samples)
+        k = min(NEIGHBOURS, len(self.counts))
+        distance = ((self._scaled_samples - self._scaled(features)) ** 2).sum(axis=1)
+        # A stable order: ties go to the earlier sample, so a count never depends on luck.
+        nearest = np.argsort(distance, kind="stable")[:k]
+        votes = self.counts[nearest]
+        tally = np.bincount(votes)
+        n = int(tally.argmax())
+        share = tally[n] / k
+        return n, float(np.clip(2.0 * share - 1.0, 0.0, 1.0))
+
+    def _scaled(self, x: np.ndarray) -> np.ndarray:
+        return ((x - self.mean) / self.scale).astype(np.float32)
+
+    @classmethod
+    def fit(cls, samples: np.ndarray, counts: np.ndarray, shade: float) -> CubeCount:
+        samples = np.asarray(samples, np.float32).reshape(-1, len(FEATURES))
+        counts = np.asarray(counts, np.int64)
+        if len(counts) < NEIGHBOURS:
+            raise CubeCountError(f"{len(counts)} labelled blobs are too few to fit on")
+        mean = samples.mean(axis=0)
+        scale = samples.std(axis=0)
+        scale[scale < 1e-6] = 1.0
+        many = counts >= 3
+        per_cube = (float(np.median(samples[many, 0] / counts[many])) if many.any()
+                    else 1.0)
+        return cls(samples, counts, mean, scale, per_cube, float(samples[:, 0].max()),
+                   float(shade))
+
+    def to_json(self) -> dict[str, object]:
+        return {"features": list(FEATURES), "neighbours": NEIGHBOURS,
+                "per_cube": round(self.per_cube, 4), "largest": round(self.largest, 4),
+                "shade": round(self.shade, 4),
+                "mean": [round(float(v), 4) for v in self.mean],
+                "scale": [round(float(v), 4) for v in self.scale],
+                "samples": [[round(float(v), 3) for v in row] for row in self.samples],
+                "counts": [int(c) for c in self.counts]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, object], where: str = "cube-count model") -> CubeCount:
+        try:
+            if data["features"] != list(FEATURES):
+                raise CubeCountError(f"{where}: fitted on features {data['features']}, "
+                                     f"this reader measures {list(FEATURES)}")
+            samples = np.asarray(data["samples"], np.float32).reshape(-1, len(FEATURES))
+            counts = np.asarray(data["counts"], np.int64)
+            if len(samples) != len(counts) or len(counts) == 0:
+                raise CubeCountError(f"{where}: {len(samples)} samples, {len(counts)} counts")
+            return cls(samples, counts, np.asarray(data["mean"], np.float32),
+                       np.asarray(data["scale"], np.float32), float(str(data["per_cube"])),
+                       float(str(data["largest"])), float(str(data["shade"])))
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, CubeCountError):
+                raise
+            raise CubeCountError(f"{where}: broken ({exc})") from exc
+
+    @classmethod
+    def load(cls, path: Path = FITTED) -> CubeCount:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise CubeCountError(f"{path}: cannot be read ({exc})") from exc
+        if not isinstance(data, dict) or not isinstance(data.get("model"), dict):
+            raise CubeCountError(f"{path}: no fitted 'model'")
+        return cls.from_json(data["model"], str(path))
+
+
+@functools.cache
+def stored() -> CubeCount | None:
+    """The model this release ships (None before ``scripts/fit_cubes.py`` first ran):
+    read once, every reader shares it (it is never changed after loading)."""
+    return CubeCount.load() if FITTED.exists() else None
