@@ -99,7 +99,8 @@ class CubeCount:
         return n, float(np.clip(2.0 * share - 1.0, 0.0, 1.0))
 
     def _scaled(self, x: np.ndarray) -> np.ndarray:
-        return ((x - self.mean) / self.scale).astype(np.float32)
+        scaled: np.ndarray = ((x - self.mean) / self.scale).astype(np.float32)
+        return scaled
 
     @classmethod
     def fit(cls, samples: np.ndarray, counts: np.ndarray, shade: float) -> CubeCount:
