@@ -23,6 +23,7 @@ class Correction:
     zone: str
     seen: Value  # the camera's reading when the correction was made
     value: Value  # what is really there
+    moves: int = 0  # the moves the game had when it was made
 
 
 def read(table: Table, zone: str) -> Value:
@@ -153,11 +154,25 @@ class Corrections:
     def __len__(self) -> int:
         return len(self._by_zone)
 
-    def set(self, zone: str, table: Table, value: Value) -> None:
-        """Correct ``zone`` of the raw camera ``table`` to ``value``."""
+    def set(self, zone: str, table: Table, value: Value, moves: int = 0) -> None:
+        """Correct ``zone`` of the raw camera ``table`` to ``value``; ``moves``: how many
+        moves the game had then (see `forget_after`)."""
         fixed = normalise(table, zone, value)
         zone = " ".join(_split(zone)).strip()
-        self._by_zone[zone] = Correction(zone, read(table, zone), fixed)
+        self._by_zone[zone] = Correction(zone, read(table, zone), fixed, moves)
+
+    def forget_after(self, moves: int) -> list[str]:
+        """Drop the corrections made after the game's first ``moves`` moves; the zones.
+
+        A correction was said of the table as it stood after the moves of its time (a
+        castle Confirm put where a move built it, a reserve counted after a refill).
+        When Undo takes such a move back, the correction is about a game that no longer
+        is: kept, it would hold a zone against the camera for as long as nobody touches
+        it, and the referee could never come back to the table as it is."""
+        gone = [zone for zone, c in self._by_zone.items() if c.moves > moves]
+        for zone in gone:
+            del self._by_zone[zone]
+        return gone
 
     def holds(self, zone: str) -> bool:
         """Whether a correction of ``zone`` is in force (people said what is there)."""

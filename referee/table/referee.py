@@ -196,6 +196,7 @@ class TableReferee:
             return self._log([table_event("undone", self.t, "Nothing to undo.", move=None)])
         move = game.pop()
         self._chores = self._chores_stack.pop()
+        self.corrections.forget_after(len(game.move_stack))
         self._ignore = self.table
         events = [
             table_event("undone", self.t, f"Undone: {_say_move(move)}.", move=move_to_json(move))
@@ -215,11 +216,11 @@ class TableReferee:
             return []
         done: list[str] = []
         for t, (_, side) in self._chores.castles.items():
-            self.corrections.set(f"castles {t}", table, castle_of(side))
+            self.corrections.set(f"castles {t}", table, castle_of(side), self._moves())
             done.append(f"a {side} castle on territory {t}")
         for colour in self._chores.cylinders:
             place = self.reading.cylinder_place(game, colour)
-            self.corrections.set(f"cylinder {colour}", table, place)
+            self.corrections.set(f"cylinder {colour}", table, place, self._moves())
             done.append(f"the {colour} cylinder on {self.reading.place_name(place)}")
         message = "Confirmed: " + ("; ".join(done) if done else "nothing was pending") + "."
         events = [table_event("confirmed", self.t, message, done=done)]
@@ -253,7 +254,7 @@ class TableReferee:
                     f"the referee cannot tell what belongs there: correct {zone} by hand"
                 )
             for part, value in fixes.items():
-                self.corrections.set(part, table, value)
+                self.corrections.set(part, table, value, self._moves())
             words = "no, the camera is wrong"
         for part in parts:
             self._untouched.pop(part, None)
@@ -282,7 +283,7 @@ class TableReferee:
         if table is None:
             raise ValueError("no table has settled yet: nothing to correct")
         before = self.corrections.apply(table)
-        self.corrections.set(zone, table, value)
+        self.corrections.set(zone, table, value, self._moves())
         after = self.corrections.apply(table)
         message = f"Corrected {zone}: {self.corrections.describe(zone, before, after)}."
         events = [table_event("corrected", self.t, message, zone=zone)]
@@ -291,6 +292,10 @@ class TableReferee:
             self._untouched.pop(part, None)  # people said what is there
         events += self._rule(self._mask(after))
         return self._log(events)
+
+    def _moves(self) -> int:
+        """The moves of the game so far (0 before it starts): when a correction is made."""
+        return 0 if self.game is None else len(self.game.move_stack)
 
     def status(self) -> dict[str, object]:
         """What a display shows now: whose turn and step, what is wrong, what is owed."""

@@ -1,0 +1,96 @@
+"""The demo's table refereed through the page's commands (issue 15: one correction and
+one Undo on the Corrections page gave an endless stream of "the wrong refill").
+
+The stream is the one the demo draws (`DemoSource.snapshots`), fed to the appliance as
+the camera loop feeds it; the commands go through the appliance's `Hub` methods, the
+door the page's ``/api`` commands and the buttons use. Nobody touches the table after a
+command, as in the demo: the referee must come back to the table as it is and referee
+the game to its end."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from firmware.appliance import Appliance
+from firmware.demo import demo_record
+from referee.check import judge
+from referee.table.simulate import Options, simulate
+
+RECORD = demo_record()
+SNAPSHOTS = simulate(RECORD, random.Random(1), Options(fps=5.0, illegal=0.0)).snapshots
+SEATS = {p.name: p.seat for p in RECORD.setup.players}
+
+
+def play(
+    when: Callable[[dict[str, Any]], bool], commands: Callable[[Appliance], None]
+) -> Appliance:
+    """The demo's stream through a fresh appliance; ``commands`` once, after the first
+    event ``when`` picks."""
+    appliance = Appliance(RECORD.setup.players, camera="demo")
+    done = False
+    for snapshot in SNAPSHOTS:
+        events = appliance.feed(snapshot)
+        if not done and any(when(e) for e in events):
+            commands(appliance)
+            done = True
+    assert done, "the moment for the commands never came"
+    return appliance
+
+
+def nth(kind: str, n: int) -> Callable[[dict[str, Any]], bool]:
+    seen = [0]
+
+    def pick(event: dict[str, Any]) -> bool:
+        if event["kind"] != kind:
+            return False
+        seen[0] += 1
+        return seen[0] == n
+
+    return pick
+
+
+def ends_as_the_demo_game(appliance: Appliance) -> None:
+    game, bundled = appliance.referee.game, judge(RECORD).game
+    assert game is not None and bundled is not None
+    assert game.is_over, appliance.referee.illegal
+    assert game.winner == bundled.winner and game.describe_result() == bundled.describe_result()
+    assert appliance.referee.illegal is None and appliance.referee.question is None
+
+
+def one_red_more_in_the_refillers_reserve(appliance: Appliance) -> None:
+    """A correction people get wrong (one red too many in the reserve just refilled),
+    then Undo, as on the Corrections page."""
+    last = appliance.referee.game.move_stack[-1]  # type: ignore[union-attr]
+    seat = SEATS[last.player]
+    reserve = appliance.state()["players"]
+    counts = next(p["reserve"] for p in reserve if p["seat"] == seat)
+    appliance.correct(f"reserve:{seat}", {**counts, "red": counts.get("red", 0) + 1})
+    appliance.undo()
+
+
+@pytest.mark.parametrize("refill", [3, 9, 16])
+def test_a_wrong_correction_then_undo_comes_back_to_the_table(refill: int) -> None:
+    ends_as_the_demo_game(play(nth("refilled", refill), one_red_more_in_the_refillers_reserve))
+
+
+def test_confirm_then_undo_after_a_castle_comes_back_to_the_table() -> None:
+    """Confirm puts the pending castle where the rules want it; Undo then takes back the
+    move that built it: the castle Confirm vouched for must not stay vouched for."""
+
+    def confirm_and_undo(appliance: Appliance) -> None:
+        appliance.confirm()
+        appliance.undo()
+
+    ends_as_the_demo_game(play(nth("castle-built", 2), confirm_and_undo))
+
+
+def test_a_right_correction_and_an_undo_alone_come_back_too() -> None:
+    def correct_as_seen(appliance: Appliance) -> None:
+        appliance.correct("territory:7", appliance.state()["territories"]["7"]["cubes"])
+
+    ends_as_the_demo_game(play(nth("turn-started", 4), correct_as_seen))
+    ends_as_the_demo_game(play(nth("emperor-moved", 5), lambda a: a.undo()))
