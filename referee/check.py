@@ -2,7 +2,7 @@
 
 This is ``carolus check`` without the command line: `judge` folds the record's moves
 over the set-up and reports the first broken rule in play order, the state after the
-last whole legal turn, and the events of the game (``shared/spec/record.md``).
+last whole legal turn, and the events of the game (``docs/record.md``).
 """
 
 from __future__ import annotations

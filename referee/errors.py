@@ -1,6 +1,6 @@
 """Why a move is refused: one `ValueError` subclass per rule, each with its record code.
 
-The codes are those of ``carolus check`` (``shared/spec/record.md``); the table referee
+The codes are those of ``carolus check`` (``docs/record.md``); the table referee
 adds its own for acts only a camera can see.
 """
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import ClassVar
 
-#: The kinds ``carolus check --json`` lists, as defined in ``shared/spec/record.md``.
+#: The kinds ``carolus check --json`` lists, as defined in ``docs/record.md``.
 RECORD_KINDS = frozenset(
     {"control-gained", "castle-built", "castle-taken", "merged", "returned", "game-over"}
 )

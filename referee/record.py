@@ -1,7 +1,7 @@
 """Game records, ``carolus-record/1``: read, write, and make one from a game.
 
 A record holds what players and chance decided and nothing the rules derive; it is to
-Carolus Magnus what PGN is to chess (``shared/spec/record.md``). Reading checks the JSON
+Carolus Magnus what PGN is to chess (``docs/record.md``). Reading checks the JSON
 *shape* only — a value of the right type that breaks a rule is the referee's business —
 and names the field of any misfit (``rounds[2].turns[0].emperor``).
 """

@@ -1,7 +1,7 @@
 """Events of the live table: the engine's events stamped with a time, plus the table's own.
 
 Every event is a JSON-able dict with ``kind`` and ``t`` (the time of the snapshot that
-settled it). Engine events keep the fields of ``shared/spec/record.md``; the table adds
+settled it). Engine events keep the fields of ``docs/record.md``; the table adds
 announcements (``cubes-placed``, ``castle-pending``, ``cylinder-pending`` …), judgement
 (``illegal``, ``question`` when the reading is in doubt, ``resolved``) and the log of
 human interventions (``undone``, ``confirmed``, ``corrected``, ``answered``). Table

@@ -1,6 +1,6 @@
 """Debouncing: a table state is trusted only once it has settled.
 
-The stream's promises (``shared/spec/table.md``): every real state lasts at least 5
+The stream's promises (``docs/table.md``): every real state lasts at least 5
 snapshots, an unflagged misread at most 2. So among the last 5 trusted frames (mat seen,
 not occluded) a real state soon holds a majority of 3, and a misread never does.
 Occluded frames and frames without the mat are skipped, not counted.

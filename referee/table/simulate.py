@@ -9,7 +9,7 @@ down his first cube before the refill is complete, and illegal acts (a fourth cu
 cube into another court, the emperor too far …) can be injected and then undone; the
 stream says when each stood so that a test can check the referee flagged it.
 
-The stream keeps the promises of ``shared/spec/table.md``: at least 5 frames per real
+The stream keeps the promises of ``docs/table.md``: at least 5 frames per real
 state, unflagged misreads of at most 2 frames.
 """
 

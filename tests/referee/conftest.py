@@ -120,7 +120,7 @@ class Records:
 
     @staticmethod
     def example() -> dict[str, Any]:
-        """The example record of ``shared/spec/record.md``."""
+        """The example record of ``docs/record.md``."""
         return {
             "format": "carolus-record/1",
             "players": [
