@@ -162,7 +162,8 @@ def _table_sentence(event: Mapping[str, Any], tr: Translations) -> str | None:
         )
         words = {}
     elif kind == "corrected":
-        msgid, words = N_("The referee was corrected: %(zone)s."), {"zone": event.get("zone", "?")}
+        msgid, words = N_("The referee was corrected: %(zone)s."), {
+            "zone": zone_name(tr, str(event.get("zone", "?")))}
     elif kind == "cubes-placed":
         parts = []
         if event.get("court"):
@@ -200,6 +201,20 @@ def _table_sentence(event: Mapping[str, Any], tr: Translations) -> str | None:
         return None
     found = _own_words(tr, msgid, event)
     return str(event["message"]) if found is None else _upper_first(found % words)
+
+
+def zone_name(tr: Translations, zone: str) -> str:
+    """A zone id of the snapshot ("territory:7", "court:north") in the table's words:
+    the same msgids the page's ``Board.zoneName`` uses."""
+    kind, _, key = zone.partition(":")
+    if kind == "territory":
+        return tr.gettext("territory %(territory)s") % {"territory": key}
+    if kind in ("court", "reserve") and key in ("south", "west", "north", "east"):
+        seat = tr.pgettext("seat", key)
+        if kind == "court":
+            return tr.gettext("%(seat)s court") % {"seat": seat}
+        return tr.gettext("%(seat)s reserve") % {"seat": seat}
+    return zone
 
 
 def _question(tr: Translations, event: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:

@@ -211,9 +211,13 @@ def test_the_table_referees_own_events_are_translated(lang: str) -> None:
 
 def test_a_hub_event_without_a_message_still_reads_well() -> None:
     assert sentence({"kind": "undone"}, translations("en")) == "The last step was undone."
+    # The zone is named in the table's words, never by its id.
     assert sentence({"kind": "corrected", "zone": "territory:3"}, translations("de")) == (
-        "Der Schiedsrichter wurde korrigiert: territory:3."
+        "Der Schiedsrichter wurde korrigiert: Provinz 3."
     )
+    court = sentence({"kind": "corrected", "zone": "court:north"}, translations("hu")) or ""
+    assert "court" not in court and "north" not in court
+    assert translations("hu").pgettext("seat", "north") in court
 
 
 def test_what_is_not_allowed_is_named_in_every_language() -> None:
