@@ -1,16 +1,22 @@
 """Whole-appliance figures on the demo: frames per second, latency, memory, start-up.
 
     .venv/bin/python benchmarks/appliance_bench.py [--turns N]
+    .venv/bin/python benchmarks/appliance_bench.py --demo-game [--size WxH]
 
 The demo's frames are drawn once into a folder of JPEGs, then a real `carolus run
 --source images:DIR` (no web page, the game log on) referees them as fast as it can, as
 the Pi would read its camera: vision, table referee, game log, display. Prints a
 Markdown table for BENCHMARKS.md.
+
+``--demo-game``: the peak resident memory of a whole demo game instead, as a newcomer
+runs it (`carolus run --speed 0`: drawing the frames, vision, referee, log, display and
+web page in one process), read from the kernel's account of that child when it ends.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import tempfile
@@ -33,10 +39,50 @@ def _peak_rss_kb(pid: int) -> int:
     return 0
 
 
+def demo_game(size: str | None) -> None:
+    """Peak memory and time of one whole demo game, with the web page on."""
+    import socket
+
+    with socket.socket() as probe:  # a free port for the web page
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with tempfile.TemporaryDirectory() as folder:
+        command = [
+            sys.executable, "-m", "firmware", "run", "--speed", "0", "--exit-at-end",
+            "--no-gpio", "--db", str(Path(folder) / "demo.db"), "--set", f"web.port={port}",
+            "--host", "127.0.0.1",
+        ]  # fmt: skip
+        if size:
+            width, height = size.lower().split("x")
+            command += ["--set", f"camera.resolution=[{int(width)}, {int(height)}]"]
+        start = time.perf_counter()
+        with tempfile.TemporaryFile("w+") as err:
+            child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=err, text=True)
+            # the rusage of this one child (RUSAGE_CHILDREN would mix in any other)
+            _, status, usage = os.wait4(child.pid, 0)
+            wall = time.perf_counter() - start
+            err.seek(0)
+            said = [line for line in err.read().splitlines() if "The demo is over" in line]
+    if os.waitstatus_to_exitcode(status):
+        raise SystemExit(f"carolus run failed ({os.waitstatus_to_exitcode(status)})")
+    print("| what | figure |\n|---|---|")
+    print(f"| camera size | {size or 'the default (2304×1296)'} |")
+    print(f"| how it ended | {said[0].strip() if said else '?'} |")
+    print(f"| whole game, wall time | {wall:.0f} s |")
+    print(f"| resident memory, peak | {usage.ru_maxrss / 1024:.0f} MB (goal ≤ 150 MB) |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--turns", type=int, default=4)
+    parser.add_argument(
+        "--demo-game", action="store_true", help="a whole demo game's peak memory instead"
+    )
+    parser.add_argument("--size", metavar="WxH", help="--demo-game: the demo camera's size")
     args = parser.parse_args()
+    if args.demo_game:
+        demo_game(args.size)
+        return
     source = DemoSource(speed=0, turns=args.turns)
     players = ",".join(f"{p.seat}={p.name}:{p.castles}" for p in source.players)
     rows: list[tuple[str, str]] = []

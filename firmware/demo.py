@@ -5,7 +5,9 @@ mat the way people play (`referee.table.simulate`: one piece at a time, hands ov
 mat, late cylinders), each table state is drawn as a camera frame
 (`vision.render.table`), and the appliance reads those frames with the *real* vision and
 referees them with the *real* table referee. ``speed`` plays faster than life as far as
-drawing frames allows (each distinct table state is drawn once and reused).
+drawing frames allows. A table state stands for several frames in a row, so the last
+few drawn frames are reused (`KEPT_FRAMES`); older ones are dropped, since a drawn frame
+is some 9 MB and a whole game draws hundreds.
 
 Like a real evening it begins with the set-up step (`firmware.bare`): the camera first
 sees the bare table (tiles and court cards, no piece), and after a moment the demo
@@ -19,6 +21,7 @@ import json
 import logging
 import random
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Generator, Iterator
 from importlib import resources
 from pathlib import Path
@@ -31,6 +34,9 @@ DEMO_GAME = "demo-game.json"
 #: Demo seconds the bare table is shown before Confirm is pressed, and between tries.
 BARE_SECONDS = 2.0
 TRIES = 5
+#: Drawn frames kept for reuse: the state now and the one before (a one-frame glitch in
+#: the middle of a state, then the state again). More saves almost no drawing.
+KEPT_FRAMES = 2
 log = logging.getLogger("carolus")
 
 
@@ -70,7 +76,8 @@ class DemoSource:
         stream = simulate(self.record, random.Random(seed), Options(fps=fps, illegal=0.0))
         self.snapshots = stream.snapshots
         self.renderer = TableRenderer(load_layout(), seed=seed, width=width, height=height)
-        self._frames: dict[str, Any] = {}
+        self._frames: OrderedDict[str, Any] = OrderedDict()
+        self._drawn = 0
         self._closed = False
         self.bare_seconds = bare_seconds
         #: Presses Confirm in the set-up step (set by ``carolus run``); raises
@@ -132,7 +139,9 @@ class DemoSource:
             state["hand"] = int(float(snapshot.get("t") or 0) * 10) % 4
         key = json.dumps(state, sort_keys=True)
         frame = self._frames.get(key)
-        if frame is None:
+        if frame is not None:
+            self._frames.move_to_end(key)
+        else:
             if not snapshot.get("mat", True):
                 import numpy as np
 
@@ -142,8 +151,11 @@ class DemoSource:
                     np.uint8,
                 )
             else:
-                frame = self.renderer.frame(snapshot, seed=len(self._frames) % 7)
+                frame = self.renderer.frame(snapshot, seed=self._drawn % 7)
+            self._drawn += 1
             self._frames[key] = frame
+            while len(self._frames) > KEPT_FRAMES:
+                self._frames.popitem(last=False)
         return frame
 
     def close(self) -> None:

@@ -350,8 +350,14 @@ def _plan_source(spec: str, args: argparse.Namespace, config: Any) -> dict[str, 
             raise ValueError(f"--demo-game {args.demo_game}: {exc}") from None
         players = list(record.setup.players)
 
+        # the demo's simulated camera takes the configured size, as the Pi's camera does
+        # (a smaller one draws and reads a whole game several times faster)
+        width, height = config.camera.resolution
+
         def open_demo() -> Any:
-            return DemoSource(record, speed=args.speed, turns=args.demo_turns)
+            return DemoSource(
+                record, speed=args.speed, turns=args.demo_turns, width=width, height=height
+            )
 
         return {
             "players": players,
