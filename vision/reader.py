@@ -434,8 +434,13 @@ class Reader:
                                   by + pce[j][1], pcc[py:py + ph, px:px + pw] == j,
                                   (bx + px, by + py, pw, ph), None))
         if self._shade is not None and self.shade is not None:
-            blobs += self._shaded_cubes(mask, castle_labels, inside & self._territory_rows,
-                                        least)
+            # Pieces whose shadow a dark patch may be: blobs of colour as big as a third
+            # of a cube (a cube dyed like its field leaves specks of its own colour,
+            # which must not make its shaded sides look like another piece's shadow).
+            keep = np.zeros(len(stats), bool)
+            keep[1:] = stats[1:, cv2.CC_STAT_AREA] >= smallest
+            blobs += self._shaded_cubes(keep[cc], castle_labels,
+                                        inside & self._territory_rows, least)
         self._interpret(snap, atlas, blobs)
 
     def _shaded_cubes(self, coloured: np.ndarray, castle_labels: np.ndarray | None,
@@ -455,9 +460,16 @@ class Reader:
         n, cc, stats, cents = _components(dark)
         if n <= 1:
             return []
-        pieces = coloured.astype(bool)
+        pieces = coloured.copy()
         if castle_labels is not None:
-            pieces |= castle_labels[:rows] == colours.NEUTRAL
+            # Colourless blobs as big as half a castle (smaller ones may be the cube's
+            # own shaded sides).
+            grey = (castle_labels[:rows] == colours.NEUTRAL).view(np.uint8)
+            m, gcc, gstats, _ = _components(grey)
+            keep = np.zeros(m, bool)
+            keep[1:] = gstats[1:, cv2.CC_STAT_AREA] >= 0.5 * self._footprint_px(
+                "castle", *self._nadir)
+            pieces |= keep[gcc]
         near = cv2.dilate(pieces.view(np.uint8), self._kernel5).view(bool)
         reach = max(3, round(0.5 * self._sizes["cube"] * self.scale)) | 1
         grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
