@@ -34,14 +34,15 @@ def _digest(frame: np.ndarray) -> str:
 def test_classic_frames_are_byte_identical_to_before_the_wide_variety(layout: Layout) -> None:
     # Pinned before "wide" existed (OpenCV 5.0.0, numpy 2.4): the default must not move.
     # A new OpenCV or libjpeg may change these digests; then re-pin from the commit before
-    # the wide variety, never from a changed renderer.
+    # the wide variety, never from a changed renderer. The third (`TableRenderer`) was
+    # re-pinned once, when it began to lay pieces where they overlap nothing (issue 15).
     mild = sc.render(layout, sc.random_scene(layout, np.random.default_rng(7)), 7)
     calib = sc.render(layout, sc.calibration_scene(layout, np.random.default_rng(9), hard=True), 9)
     snapshot = sc.truth(layout, sc.random_scene(layout, np.random.default_rng(10)))
     table = TableRenderer(layout, seed=5).frame(snapshot, 3)
     assert mild.shape == (1296, 2304, 3)
     assert [_digest(mild), _digest(calib), _digest(table)] == [
-        "24784a067a2b7708", "9604dcdc27692c76", "027a870c5a6afa67"]
+        "24784a067a2b7708", "9604dcdc27692c76", "e1493beb87255d78"]
 
 
 def _neutral_bare(layout: Layout, seed: int, variety: str) -> tuple[np.ndarray, sc.Scene]:

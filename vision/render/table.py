@@ -4,8 +4,17 @@ The demo and the end-to-end tests play a game onto a simulated table
 (`referee.table.simulate`) as ``carolus-snapshot/1`` counts; this module lays those
 counts out as real pieces — cubes scattered on their tiles and in reserves, lined up in
 court rows, castles, the emperor, cylinders, discs in their trays — and renders the frame
-that the real vision then reads. Each piece keeps its spot from frame to frame (it is
-chosen by a seed per zone and slot), so one cube added moves nothing else.
+that the real vision then reads.
+
+Pieces on tiles and in reserves are laid the way people lay them: a piece put down gets a
+spot the first time it appears (drawn from a seed of its zone, kind, colour and number)
+and keeps it for as long as it stays, whatever comes or goes around it; a new piece is put
+where it overlaps nothing the camera sees — the pieces standing there now, tall ones with
+the side the camera sees of them (`GAP_MM` apart), and, while there is room, the spots of
+pieces that stood there before and may come back (the emperor). A crowded tile pushes a
+new piece towards its rim, never onto another piece. Nothing is held back for a piece
+that is not on the table. So what is drawn depends on the order tables are asked for:
+one renderer draws one game, in order.
 
 With ``variety="wide"`` the tiles, cards, pieces, court rows and camera are those of a
 wide `random_scene`; every piece keeps its look (size, paint, edges) from frame to frame,
@@ -16,9 +25,10 @@ step (tiles and court cards, with or without the calibration pieces).
 
 from __future__ import annotations
 
+import logging
 import zlib
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -28,7 +38,36 @@ from vision.render import art, hands, optics
 from vision.render.pieces import Light, Piece, varied
 from vision.render.scene import Scene, court_row, random_scene, render, with_changes
 
-CUBE_SLOTS = 24  # cubes a tile has places for; more are stacked on the last places
+#: Free space (mm) kept between what the camera sees of two pieces: their footprints and,
+#: for tall pieces, the sides leaning away from the camera. Less and the vision sees two
+#: cubes as one blob.
+GAP_MM = 1.5
+#: The free space people leave between pieces while a tile has room, and the wider berth
+#: kept round the emperor (tall, seen leaning, a long shadow, and as yellow as a yellow
+#: cube): a small camera sees 1.5 mm as one pixel, and two yellows a pixel apart as one.
+ROOMY_GAP_MM = 4.0
+BERTH_MM = {"emperor": 6.0, "castle": 1.0}
+#: Candidate spots tried for a new piece at each step of `TableRenderer._place`.
+CANDIDATES = 1500
+#: One piece: (zone key, kind, colour, its number among the pieces of that kind and
+#: colour in the zone).
+Identity = tuple[str, str, str, int]
+log = logging.getLogger("carolus")
+
+
+@dataclass(frozen=True)
+class Spot:
+    """Where a laid piece stands, and what of the mat the camera sees it cover: a capsule
+    of `radius` round the segment from (x, y) to (x + lean_x, y + lean_y), the point the
+    top's centre is seen over."""
+
+    x: float
+    y: float
+    rot: float
+    radius: float
+    lean_x: float
+    lean_y: float
+    berth: float = 0.0
 
 
 class TableRenderer:
@@ -54,43 +93,30 @@ class TableRenderer:
                             px_per_mm=px_per_mm, variety=variety)
         base.hands = []
         self.base = base
-        self._spots: dict[tuple[str, int], tuple[float, float, float, float]] = {}
         self._rows: dict[tuple[str, str, int], list[Piece]] = {}
-        sizes = layout.pieces_mm
-        # Every spot is chosen up front, the tall pieces first, so where a piece stands
-        # never depends on what came before it in the game.
-        for number, zone in layout.territories().items():
-            key = f"territory {number}"
-            # the emperor is tall: seen at an angle it would hide a cube close to it
-            self._spot(key, 0, zone, room=sizes["emperor"] * 1.3)
-            for slot in range(1, 4):
-                self._spot(key, slot, zone, room=sizes["castle"])
-            for slot in range(8, 8 + CUBE_SLOTS):
-                self._spot(key, slot, zone)
+        #: Every piece's spot since it was first laid, kept while it is away too.
+        self._laid: dict[Identity, Spot] = {}
+        #: The pieces of the table drawn last: they never move.
+        self._shown: set[Identity] = set()
+        #: How often a piece had to be laid anew (its old spot was taken while it was away).
+        self._relaid: dict[Identity, int] = {}
 
     def scene(self, snapshot: Mapping[str, Any]) -> Scene:
         """The pieces of ``snapshot`` on this camera's mat (an occluded one gets a hand)."""
         layout = self.layout
         placed: list[Piece] = []
+        wanted: list[tuple[Identity, Zone]] = []
         for number, zone in layout.territories().items():
             t = snapshot["territories"][str(number)]
             key = f"territory {number}"
-            slot = 0
+            # the tall pieces first: a tile laid out at once keeps its roomiest spots
+            # for the pieces that need the most room
             if snapshot.get("emperor") == number:
-                x, y, _ = self._spot(key, slot, zone)
-                placed.append(self._look(key, slot, Piece("emperor", "yellow", x, y)))
-            slot += 1
+                wanted.append(((key, "emperor", "yellow", 0), zone))
             for colour in CASTLE_COLOURS:
-                for _ in range(t["castles"][colour]):
-                    x, y, rot = self._spot(key, min(slot, 3), zone)
-                    placed.append(self._look(key, slot, Piece("castle", colour, x, y, rot)))
-                    slot += 1
-            slot = 8
+                wanted += [((key, "castle", colour, i), zone) for i in range(t["castles"][colour])]
             for colour in CUBE_COLOURS:
-                for _ in range(t["cubes"][colour]):
-                    x, y, rot = self._spot(key, min(slot, 8 + CUBE_SLOTS - 1), zone)
-                    placed.append(self._look(key, slot, Piece("cube", colour, x, y, rot)))
-                    slot += 1
+                wanted += [((key, "cube", colour, i), zone) for i in range(t["cubes"][colour])]
         seats = [s for s in layout.seats() if s in snapshot["courts"]]
         cylinders = snapshot.get("cylinders", {})
         pool = layout.of_kind("pool")[0]
@@ -119,19 +145,16 @@ class TableRenderer:
                         Piece("cube", colour, x0 + d[0] * along, y0 + d[1] * along, angle)
                     )
             reserve = next(z for z in layout.of_kind("reserve") if z.seat == seat)
-            slot = 0
             for colour in CUBE_COLOURS:
-                for _ in range(snapshot["reserves"][seat][colour]):
-                    x, y, rot = self._spot(f"reserve {seat}", slot, reserve)
-                    placed.append(self._look(f"reserve {seat}", slot,
-                                             Piece("cube", colour, x, y, rot)))
-                    slot += 1
+                wanted += [((f"reserve {seat}", "cube", colour, i), reserve)
+                           for i in range(snapshot["reserves"][seat][colour])]
             castles = "white"
             for slot_zone in layout.of_kind("disc-slot"):
                 number = int(slot_zone.raw["disc"])
                 if slot_zone.seat == seat and number in snapshot["discs"].get(seat, []):
                     cx, cy = slot_zone.raw.get("centre_mm", slot_zone.centre())
                     placed.append(Piece("disc", castles, cx, cy, 0.0, number))
+        placed += self._lay(wanted)
         scene = with_changes(self.base, placed)
         scene.seats = tuple(seats)
         if snapshot.get("occluded"):
@@ -204,32 +227,128 @@ class TableRenderer:
                                          rng)
         return [replace(p) for p in self._rows[name][:n]]
 
-    def _spot(
-        self, key: str, slot: int, zone: Zone, room: float | None = None
-    ) -> tuple[float, float, float]:
-        """A fixed free place for the ``slot``-th piece of a zone."""
-        name = (key, slot)
-        if name not in self._spots:
-            rng = np.random.default_rng([self.seed, zlib.crc32(key.encode()), slot])
-            taken = [(v[0], v[1], v[3]) for (k, _), v in self._spots.items() if k == key]
-            cube = self.layout.pieces_mm["cube"]
-            # tall pieces keep a wide berth: seen at an angle they hide what stands close
-            room = room if room is not None else cube * 0.75 + 0.6
-            centre = zone.raw.get("centre_mm")
-            radius = art.tile_radius(self.layout) - 8 if zone.kind == "territory" else None
-            spot = (0.0, 0.0, 0.0, room)
-            for _ in range(400):
-                if radius is not None and centre is not None:
-                    r = radius * np.sqrt(rng.uniform(0, 1))
-                    a = rng.uniform(0, 2 * np.pi)
-                    x, y = centre[0] + r * np.cos(a), centre[1] + r * np.sin(a)
-                else:
-                    x0, y0, x1, y1 = zone.bbox()
-                    x, y = rng.uniform(x0 + 8, x1 - 8), rng.uniform(y0 + 8, y1 - 8)
-                if all(np.hypot(x - tx, y - ty) > room + tr for tx, ty, tr in taken):
-                    spot = (float(x), float(y), float(rng.uniform(0, 90)), room)
-                    break
-                room *= 0.995
-            self._spots[name] = spot
-        x, y, rot, _ = self._spots[name]
-        return x, y, rot
+    def spots(self) -> dict[Identity, Spot]:
+        """Where each piece on a tile or in a reserve of the table drawn last stands."""
+        return {i: self._laid[i] for i in self._shown}
+
+    def _lay(self, wanted: list[tuple[Identity, Zone]]) -> list[Piece]:
+        """The pieces of one table, each on its spot; new ones laid in the order given."""
+        hard = {i: self._laid[i] for i, _ in wanted if i in self._shown and i in self._laid}
+        present = {i for i, _ in wanted}
+        pieces: list[Piece] = []
+        for ident, zone in wanted:
+            key, kind, colour, index = ident
+            look = self._look(f"{key} {kind}", index, Piece(kind, colour, 0.0, 0.0))
+            spot = hard.get(ident)
+            if spot is None:
+                spot = self._laid.get(ident)
+                # back after a while: its spot may have been given away meanwhile
+                if spot is not None and self._clearance(
+                    np.array([[spot.x, spot.y]]), spot.radius, np.array([[spot.lean_x,
+                                                                           spot.lean_y]]),
+                    list(hard.values()),
+                )[0] < GAP_MM:
+                    self._relaid[ident] = self._relaid.get(ident, 0) + 1
+                    spot = None
+                if spot is None:
+                    away = [v for i, v in self._laid.items() if i[0] == key and i not in present]
+                    spot = self._place(ident, zone, look.size, list(hard.values()), away)
+                self._laid[ident] = spot
+                hard[ident] = spot
+            pieces.append(replace(look, x=spot.x, y=spot.y, rot=spot.rot))
+        self._shown = present
+        return pieces
+
+    def _place(self, ident: Identity, zone: Zone, size: float, standing: list[Spot],
+               away: list[Spot]) -> Spot:
+        """A spot for a new piece: free of what stands and, while there is room, of the
+        spots of pieces away; on the tile's inner part if it can, else further out; closer
+        than `GAP_MM` only when nothing else is left, and on top of a piece never (short
+        of a zone with no room at all, which is logged)."""
+        key, kind, colour, index = ident
+        rng = np.random.default_rng([self.seed, zlib.crc32(key.encode()),
+                                     zlib.crc32(f"{kind} {colour}".encode()), index,
+                                     self._relaid.get(ident, 0)])
+        radius = self._footprint(kind) * size
+        height = self.layout.height_mm(kind) * size
+        if zone.kind == "territory":
+            cx, cy = zone.raw.get("centre_mm", zone.centre())
+            corners = np.asarray(zone.polygon, np.float64) - (cx, cy)
+            inner = float(np.hypot(*corners.T).min() * np.cos(np.pi / len(corners)))
+            reaches = (art.tile_radius(self.layout) - 8, inner - radius - 1.0)
+
+            def sample(reach: float) -> np.ndarray:
+                r = reach * np.sqrt(rng.uniform(0, 1, CANDIDATES))
+                a = rng.uniform(0, 2 * np.pi, CANDIDATES)
+                return np.stack([cx + r * np.cos(a), cy + r * np.sin(a)], 1)
+        else:
+            x0, y0, x1, y1 = zone.bbox()
+            reaches = (8.0, radius + 1.0)
+
+            def sample(reach: float) -> np.ndarray:
+                return np.stack([rng.uniform(x0 + reach, x1 - reach, CANDIDATES),
+                                 rng.uniform(y0 + reach, y1 - reach, CANDIDATES)], 1)
+
+        berth = BERTH_MM.get(kind, 0.0)
+        steps = [(reaches[0], True, ROOMY_GAP_MM), (reaches[1], True, ROOMY_GAP_MM),
+                 (reaches[0], True, GAP_MM), (reaches[1], True, GAP_MM),
+                 (reaches[0], False, GAP_MM), (reaches[1], False, GAP_MM),
+                 (reaches[1], False, 0.5), (reaches[1], False, 0.0)]
+        for reach, keep_away, gap in steps:
+            points = sample(reach)
+            leans = self._leans(points, height)
+            others = standing + (away if keep_away else [])
+            roomy = gap >= ROOMY_GAP_MM
+            room = self._clearance(points, radius, leans, others, berth if roomy else None)
+            ok = np.flatnonzero(room >= gap)
+            if len(ok):
+                # with room to spare anywhere will do; short of it, snug against the
+                # others, as people push pieces together to make room on a full tile
+                best = int(ok[0]) if roomy else int(ok[np.argmin(room[ok])])
+                break
+        else:
+            best = int(np.argmax(room))
+            log.warning("render: no room for %s on %s; it overlaps another piece", ident, key)
+        rot = float(rng.uniform(0, 90))
+        return Spot(float(points[best, 0]), float(points[best, 1]), rot, radius,
+                    float(leans[best, 0]), float(leans[best, 1]), berth)
+
+    def _footprint(self, kind: str) -> float:
+        """The radius of the circle round a piece's footprint (any way it is turned)."""
+        side = self.layout.pieces_mm[kind]
+        return side / 2 * float(np.sqrt(2)) if kind in ("cube", "castle") else side / 2
+
+    def _leans(self, points: np.ndarray, height: float) -> np.ndarray:
+        """Where the camera sees the top of a piece of `height` at each point, relative to
+        its foot: away from the point under the lens, the more the further out."""
+        cam = self.base.camera
+        above = abs(cam.centre_mm[2])
+        nadir = np.asarray(cam.centre_mm[:2], np.float64)
+        return np.asarray((points - nadir) * (height / max(above - height, 1.0)), np.float64)
+
+    @staticmethod
+    def _clearance(points: np.ndarray, radius: float, leans: np.ndarray,
+                   others: list[Spot], berth: float | None = None) -> np.ndarray:
+        """For each candidate (points, leans), the free space between what the camera sees
+        of it and of the nearest of `others` (negative: they overlap); +inf when alone.
+        With `berth` (the candidate's own), less the wider of the two pieces' berths."""
+        if not others:
+            return np.full(len(points), np.inf)
+        a = np.array([[o.x, o.y] for o in others])[None]
+        b = a + np.array([[o.lean_x, o.lean_y] for o in others])[None]
+        r = np.array([o.radius for o in others])[None]
+        if berth is not None:
+            r = r + np.maximum(np.array([o.berth for o in others])[None], berth)
+        p = points[:, None]
+        q = p + leans[:, None]
+        # two short segments in a plane that do not cross are nearest at an end of one
+        near = np.minimum.reduce([_to_segment(p, a, b), _to_segment(q, a, b),
+                                  _to_segment(a, p, q), _to_segment(b, p, q)])
+        return np.asarray((near - r - radius).min(axis=1), np.float64)
+
+
+def _to_segment(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Distance from points `p` to segments `a`-`b` (broadcast over leading axes)."""
+    ab = b - a
+    t = np.clip(((p - a) * ab).sum(-1) / np.maximum((ab * ab).sum(-1), 1e-12), 0.0, 1.0)
+    return np.asarray(np.hypot(*np.moveaxis(p - a - ab * t[..., None], -1, 0)), np.float64)
