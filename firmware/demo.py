@@ -9,6 +9,11 @@ drawing frames allows. A table state stands for several frames in a row, so the 
 few drawn frames are reused (`KEPT_FRAMES`); older ones are dropped, since a drawn frame
 is some 9 MB and a whole game draws hundreds.
 
+The simulated camera draws in a process of its own (`DrawingProcess`), as the Pi's camera
+is a device of its own: drawing a frame takes some hundreds of MB of intermediate images
+for a moment, which the appliance, held to 150 MB, must not carry. The frames come over
+a pipe, one at a time, when the appliance asks for them.
+
 Like a real evening it begins with the set-up step (`firmware.bare`): the camera first
 sees the bare table (tiles and court cards, no piece), and after a moment the demo
 presses Confirm the way a player would (`DemoSource.confirm`, the button's own path), so
@@ -17,6 +22,7 @@ the game that follows is read against the bare table.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import random
@@ -25,7 +31,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Generator, Iterator
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from referee.record import Record, load, loads
 from referee.table.simulate import Options, seated, simulate
@@ -63,10 +69,10 @@ class DemoSource:
         sleep: Callable[[float], None] = time.sleep,
         turns: int | None = None,
         bare_seconds: float = BARE_SECONDS,
+        drawing_process: bool = True,
     ) -> None:
-        from vision.layout import load_layout
-        from vision.render.table import TableRenderer
-
+        """``drawing_process=False`` draws in this process (quicker to start, for tests
+        and tools that do not care for the memory)."""
         self.record = record or demo_record()
         if turns is not None:
             self.record = first_turns(self.record, turns)
@@ -75,8 +81,15 @@ class DemoSource:
         self._sleep = sleep
         stream = simulate(self.record, random.Random(seed), Options(fps=fps, illegal=0.0))
         self.snapshots = stream.snapshots
-        self.renderer = TableRenderer(load_layout(), seed=seed, width=width, height=height)
+        self.width, self.height = width, height
+        self.renderer: Drawer = (
+            DrawingProcess(seed, width, height)
+            if drawing_process
+            else _renderer(seed, width, height)
+        )
         self._frames: OrderedDict[str, Any] = OrderedDict()
+        #: The table last seen without a hand over it.
+        self._table: dict[str, Any] | None = None
         self._drawn = 0
         self._closed = False
         self.bare_seconds = bare_seconds
@@ -136,7 +149,16 @@ class DemoSource:
     def _frame(self, snapshot: dict[str, Any]) -> Any:
         state = {k: v for k, v in snapshot.items() if k != "t"}
         if snapshot.get("occluded"):
-            state["hand"] = int(float(snapshot.get("t") or 0) * 10) % 4
+            # The stream's counts under a hand are what a camera might make of it; the
+            # table itself is the one last seen, the hand above it (drawn pieces that
+            # come and go under a hand would be laid anew on their way back).
+            if self._table is not None:
+                state = {**self._table, "occluded": True}
+            # where the hand is: it moves from frame to frame, as the vision expects of a
+            # hand (a still one would be read as part of the table)
+            state["t"] = snapshot.get("t")
+        elif snapshot.get("mat", True):
+            self._table = {k: v for k, v in snapshot.items() if k != "t"}
         key = json.dumps(state, sort_keys=True)
         frame = self._frames.get(key)
         if frame is not None:
@@ -145,13 +167,9 @@ class DemoSource:
             if not snapshot.get("mat", True):
                 import numpy as np
 
-                frame = np.full(
-                    (self.renderer.base.camera.height, self.renderer.base.camera.width, 3),
-                    40,
-                    np.uint8,
-                )
+                frame = np.full((self.height, self.width, 3), 40, np.uint8)
             else:
-                frame = self.renderer.frame(snapshot, seed=self._drawn % 7)
+                frame = self.renderer.frame(state, seed=self._drawn % 7)
             self._drawn += 1
             self._frames[key] = frame
             while len(self._frames) > KEPT_FRAMES:
@@ -160,6 +178,99 @@ class DemoSource:
 
     def close(self) -> None:
         self._closed = True
+        stop = getattr(self.renderer, "close", None)
+        if stop is not None:
+            stop()
+
+
+class Drawer(Protocol):
+    """What the demo asks of its simulated camera (`TableRenderer` or `DrawingProcess`)."""
+
+    def frame(self, snapshot: dict[str, Any], seed: int = 0) -> Any: ...
+
+    def bare_frame(self, seed: int = 0) -> Any: ...
+
+
+def _renderer(seed: int, width: int, height: int) -> Any:
+    from vision.layout import load_layout
+    from vision.render.table import TableRenderer
+
+    return TableRenderer(load_layout(), seed=seed, width=width, height=height)
+
+
+class DrawingProcess:
+    """A `TableRenderer` in a process of its own, frames back over a pipe.
+
+    Started on the first frame asked for (a source never read costs no process), stopped
+    by `close` or with this process (it is a daemon). One renderer draws the whole game
+    in order, as `TableRenderer` needs to keep every piece on its spot."""
+
+    def __init__(self, seed: int, width: int, height: int) -> None:
+        self.seed, self.width, self.height = seed, width, height
+        self._conn: Any = None
+        self._process: Any = None
+
+    def frame(self, snapshot: dict[str, Any], seed: int = 0) -> Any:
+        return self._ask(("frame", snapshot, seed))
+
+    def bare_frame(self, seed: int = 0) -> Any:
+        return self._ask(("bare", None, seed))
+
+    def _ask(self, request: tuple[str, Any, int]) -> Any:
+        import numpy as np
+
+        if self._process is None:
+            import multiprocessing
+
+            # spawn, not fork: the appliance has threads (web page, display) by now
+            context = multiprocessing.get_context("spawn")
+            self._conn, theirs = context.Pipe()
+            self._process = context.Process(
+                target=_draw_forever,
+                args=(theirs, self.seed, self.width, self.height),
+                name="carolus-demo-camera",
+                daemon=True,
+            )
+            self._process.start()
+            theirs.close()
+        self._conn.send(request)
+        frame = np.empty((self.height, self.width, 3), np.uint8)
+        try:
+            self._conn.recv_bytes_into(frame.reshape(-1))  # one flat run of bytes
+        except EOFError:
+            raise RuntimeError("the demo's simulated camera stopped") from None
+        return frame
+
+    def close(self) -> None:
+        if self._process is None:
+            return
+        with contextlib.suppress(OSError):  # it may be gone already
+            self._conn.send(None)
+        self._process.join(timeout=5)
+        if self._process.is_alive():
+            self._process.terminate()
+        self._conn.close()
+        self._process = None
+
+
+def _draw_forever(conn: Any, seed: int, width: int, height: int) -> None:
+    """The drawing process: one frame for each request, until None or the pipe closes."""
+    import numpy as np
+
+    renderer = _renderer(seed, width, height)
+    while True:
+        try:
+            request = conn.recv()
+        except EOFError:
+            return
+        if request is None:
+            return
+        what, snapshot, seed = request
+        if what == "bare":
+            frame = renderer.bare_frame(seed=seed)
+        else:
+            frame = renderer.frame(snapshot, seed=seed)
+        conn.send_bytes(np.ascontiguousarray(frame, np.uint8).reshape(-1))  # flat: see _ask
 
 
 def first_turns(record: Record, turns: int) -> Record:
