@@ -290,6 +290,12 @@ class TableRenderer:
                                  rng.uniform(y0 + reach, y1 - reach, CANDIDATES)], 1)
 
         berth = BERTH_MM.get(kind, 0.0)
+        # only pieces near enough to matter: the zone's and its neighbours' nearest ones
+        x0, y0, x1, y1 = zone.bbox()
+        near = 50.0  # the longest reach: the emperor leaning out, and his berth
+        standing = [o for o in standing
+                    if x0 - near < o.x < x1 + near and y0 - near < o.y < y1 + near]
+        away = [o for o in away if x0 - near < o.x < x1 + near and y0 - near < o.y < y1 + near]
         steps = [(reaches[0], True, ROOMY_GAP_MM), (reaches[1], True, ROOMY_GAP_MM),
                  (reaches[0], True, GAP_MM), (reaches[1], True, GAP_MM),
                  (reaches[0], False, GAP_MM), (reaches[1], False, GAP_MM),
