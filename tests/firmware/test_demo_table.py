@@ -112,9 +112,9 @@ def test_a_full_tile_pushes_new_pieces_out_never_onto_others() -> None:
     assert _closest(renderer) >= GAP_MM
 
 
-#: Where the vision takes over from the stream: a little before tile 10 holds 7 cubes, a
-#: castle and the emperor (round 12, where the demo used to stop).
-VISION_FROM = 1700
+#: Where the vision takes over from the stream: round 12, tile 10 holding 7 cubes, a
+#: castle and the emperor, a little before the red the demo used to stop on (frame 1756).
+VISION_FROM = 1740
 
 
 @pytest.mark.skipif(not SNAPSHOTS, reason="no demo stream")
