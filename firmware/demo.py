@@ -88,8 +88,6 @@ class DemoSource:
             else _renderer(seed, width, height)
         )
         self._frames: OrderedDict[str, Any] = OrderedDict()
-        #: The table last seen without a hand over it.
-        self._table: dict[str, Any] | None = None
         self._drawn = 0
         self._closed = False
         self.bare_seconds = bare_seconds
@@ -147,18 +145,13 @@ class DemoSource:
         return n / self.fps
 
     def _frame(self, snapshot: dict[str, Any]) -> Any:
+        # Under a hand the stream's counts are garbage, and drawn as such: pieces come and
+        # go under the hand (each keeps its spot when it comes back, see `TableRenderer`).
+        # Drawing the table last seen under a moving hand instead made the vision keep a
+        # cylinder where a sleeve had passed (a vision matter, left to it).
         state = {k: v for k, v in snapshot.items() if k != "t"}
         if snapshot.get("occluded"):
-            # The stream's counts under a hand are what a camera might make of it; the
-            # table itself is the one last seen, the hand above it (drawn pieces that
-            # come and go under a hand would be laid anew on their way back).
-            if self._table is not None:
-                state = {**self._table, "occluded": True}
-            # where the hand is: it moves from frame to frame, as the vision expects of a
-            # hand (a still one would be read as part of the table)
-            state["t"] = snapshot.get("t")
-        elif snapshot.get("mat", True):
-            self._table = {k: v for k, v in snapshot.items() if k != "t"}
+            state["hand"] = int(float(snapshot.get("t") or 0) * 10) % 4
         key = json.dumps(state, sort_keys=True)
         frame = self._frames.get(key)
         if frame is not None:
@@ -169,7 +162,7 @@ class DemoSource:
 
                 frame = np.full((self.height, self.width, 3), 40, np.uint8)
             else:
-                frame = self.renderer.frame(state, seed=self._drawn % 7)
+                frame = self.renderer.frame(snapshot, seed=self._drawn % 7)
             self._drawn += 1
             self._frames[key] = frame
             while len(self._frames) > KEPT_FRAMES:
