@@ -56,7 +56,9 @@ def test_every_piece_of_the_demo_game_stays_put_and_clear_of_the_others() -> Non
     before: dict[Any, Any] = {}
     closest = np.inf
     shown = None
-    for n, snapshot in enumerate(s for s in SNAPSHOTS if _clean(s)):
+    moves = 0
+    # (a table under a hand is drawn but never remembered: see the test below)
+    for snapshot in (s for s in SNAPSHOTS if _clean(s)):
         state = json.dumps({k: v for k, v in snapshot.items() if k != "t"}, sort_keys=True)
         if state == shown:  # the same table a frame later
             continue
@@ -64,7 +66,7 @@ def test_every_piece_of_the_demo_game_stays_put_and_clear_of_the_others() -> Non
         renderer.scene(snapshot)
         now = renderer.spots()
         moved = [i for i, spot in now.items() if i in before and before[i] != spot]
-        assert moved == [], (n, moved)
+        moves += len(moved)
         for ident in now.keys() - before.keys():  # only a piece come can come too close
             spot = now[ident]
             others = [s for i, s in now.items() if i != ident]
@@ -77,6 +79,7 @@ def test_every_piece_of_the_demo_game_stays_put_and_clear_of_the_others() -> Non
             closest = min(closest, float(room[0]))
         before = now
     assert closest >= GAP_MM
+    assert moves == 0
 
 
 def test_one_more_red_moves_nothing_and_the_emperor_is_room_only_where_he_stands() -> None:
@@ -109,3 +112,23 @@ def test_a_full_tile_pushes_new_pieces_out_never_onto_others() -> None:
         tile["cubes"][colour] = 3  # 15 cubes, a castle and the emperor
     renderer.scene(snap)
     assert _closest(renderer) >= GAP_MM
+
+
+def test_what_a_hand_frame_shows_takes_no_spot() -> None:
+    """Under a hand the stream's counts are garbage: drawn, never remembered, so a piece
+    that is really there finds its spot free when the hand is gone."""
+    layout = load_layout()
+    renderer = TableRenderer(layout, seed=4, width=1152, height=648)
+    snap = empty_snapshot(layout.seats(), mat=True)
+    snap["territories"]["3"]["cubes"]["red"] = 2
+    renderer.scene(snap)
+    laid = renderer.spots()
+    garbage = json.loads(json.dumps(snap))
+    garbage["occluded"] = True
+    garbage["territories"]["3"]["cubes"] = {"red": 0, "green": 2, "yellow": 2, "blue": 2,
+                                            "pink": 2}
+    renderer.scene(garbage)
+    assert renderer.spots() == laid
+    snap["territories"]["3"]["cubes"]["blue"] = 1
+    renderer.scene(snap)
+    assert {i: s for i, s in renderer.spots().items() if i in laid} == laid

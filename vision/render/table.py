@@ -154,7 +154,8 @@ class TableRenderer:
                 if slot_zone.seat == seat and number in snapshot["discs"].get(seat, []):
                     cx, cy = slot_zone.raw.get("centre_mm", slot_zone.centre())
                     placed.append(Piece("disc", castles, cx, cy, 0.0, number))
-        placed += self._lay(wanted)
+        # under a hand the counts may be anything: drawn, but nothing of them remembered
+        placed += self._lay(wanted, remember=not snapshot.get("occluded"))
         scene = with_changes(self.base, placed)
         scene.seats = tuple(seats)
         if snapshot.get("occluded"):
@@ -231,8 +232,11 @@ class TableRenderer:
         """Where each piece on a tile or in a reserve of the table drawn last stands."""
         return {i: self._laid[i] for i in self._shown}
 
-    def _lay(self, wanted: list[tuple[Identity, Zone]]) -> list[Piece]:
-        """The pieces of one table, each on its spot; new ones laid in the order given."""
+    def _lay(self, wanted: list[tuple[Identity, Zone]], remember: bool = True) -> list[Piece]:
+        """The pieces of one table, each on its spot; new ones laid in the order given.
+        Not `remember`ing, new pieces are laid for this table only and the table drawn
+        last stays the one the next is laid against: what a hand's frame shows never
+        takes a spot from a piece that is really there."""
         hard = {i: self._laid[i] for i, _ in wanted if i in self._shown and i in self._laid}
         present = {i for i, _ in wanted}
         pieces: list[Piece] = []
@@ -248,19 +252,24 @@ class TableRenderer:
                                                                            spot.lean_y]]),
                     list(hard.values()),
                 )[0] < GAP_MM:
-                    self._relaid[ident] = self._relaid.get(ident, 0) + 1
+                    if remember:
+                        self._relaid[ident] = self._relaid.get(ident, 0) + 1
                     spot = None
                 if spot is None:
                     away = [v for i, v in self._laid.items() if i[0] == key and i not in present]
-                    spot = self._place(ident, zone, look.size, list(hard.values()), away)
-                self._laid[ident] = spot
+                    spot = self._place(ident, zone, look.size, list(hard.values()), away,
+                                       draws=CANDIDATES if remember else CANDIDATES // 10,
+                                       salt=0 if remember else 1)
+                if remember:
+                    self._laid[ident] = spot
                 hard[ident] = spot
             pieces.append(replace(look, x=spot.x, y=spot.y, rot=spot.rot))
-        self._shown = present
+        if remember:
+            self._shown = present
         return pieces
 
     def _place(self, ident: Identity, zone: Zone, size: float, standing: list[Spot],
-               away: list[Spot]) -> Spot:
+               away: list[Spot], draws: int = CANDIDATES, salt: int = 0) -> Spot:
         """A spot for a new piece: free of what stands and, while there is room, of the
         spots of pieces away; on the tile's inner part if it can, else further out; closer
         than `GAP_MM` only when nothing else is left, and on top of a piece never (short
@@ -268,7 +277,7 @@ class TableRenderer:
         key, kind, colour, index = ident
         rng = np.random.default_rng([self.seed, zlib.crc32(key.encode()),
                                      zlib.crc32(f"{kind} {colour}".encode()), index,
-                                     self._relaid.get(ident, 0)])
+                                     self._relaid.get(ident, 0), *([salt] if salt else [])])
         radius = self._footprint(kind) * size
         height = self.layout.height_mm(kind) * size
         if zone.kind == "territory":
@@ -278,16 +287,16 @@ class TableRenderer:
             reaches = (art.tile_radius(self.layout) - 8, inner - radius - 1.0)
 
             def sample(reach: float) -> np.ndarray:
-                r = reach * np.sqrt(rng.uniform(0, 1, CANDIDATES))
-                a = rng.uniform(0, 2 * np.pi, CANDIDATES)
+                r = reach * np.sqrt(rng.uniform(0, 1, draws))
+                a = rng.uniform(0, 2 * np.pi, draws)
                 return np.stack([cx + r * np.cos(a), cy + r * np.sin(a)], 1)
         else:
             x0, y0, x1, y1 = zone.bbox()
             reaches = (8.0, radius + 1.0)
 
             def sample(reach: float) -> np.ndarray:
-                return np.stack([rng.uniform(x0 + reach, x1 - reach, CANDIDATES),
-                                 rng.uniform(y0 + reach, y1 - reach, CANDIDATES)], 1)
+                return np.stack([rng.uniform(x0 + reach, x1 - reach, draws),
+                                 rng.uniform(y0 + reach, y1 - reach, draws)], 1)
 
         berth = BERTH_MM.get(kind, 0.0)
         # only pieces near enough to matter: the zone's and its neighbours' nearest ones
