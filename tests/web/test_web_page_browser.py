@@ -254,3 +254,19 @@ def test_a_camera_behind_the_pin_says_so(browser: Any) -> None:
         page.close()
     finally:
         server.stop()
+
+
+def test_history_says_when_it_cannot_read_the_game_log(browser: Any, tmp_path: Path) -> None:
+    """Issue 15: History showed an empty table while ``/api/games`` failed. A log that
+    cannot be read is said on the page, in the answer's own words."""
+    bad = tmp_path / "games.sqlite3"
+    bad.write_bytes(b"this is not sqlite" * 100)
+    server = _server(TableHub(camera=_jpeg(), seed=5), log=bad)
+    try:
+        page = browser.new_page(bypass_csp=True)
+        page.goto(server.url + "history")
+        page.wait_for_selector("#logerror:not([hidden])", timeout=10_000)
+        assert "cannot read the game log" in page.inner_text("#logerror")
+        assert page.locator("#games tbody tr").count() == 0
+    finally:
+        server.stop()

@@ -107,5 +107,12 @@
     });
   }
 
-  Carolus.ready.then(list);
+  // A log that cannot be read is said, never shown as an empty table.
+  function failed(error) {
+    const problem = document.getElementById("logerror");
+    problem.textContent = error.message;
+    problem.hidden = false;
+  }
+
+  Carolus.ready.then(list).catch(failed);
 })();
