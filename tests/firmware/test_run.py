@@ -36,6 +36,10 @@ def test_the_demo_is_refereed_and_logged_as_the_bundled_game(tmp_path: Path) -> 
         "3",
         "--speed",
         "0",
+        # A quarter of the default camera's pixels: the same game, read in a quarter of
+        # the time (the whole demo game is refereed right at this size too).
+        "--set",
+        "camera.resolution=[1152, 648]",
         "--exit-at-end",
         "--no-web",
         "--no-gpio",
