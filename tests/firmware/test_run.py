@@ -11,9 +11,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-
-import pytest
 
 from firmware.demo import demo_record
 from referee.check import judge
@@ -226,20 +225,9 @@ def test_a_busy_port_is_said_before_the_log_is_opened(tmp_path: Path) -> None:
     assert not db.exists()  # the log was never opened
 
 
-def without_privileges(command: list[str]) -> list[str]:
-    """``command`` as a user who may not write what its modes forbid. Root may write
-    anything, so root runs it with no capabilities at all, staying root: still the owner
-    of the checkout, wherever it was cloned (``nobody`` could not enter a checkout in a
-    0700 folder, nor run its venv's Python)."""
-    if os.geteuid() != 0:
-        return command
-    drop = ["setpriv", "--bounding-set=-all", "--inh-caps=-all"]
-    if shutil.which("setpriv") is None or subprocess.run([*drop, "true"]).returncode != 0:
-        pytest.skip("needs setpriv to drop root's capabilities")
-    return [*drop, *command]
-
-
-def test_a_demo_in_a_read_only_data_folder_says_which_folder() -> None:
+def test_a_demo_in_a_read_only_data_folder_says_which_folder(
+    without_privileges: Callable[[list[str]], list[str]],
+) -> None:
     """As a user who may not write the data folder (root may write anything, so root
     runs the demo without its capabilities); the folder holds an old demo log, as it would."""
     folder = Path(tempfile.mkdtemp(prefix="carolus-ro-"))

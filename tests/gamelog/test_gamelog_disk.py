@@ -11,7 +11,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -97,19 +97,6 @@ def test_read_only_log_can_be_read_but_not_written(db: Path) -> None:
         assert log.queued == 1
 
 
-def without_privileges(command: list[str]) -> list[str]:
-    """``command`` as a user who may not write what its modes forbid. Root may write
-    anything, so root runs it with no capabilities at all, staying root: still the owner
-    of the checkout, wherever it was cloned (``nobody`` could not enter a checkout in a
-    0700 folder, nor run its venv's Python)."""
-    if os.geteuid() != 0:
-        return command
-    drop = ["setpriv", "--bounding-set=-all", "--inh-caps=-all"]
-    if shutil.which("setpriv") is None or subprocess.run([*drop, "true"]).returncode != 0:
-        pytest.skip("needs setpriv to drop root's capabilities")
-    return [*drop, *command]
-
-
 READ_ONLY_CHECK = """
 import json, sys
 from firmware.gamelog.store import GameLog, LogReadOnlyError
@@ -123,7 +110,9 @@ print(json.dumps(out))
 """
 
 
-def test_read_only_file_and_folder_open_read_only_with_a_warning() -> None:
+def test_read_only_file_and_folder_open_read_only_with_a_warning(
+    without_privileges: Callable[[list[str]], list[str]],
+) -> None:
     """As a user who may not write the file nor its folder (root may write anything,
     so root runs the check without its capabilities)."""
     folder = Path(tempfile.mkdtemp(prefix="carolus-ro-"))
