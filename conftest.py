@@ -1,4 +1,5 @@
-"""Fixtures shared by every test folder."""
+"""Fixtures shared by every test folder (here at the top: a conftest in tests/ would put
+tests/ on the import path, where tests/vision would shadow the vision package)."""
 
 from __future__ import annotations
 
