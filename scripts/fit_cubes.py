@@ -29,8 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from scripts.labelled import VARIETY, calibrated_table  # noqa: E402
 from vision import cube_count  # noqa: E402
-from vision.calibration import calibrate, reader_for  # noqa: E402
 from vision.cube_count import FEATURES, FITTED, CubeCount  # noqa: E402
 from vision.layout import CUBE_COLOURS, Layout, load_layout  # noqa: E402
 from vision.reader import Reader  # noqa: E402
@@ -38,7 +38,6 @@ from vision.render import scene as scenes  # noqa: E402
 from vision.render.pieces import Piece, varied  # noqa: E402
 
 FIRST_SEED = 33000
-VARIETY = "wide"
 CHECK_FRAMES = 1
 CLUSTERS = 4
 SHADE_QUANTILE = 0.001
@@ -89,16 +88,8 @@ class Frame:
 
 def frame_of(seed: int, hard: bool) -> Frame:
     layout = load_layout(None)
-    rng = np.random.default_rng(seed)
-    table = scenes.random_scene(layout, rng, hard=hard, variety=VARIETY)
-    table.hands = []
+    table, reader = calibrated_table(layout, seed, hard)
     table.pieces = with_clusters(layout, table.pieces, np.random.default_rng([seed, 7]))
-    calib_scene = scenes.calibration_scene(layout, np.random.default_rng(seed + 1), hard=hard,
-                                           boards=True, variety=VARIETY)
-    calib_scene = dataclasses.replace(
-        calib_scene, camera=table.camera, lighting=table.lighting, light=table.light,
-        tile_seed=table.tile_seed)
-    reader = reader_for(layout, calibrate(scenes.render(layout, calib_scene, seed + 2), layout))
     return Frame(table, scenes.render(layout, table, seed), reader)
 
 

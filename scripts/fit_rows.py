@@ -27,13 +27,12 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from vision.calibration import calibrate, reader_for  # noqa: E402
+from scripts.labelled import VARIETY, calibrated_table  # noqa: E402
 from vision.layout import load_layout  # noqa: E402
 from vision.reference import ROWS_FITTED, RowModel  # noqa: E402
 from vision.render import scene as scenes  # noqa: E402
 
 FIRST_SEED = 32000
-VARIETY = "wide"
 CHECK_FRAMES = 2
 COMMAND = "scripts/fit_rows.py"
 
@@ -41,15 +40,7 @@ COMMAND = "scripts/fit_rows.py"
 def rows_of(seed: int, hard: bool) -> list[tuple[float, int]]:
     """(covered mm, true cubes) of every court row in one labelled frame."""
     layout = load_layout(None)
-    rng = np.random.default_rng(seed)
-    table = scenes.random_scene(layout, rng, hard=hard, variety=VARIETY)
-    table.hands = []
-    calib_scene = scenes.calibration_scene(layout, np.random.default_rng(seed + 1), hard=hard,
-                                           boards=True, variety=VARIETY)
-    calib_scene = dataclasses.replace(
-        calib_scene, camera=table.camera, lighting=table.lighting, light=table.light,
-        tile_seed=table.tile_seed)
-    reader = reader_for(layout, calibrate(scenes.render(layout, calib_scene, seed + 2), layout))
+    table, reader = calibrated_table(layout, seed, hard)
     reader.debug = []
     reader.read(scenes.render(layout, table, seed))
     truth = scenes.truth(layout, table)
