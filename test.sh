@@ -12,7 +12,7 @@ if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1; then
     fi
 fi
 echo "== ruff" >&2
-.venv/bin/ruff check .
+.venv/bin/ruff check --no-cache .
 echo "== mypy --strict referee" >&2
 .venv/bin/mypy --strict referee
 echo "== pytest" >&2

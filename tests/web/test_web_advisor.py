@@ -3,10 +3,10 @@ read-only but answers only in training mode, and hubs without an advisor hide it
 
 from __future__ import annotations
 
-from conftest import post
 from flask.testing import FlaskClient
 from web_openapi_check import check
 
+from conftest import post
 from web.preview import PreviewHub
 
 

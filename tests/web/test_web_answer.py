@@ -7,10 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import PIN, post
 from flask.testing import FlaskClient
 from web_openapi_check import check
 
+from conftest import PIN, post
 from firmware.appliance import Appliance
 from referee.pieces import COLOURS
 from referee.setup import Player

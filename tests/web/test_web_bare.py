@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import PIN, post
 from flask.testing import FlaskClient
 
+from conftest import PIN, post
 from firmware.appliance import Appliance
 from referee.setup import Player
 from vision.layout import load_layout

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import PIN, csrf_of, post
 from flask import Flask
 from flask.testing import FlaskClient
 
+from conftest import PIN, csrf_of, post
 from firmware.gamelog.store import GameLog
 from referee.game import Game
 from referee.selfplay import play_game, table_players

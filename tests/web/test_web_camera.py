@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from conftest import PIN, TableHub, post
 from flask.testing import FlaskClient
 
+from conftest import PIN, TableHub, post
 from web.app import create_app
 
 

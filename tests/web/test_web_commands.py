@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import PIN, csrf_of, post
 from flask import Flask
 from flask.testing import FlaskClient
 from web_openapi_check import check
 
+from conftest import PIN, csrf_of, post
 from web.app import create_app
 from web.preview import PreviewHub
 

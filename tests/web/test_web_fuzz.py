@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import PIN, csrf_of
 from flask import Flask
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import PIN, csrf_of
 from web.app import create_app
 from web.auth import GuessLimit
 from web.preview import PreviewHub
@@ -123,8 +123,9 @@ def _routed_app() -> tuple[Flask, list[tuple[str, str]]]:
         import tempfile
         from pathlib import Path
 
-        from conftest import TableHub
         from test_web_bounds import logged_game
+
+        from conftest import TableHub
 
         folder = Path(tempfile.mkdtemp(prefix="carolus-fuzz-"))
         atexit.register(shutil.rmtree, folder, ignore_errors=True)

@@ -9,10 +9,10 @@ import time
 from contextlib import suppress
 from typing import Any
 
-from conftest import PIN, TableHub, csrf_of
 from flask import Flask
 from flask.testing import FlaskClient
 
+from conftest import PIN, TableHub, csrf_of
 from web.app import create_app
 from web.auth import Guard, GuessLimit, new_pin
 from web.errors import ApiError

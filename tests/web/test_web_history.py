@@ -9,10 +9,10 @@ import random
 from pathlib import Path
 
 import pytest
-from conftest import PIN
 from flask.testing import FlaskClient
 from web_openapi_check import check
 
+from conftest import PIN
 from firmware.gamelog.store import GameLog
 from referee.check import judge
 from referee.game import Game

@@ -7,9 +7,9 @@ import json
 import threading
 from collections.abc import Iterator
 
-from conftest import sse_messages
 from flask.testing import FlaskClient
 
+from conftest import sse_messages
 from web.preview import PreviewHub
 
 

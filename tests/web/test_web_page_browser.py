@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import TableHub
 
+from conftest import TableHub
 from web.server import WebServer, serve
 
 CHROMIUM = "/usr/bin/chromium"
