@@ -189,5 +189,16 @@ class Corrections:
             table = write(table, zone, correction.value)
         return table
 
+    def overlay(self, table: Table) -> Table:
+        """``table`` (an earlier reading) with the corrections whose zone it reads as the
+        camera did when they were made; unlike `apply` it drops nothing. The set-up is
+        judged from the last table with every tray full, settled before people answered
+        about it: what they said must hold there too, or a corrected tile would still
+        spoil the set-up."""
+        for zone, correction in self._by_zone.items():
+            if read(table, zone) == correction.seen:
+                table = write(table, zone, correction.value)
+        return table
+
     def describe(self, zone: str, before: Table, after: Table) -> str:
         return f"{words(read(after, zone))} (the camera saw {words(read(before, zone))})"

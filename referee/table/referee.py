@@ -59,7 +59,7 @@ from referee.table.reading import (
     sentence,
 )
 from referee.table.settle import UNTOUCHED_SECONDS, Settler
-from referee.table.snapshot import DOUBTFUL, Snapshot, Table
+from referee.table.snapshot import DOUBTFUL, NO_DOUBTS, Snapshot, Table
 
 #: Snapshots standing in for `UNTOUCHED_SECONDS` when a stream gives no times (4 a second).
 UNTOUCHED_FRAMES: Final = int(UNTOUCHED_SECONDS * 4)
@@ -120,6 +120,7 @@ class TableReferee:
         self._vouched: dict[str, tuple[Value, ...]] = {}  # zone -> reading people said is right
         self._frames = 0
         self._candidate: Table | None = None  # last settled table with every tray full
+        self._candidate_doubts: Mapping[str, float] = NO_DOUBTS  # the vision's, for it
         self._chores = Chores()
         self._chores_stack: list[Chores] = []
         self._ignore: Table | None = None
@@ -245,13 +246,18 @@ class TableReferee:
             words = "yes, the camera is right"
         else:
             fixes = {}
+            asked = question.get("part")  # "castles": the tile's cubes were not in question
+            believed = self.corrections.apply(table)  # with what people already said
             for part in parts:
-                value = self._rightful(part, table)
+                denied = asked is None or part.split()[0] == asked
+                value = self._rightful(part, believed, denied)
                 if value is not None and value != read(table, part):
                     fixes[part] = value
             if not fixes:
+                where = " ".join(zone.split(":"))
                 raise ValueError(
-                    f"the referee cannot tell what belongs there: correct {zone} by hand"
+                    f"The referee cannot tell what belongs on {where}: correct it by hand "
+                    f"(for example {where} = {_example(zone)})."
                 )
             for part, value in fixes.items():
                 self.corrections.set(part, table, value, self._moves())
@@ -476,15 +482,19 @@ class TableReferee:
         )
         return [self.question]
 
-    def _certainty(self, zone: str) -> float:
-        """How sure the referee is of ``zone``'s reading: sure where people vouched for it
-        or corrected it, else as sure as the vision said when it settled."""
+    def _said(self, zone: str) -> bool:
+        """Whether people vouched for ``zone``'s reading as it is now, or corrected it."""
         table = self.table
         if table is not None and self._vouched.get(zone) == tuple(
             read(table, part) for part in doubts.parts(zone)
         ):
-            return 1.0
-        if any(self.corrections.holds(part) for part in doubts.parts(zone)):
+            return True
+        return any(self.corrections.holds(part) for part in doubts.parts(zone))
+
+    def _certainty(self, zone: str) -> float:
+        """How sure the referee is of ``zone``'s reading: sure where people vouched for it
+        or corrected it, else as sure as the vision said when it settled."""
+        if self._said(zone):
             return 1.0
         return self.settler.confidence.get(zone, 1.0)
 
@@ -519,9 +529,11 @@ class TableReferee:
             f"reserve:{self._seat[p.name]}" for p in self.players
         ]
 
-    def _rightful(self, part: str, table: Table) -> Value | None:
+    def _rightful(self, part: str, table: Table, denied: bool = True) -> Value | None:
         """What belongs in ``part`` when the players say the camera is wrong there: the
-        last accepted reading; in a set-up, what the set-up rules leave no doubt about."""
+        last accepted reading; in a set-up, what the set-up rules leave no doubt about.
+        ``denied``: the players said this very reading is wrong (not only its tile's
+        other part), so a set-up tile's one cube is not what the camera reads."""
         accepted = self._accepted
         if accepted is not None and read(accepted, part) != read(table, part):
             return read(accepted, part)
@@ -543,11 +555,10 @@ class TableReferee:
                 return self.reading.cylinder_place(game, key)
             return None
         if kind == "territory":
-            ring = sum(table.territories, NO_CUBES)
-            cubes = table.territory(int(key))
-            spare = Cubes(min(n, max(0, total - 3)) for n, total in zip(cubes, ring, strict=True))
-            left = cubes - spare
-            return left if left.total() == 1 else None
+            number = int(key)
+            if not denied and table.territory(number).total() == 1:
+                return None  # nobody said the cube is wrong
+            return setup_cube(table, number)
         if kind == "castles":
             return NO_CASTLE
         if kind == "court":
@@ -689,13 +700,15 @@ class TableReferee:
         full = all(table.discs.get(self._seat[p.name], frozenset()) >= DISCS for p in self.players)
         if full:
             self._candidate = table
+            self._candidate_doubts = self.settler.confidence
             standing = self.illegal is not None or self.question is not None
             return [self._resolved()] if standing else []
         if self._candidate is None:
             return []  # the players are still laying out the table
         setup: Setup | None = None
         error: BadSetupError | None = None
-        for base in (self._candidate, table):
+        candidate = self.corrections.overlay(self._candidate)
+        for base in (candidate, table):
             try:
                 setup = self._setup_from(base)
                 break
@@ -705,6 +718,10 @@ class TableReferee:
             assert error is not None
             zones = tuple(self._setup_zones(table))
             return self._raise(Problem(error.code, error.message, error.player, zones), table)
+        unsure = self._setup_doubts(base is candidate)
+        if unsure:
+            part = doubts.parts(unsure[0])[0]
+            return self._ask(unsure[0], part, table, None, "setup")
         self.game = Game(setup)
         self._chores = Chores(back={p.seat or "": DISCS for p in self.players})
         standing = self.illegal is not None or self.question is not None
@@ -726,6 +743,26 @@ class TableReferee:
             )
         )
         return out + self._judge(table)
+
+    def _setup_doubts(self, from_candidate: bool) -> list[str]:
+        """The zones of a set-up that looks right which the vision doubted when it read
+        them (the tiles, the reserves, the emperor), and nobody has vouched for or
+        corrected yet. The set-up is every later judgement's ground: a cube misread
+        there is a wrong record from the first turn on, so it is asked about, never
+        accepted silently. ``from_candidate``: the set-up was read from the last table
+        with every tray full, so that table's doubts count too."""
+        zones = [f"territory:{n}" for n in range(1, 16)]
+        zones += [f"reserve:{self._seat[p.name]}" for p in self.players] + ["emperor"]
+        unsure = []
+        for zone in zones:
+            if self._said(zone):
+                continue
+            level = self.settler.confidence.get(zone, 1.0)
+            if from_candidate:
+                level = min(level, self._candidate_doubts.get(zone, 1.0))
+            if level < DOUBTFUL:
+                unsure.append(zone)
+        return unsure
 
     def _setup_from(self, table: Table) -> Setup:
         territories: list[str] = []
@@ -1044,6 +1081,73 @@ class TableReferee:
                 of=want,
             )
         ]
+
+
+def setup_cube(table: Table, number: int) -> Cubes | None:
+    """The cube the set-up rules leave no doubt about on territory ``number``, which the
+    players say the camera reads wrong; None when they leave a choice.
+
+    The set-up puts one cube on each of the 15 tiles, three of every colour. Every other
+    tile the camera reads with one cube is taken as read: before a set-up is accepted,
+    the referee asks about each tile the vision doubts, so a wrong guess here cannot
+    slip through. A tile read with more cubes holds one of the colours read there (a
+    phantom beside it); one read empty, any colour (a cube the camera missed, as on tile
+    art of the cube's own dye). ``number`` itself holds one of the colours read there,
+    any but the one read when it reads a single cube. Every way to lay the ring out
+    under these constraints is tried; the answer is the colour they all give."""
+    choices: list[tuple[int, ...]] = []
+    for n in range(1, 16):
+        cubes = table.territory(n)
+        read_colours = tuple(i for i, c in enumerate(cubes) if c)
+        if n == number:
+            if cubes.total() == 1:
+                choices.append(tuple(i for i in range(len(COLOURS)) if i not in read_colours))
+            elif cubes.total() == 0:
+                choices.append(tuple(range(len(COLOURS))))
+            else:
+                choices.append(read_colours)
+        elif cubes.total() == 0:
+            choices.append(tuple(range(len(COLOURS))))
+        else:
+            choices.append(read_colours)
+    free = sum(1 for c in choices if len(c) > 1)
+    if free > 6:
+        return None  # too little is known to be sure of anything
+    found: set[int] = set()
+    left = [3] * len(COLOURS)
+
+    def lay(n: int) -> None:
+        if len(found) > 1:
+            return
+        if n == len(choices):
+            found.add(here[number - 1])
+            return
+        for colour in choices[n]:
+            if left[colour]:
+                left[colour] -= 1
+                here.append(colour)
+                lay(n + 1)
+                here.pop()
+                left[colour] += 1
+
+    here: list[int] = []
+    lay(0)
+    if len(found) != 1:
+        return None
+    return Cubes.of([COLOURS[found.pop()]])
+
+
+def _example(zone: str) -> str:
+    """A correction's value for ``zone`` in the words `carolus follow --ask` reads."""
+    kind = zone.split(":")[0]
+    return {
+        "territory": "1 red",
+        "court": "2 red, 1 blue",
+        "reserve": "2 red, 1 blue",
+        "emperor": "7",
+        "cylinder": "pool",
+        "discs": "1 2 4",
+    }.get(kind, "1 red")
 
 
 def _say_move(move: Move) -> str:

@@ -11,7 +11,7 @@ import copy
 from typing import Any
 
 import pytest
-from table_games import ANNA, BOB, Script, referee_run, source, stream_of
+from table_games import ANNA, BOB, PLAIN, Script, referee_run, source, stream_of
 
 from referee.table.settle import UNTOUCHED_SECONDS, Settler
 from referee.table.simulate import Mat
@@ -204,6 +204,68 @@ def test_a_phantom_at_set_up_is_a_question_and_no_takes_the_extra_colour_away() 
     assert kinds(answered)[:4] == ["answered", "resolved", "setup", "disc-chosen"]
     game = camera.referee.game
     assert game is not None and game.territory(7).describe() == "1 green"
+
+
+def missed_at_set_up(camera: Camera, *tiles: int) -> None:
+    """Lay the plain set-up out with the camera missing the cube on ``tiles`` (a cube on
+    tile art of its own colour), doubting those tiles."""
+    from referee.pieces import COLOURS
+
+    for n in tiles:
+        camera.mat.territories[n - 1][COLOURS.index(PLAIN[n - 1])] -= 1  # type: ignore[arg-type]
+        camera.doubts[f"territory:{n}"] = 0.3
+    camera.lay_out(RESERVES)
+
+
+def test_a_tile_read_empty_at_set_up_answered_no_gets_the_cube_the_rules_leave() -> None:
+    camera = Camera()
+    missed_at_set_up(camera, 7)  # 14 cubes: green is the colour with 2
+    events = camera.disc("south", 2)
+    assert kinds(events) == ["question"] and events[0]["code"] == "bad-setup"
+    assert events[0]["message"] == "No cubes on territory 7?"
+    answered = camera.referee.answer(False)
+    assert kinds(answered)[:4] == ["answered", "resolved", "setup", "disc-chosen"]
+    game = camera.referee.game
+    assert game is not None and game.territory(7).describe() == "1 green"
+    assert game.setup.territories == PLAIN
+
+
+def test_two_tiles_read_empty_of_one_colour_are_both_put_right_by_no() -> None:
+    camera = Camera()
+    missed_at_set_up(camera, 3, 8)  # both yellow: yellow is the only colour short
+    events = camera.disc("south", 2)
+    assert events[0]["zone"] == "territory:3"
+    answered = camera.referee.answer(False)
+    assert kinds(answered)[-1] == "question" and answered[-1]["zone"] == "territory:8"
+    answered = camera.referee.answer(False)
+    assert "setup" in kinds(answered)
+    game = camera.referee.game
+    assert game is not None and game.setup.territories == PLAIN
+
+
+def test_no_about_an_empty_tile_the_rules_leave_open_is_refused_and_a_correction_does() -> None:
+    camera = Camera()
+    missed_at_set_up(camera, 7, 8)  # a green and a yellow missed: which is where?
+    camera.disc("south", 2)
+    with pytest.raises(ValueError, match="correct it by hand"):
+        camera.referee.answer(False)
+    events = camera.referee.correct("territory 7", {"green": 1})
+    assert kinds(events) == ["corrected", "question"] and events[1]["zone"] == "territory:8"
+    answered = camera.referee.answer(False)  # now only yellow is short
+    game = camera.referee.game
+    assert "setup" in kinds(answered) and game is not None and game.setup.territories == PLAIN
+
+
+def test_a_set_up_that_looks_right_but_was_read_with_doubt_is_asked_about_first() -> None:
+    camera = Camera()
+    camera.doubts = {"territory:4": 0.2}
+    camera.lay_out(RESERVES)
+    events = camera.disc("south", 2)
+    assert kinds(events) == ["question"] and events[0]["zone"] == "territory:4"
+    assert events[0]["why"] == "setup" and events[0]["message"] == "1 blue on territory 4?"
+    assert camera.referee.game is None
+    answered = camera.referee.answer(True)
+    assert kinds(answered)[:4] == ["answered", "resolved", "setup", "disc-chosen"]
 
 
 def test_no_question_to_answer_is_refused() -> None:
