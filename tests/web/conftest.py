@@ -1,8 +1,10 @@
 """Fixtures of the web tests: a hub over a real game (the club-night record replayed,
-then self-play moves pushed), the app over it, and browsers with and without the PIN."""
+then self-play moves pushed), the app over it, browsers with and without the PIN, and a
+real browser (Debian's chromium driven by Playwright) for the page's own tests."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -15,6 +17,22 @@ from web.app import create_app
 from web.preview import PreviewHub
 
 PIN = "4321"
+
+#: Debian's chromium (apt-get install -y chromium), which Playwright drives.
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+#: Skips a module's tests where there is no chromium to drive.
+needs_chromium = pytest.mark.skipif(
+    not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is absent (apt-get install -y chromium)"
+)
 
 
 class TableHub(PreviewHub):
@@ -102,3 +120,15 @@ def sse_messages(text: str) -> list[dict[str, str]]:
 @pytest.fixture
 def camera_hub() -> Iterator[TableHub]:
     yield TableHub(camera=b"\xff\xd8fake-jpeg\xff\xd9")
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Chromium, headless, once for every browser test (each opens its own pages)."""
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is absent (apt-get install -y chromium)")
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()

@@ -11,36 +11,16 @@ from typing import Any
 
 import pytest
 
+from conftest import needs_chromium
 from web.preview import PreviewHub
 from web.server import WebServer, serve
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshot.png"
 #: Set to refresh docs/screenshot.png (else it is written only when missing, so that a
 #: test run leaves the work tree as it was).
 REFRESH = "CAROLUS_SCREENSHOT"
 
-pytestmark = pytest.mark.skipif(
-    not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is absent (apt-get install -y chromium)"
-)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+pytestmark = needs_chromium
 
 
 @pytest.fixture

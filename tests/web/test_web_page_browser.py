@@ -7,41 +7,26 @@ PIN says so instead of showing a broken picture."""
 from __future__ import annotations
 
 import math
-import os
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import TableHub
+from conftest import TableHub, needs_chromium
 from web.server import WebServer, serve
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
 PIN = "2468"
 PHONE = {"width": 390, "height": 844}
 
-pytestmark = pytest.mark.skipif(
-    not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is absent (apt-get install -y chromium)"
-)
+pytestmark = needs_chromium
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
-
-
-def _jpeg() -> bytes:
+def _jpeg(width: int = 640, height: int = 480) -> bytes:
     import cv2
     import numpy as np
 
-    picture = np.full((480, 640, 3), 90, np.uint8)
+    picture = np.full((height, width, 3), 90, np.uint8)
     ok, data = cv2.imencode(".jpg", picture)
     assert ok
     return bytes(data)
@@ -50,7 +35,11 @@ def _jpeg() -> bytes:
 class CrowdedCamera(TableHub):
     """A camera that sees every zone of the mat, close together as on a real mat: the
     territories in a ring with less room than a label needs, the courts and reserves at
-    the edges."""
+    the edges. ``scale`` makes the picture bigger (1.8: the appliance's 1152 px wide view)."""
+
+    def __init__(self, scale: float = 1.0, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.scale = scale
 
     def camera_overlay(self) -> dict[str, Any]:
         state = self.state()
@@ -66,7 +55,9 @@ class CrowdedCamera(TableHub):
                 x, y = 40 + i * 150 + j * 70, 440
                 box = [[x, y], [x + 60, y], [x + 60, y + 30], [x, y + 30]]
                 zones.append({"zone": f"{kind}:{seat}", "polygon_px": box, "counts": {"red": 1}})
-        return {"size": [640, 480], "zones": zones}
+        for zone in zones:
+            zone["polygon_px"] = [[x * self.scale, y * self.scale] for x, y in zone["polygon_px"]]
+        return {"size": [round(640 * self.scale), round(480 * self.scale)], "zones": zones}
 
 
 @pytest.fixture
@@ -215,6 +206,62 @@ def test_camera_zones_named_in_the_language_and_never_overlapping(browser: Any) 
         # the referee's counts: the name, a separator, then the counts
         row = page.locator(f'#zones .zone-row[data-zone="court:{bob["seat"]}"]')
         assert row.text_content().startswith("Pelaajan Bob hovi: "), row.text_content()
+    finally:
+        server.stop()
+
+
+ZONES = [f"territory:{n}" for n in range(1, 16)] + [
+    f"{k}:{s}" for s in ("south", "west", "north", "east") for k in ("court", "reserve")
+]
+
+# What the camera view shows of each zone, measured as the reader sees it: the labels and
+# keys on the picture and the list under it, each with its box and the height of its
+# letters in CSS pixels (an SVG text's font size times the drawing's scale on the screen).
+SHOWN = """() => [...document.querySelectorAll(
+    '#overlay text.zone-label, #overlay text.zone-key, #overlay-more li')].map((n) => {
+  const b = n.getBoundingClientRect();
+  const scale = n.ownerSVGElement ? n.ownerSVGElement.getScreenCTM().d : 1;
+  return { zone: n.dataset.zone, text: n.textContent, svg: !!n.ownerSVGElement,
+           key: n.classList.contains("zone-key"),
+           px: parseFloat(getComputedStyle(n).fontSize) * scale,
+           box: [b.left, b.top, b.right, b.bottom] };
+})"""
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "it", "hu", "fi"])
+def test_camera_labels_readable_on_a_phone(browser: Any, lang: str) -> None:
+    """Issue 15: on a 390 px phone the zone labels were sized in the camera's pixels and
+    shrank with the picture (about 4 px high for the appliance's 1152 px wide view). Every
+    zone is named in letters at least 11 CSS px high, on the picture or in the list under
+    it, and nothing on the picture covers anything else."""
+    hub = CrowdedCamera(scale=1.8, camera=_jpeg(1152, 864))
+    server = _server(hub)
+    try:
+        page = browser.new_page(bypass_csp=True, viewport=PHONE)
+        page.goto(f"{server.url}camera?lang={lang}")
+        page.wait_for_function("document.querySelectorAll('#overlay polygon').length === 23")
+        page.wait_for_function("document.getElementById('camera').naturalWidth === 1152")
+        page.wait_for_function(
+            "document.querySelectorAll('#overlay text.zone-label, #overlay-more li').length === 23"
+        )
+        _fits(page, f"{lang} camera")
+        shown = page.evaluate(SHOWN)
+        named = [s for s in shown if not s["key"]]
+        assert sorted(s["zone"] for s in named) == sorted(ZONES), named  # each once
+        small = [(s["zone"], round(s["px"], 1)) for s in shown if s["px"] < 11]
+        assert not small, small
+        tall = [s for s in shown if s["box"][3] - s["box"][1] < 11]
+        assert not tall, tall
+        drawn = [s["box"] for s in shown if s["svg"]]
+        assert drawn, "nothing named on the picture"
+        for i, a in enumerate(drawn):
+            for b in drawn[i + 1 :]:
+                apart = a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+                assert apart, (a, b)
+        # every zone listed under the picture is still marked on it, by its key
+        listed = {s["zone"] for s in shown if not s["svg"]}
+        keyed = {s["zone"] for s in shown if s["key"]}
+        assert listed == keyed, (listed, keyed)
     finally:
         server.stop()
 
