@@ -5,6 +5,11 @@ order) or a video file; images and video go through `vision` first. The table re
 turns the stream into events (one JSON object per line with ``--json``, else a
 commentary) and the game record. Bad input is one line on stderr and exit 2; whatever
 was refereed before the bad line is still written to ``--record``.
+
+Nobody answers the referee's questions unless ``--ask`` is given: then a person (or a
+program playing one) answers each on stdin, as the buttons and the page do in the
+appliance. Without answers a doubt holds the game until the camera reads differently,
+which on a recording may be never.
 """
 
 from __future__ import annotations
@@ -55,6 +60,18 @@ def register(subparsers: Any) -> None:
         help=f"frames per second of an image folder (default {DEFAULT_FPS:g}); for a video, "
         "read N frames a second",
     )
+    follow.add_argument(
+        "--ask",
+        action="store_true",
+        help="a person answers the referee's questions on stdin while following: y (the "
+        "camera is right), n (it is wrong: the referee keeps what it believed, or what the "
+        "set-up rules leave), a correction ZONE = VALUE (territory 7 = 1 pink, castles 7 = "
+        "none, court south = 2 red 1 blue, reserve north = ..., emperor = 7, cylinder red = "
+        "pool, discs south = 1 2 4), or skip (leave the question standing); a bad answer is "
+        "explained and asked again; end of input stops asking. With --json each wait for an "
+        'answer is a line {"kind": "ask", ...} and a refused answer {"kind": '
+        '"answer-refused", ...}',
+    )
     follow.set_defaults(handler=run_follow)
 
 
@@ -96,16 +113,25 @@ def run_follow(args: argparse.Namespace) -> int:
     seats = [p.seat for p in players]
     progress = Progress(sys.stderr) if sys.stderr.isatty() else None
     error: str | None = None
+
+    def emit(events: list[dict[str, Any]]) -> None:
+        for event in events:
+            if progress:
+                progress.clear()
+            if args.json:
+                sys.stdout.write(json_for_terminal(event) + "\n")
+            else:
+                sys.stdout.write(for_terminal(describe(event)) + "\n")
+            sys.stdout.flush()
+
+    person = Person(sys.stdin, sys.stdout, args.json) if args.ask else None
     try:
         for snapshot, done in snapshots(args, seats):
-            for event in referee.feed(snapshot):
+            emit(referee.feed(snapshot))
+            if person:
                 if progress:
                     progress.clear()
-                if args.json:
-                    sys.stdout.write(json_for_terminal(event) + "\n")
-                else:
-                    sys.stdout.write(for_terminal(describe(event)) + "\n")
-                sys.stdout.flush()
+                person.answer(referee, emit)
             if progress:
                 progress.show(snapshot.t, done)
     except InputError as exc:
@@ -129,6 +155,83 @@ def run_follow(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return status
+
+
+class Person:
+    """Someone at the terminal who answers the referee's questions, one line each.
+
+    Each new question is asked once; an answer the referee cannot take (a bad zone, a
+    "no" that leaves nothing to go by) is explained and the question asked again. End of
+    input means nobody is there any more: the remaining questions stand unanswered, as
+    in a recording nobody watches."""
+
+    PROMPT = (
+        "Answer y if the camera is right, n if it is wrong, a correction such as "
+        "territory 7 = 1 pink, or skip."
+    )
+
+    def __init__(self, stdin: TextIO, stdout: TextIO, json_lines: bool) -> None:
+        self.stdin, self.stdout, self.json_lines = stdin, stdout, json_lines
+        self.gone = False
+        self.asked: object = None  # the last question asked (a new one is a new object)
+
+    def answer(self, referee: Any, emit: Any) -> None:
+        """Answer every new question standing now (answers may raise new ones)."""
+        while not self.gone:
+            question = referee.question
+            if question is None or question is self.asked:
+                return
+            self.asked = question
+            while True:
+                self._prompt(question)
+                line = self.stdin.readline()
+                if not line:
+                    self.gone = True
+                    return
+                try:
+                    events = self._take(referee, line.strip())
+                except ValueError as exc:
+                    self._refuse(question, str(exc))
+                    continue
+                emit(events)
+                break
+
+    def _take(self, referee: Any, line: str) -> list[dict[str, Any]]:
+        from referee.table.corrections import parse_correction
+
+        word = line.lower()
+        if word in ("y", "yes"):
+            return list(referee.answer(True))
+        if word in ("n", "no"):
+            return list(referee.answer(False))
+        if word in ("s", "skip"):
+            return []
+        if not line:
+            raise ValueError("An empty line is not an answer.")
+        zone, value = parse_correction(line)
+        return list(referee.correct(zone, value))
+
+    def _prompt(self, question: dict[str, Any]) -> None:
+        if self.json_lines:
+            fields = ("t", "zone", "part", "counts", "code", "why")
+            ask = {"kind": "ask", **{k: question.get(k) for k in fields}}
+            ask["question"] = question.get("message")
+            ask["message"] = self.PROMPT
+            self.stdout.write(json_for_terminal(ask) + "\n")
+        else:
+            self.stdout.write(for_terminal(f"  {question.get('message')} {self.PROMPT}") + "\n> ")
+        self.stdout.flush()
+
+    def _refuse(self, question: dict[str, Any], why: str) -> None:
+        message = why[:1].upper() + why[1:]
+        if not message.endswith("."):
+            message += "."
+        if self.json_lines:
+            refused = {"kind": "answer-refused", "t": question.get("t"), "message": message}
+            self.stdout.write(json_for_terminal(refused) + "\n")
+        else:
+            self.stdout.write(for_terminal(f"  {message}") + "\n")
+        self.stdout.flush()
 
 
 def _write_record(referee: Any, out: Path | None) -> int:

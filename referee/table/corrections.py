@@ -134,6 +134,81 @@ def normalise(table: Table, zone: str, value: Value) -> Value:
     return frozenset(value)
 
 
+NOTHING = frozenset({"none", "nothing", "no", "empty", "0", "-"})
+
+
+def parse_value(zone: str, text: str) -> Value:
+    """A correction's value in a person's words, for `Corrections.set`: ``pink`` or
+    ``2 red, 1 blue`` (cubes; ``none`` for none), ``white`` or ``none`` (castles), ``7``
+    (the emperor's territory), ``pool`` or a seat (a cylinder), ``1 2 4`` (a tray's
+    discs). Counts name every colour, so what is not said is not there. Raises
+    `ValueError` with a whole sentence saying what was expected."""
+    kind, key = _split(zone)
+    where = f"{kind} {key}".strip()
+    text = text.strip()
+    said = text.replace(",", " ").lower().split()
+    if kind in ("territory", "court", "reserve", "castles"):
+        names = CASTLE_COLOURS if kind == "castles" else COLOURS
+        counts = dict.fromkeys(names, 0)
+        if said and not (len(said) == 1 and said[0] in NOTHING):
+            count: int | None = None
+            for word in said:
+                if word.isdigit():
+                    if count is not None:
+                        raise ValueError(f"{where}: {text!r} has two numbers in a row.")
+                    count = int(word)
+                    continue
+                colour = word.removesuffix("s") if word not in names else word
+                if colour not in names:
+                    raise ValueError(
+                        f"{where}: {word!r} is not one of {', '.join(names)} "
+                        f"(say for example {where} = 2 {names[0]}, 1 {names[-1]})."
+                    )
+                counts[colour] += 1 if count is None else count
+                count = None
+            if count is not None:
+                raise ValueError(f"{where}: {text!r} ends with a number, not a colour.")
+        elif not said:
+            raise ValueError(f"{where}: say what is there, or none.")
+        return counts
+    if kind == "emperor":
+        if len(said) == 1 and said[0] in NOTHING:
+            return None
+        if len(said) != 1 or not said[0].isdigit() or not 1 <= int(said[0]) <= 15:
+            raise ValueError(f"emperor: say the territory he stands on, 1 to 15, not {text!r}.")
+        return int(said[0])
+    if kind == "cylinder":
+        if len(said) == 1 and said[0] in CYLINDER_PLACES:
+            return said[0]
+        raise ValueError(
+            f"{where}: say where it stands: pool or a seat ({', '.join(SEATS)}), not {text!r}."
+        )
+    if len(said) == 1 and said[0] in NOTHING:
+        return frozenset()
+    if not said or not all(w.isdigit() and 1 <= int(w) <= 5 for w in said):
+        raise ValueError(f"{where}: say the disc numbers in the tray, such as 1 2 4, or none.")
+    return frozenset(int(w) for w in said)
+
+
+def parse_correction(line: str) -> tuple[str, Value]:
+    """``territory 7 = pink`` -> ``("territory 7", {...})``; `ValueError` if not."""
+    zone, equals, value = line.partition("=")
+    if not equals:
+        raise ValueError(
+            f"{line.strip()!r} is not an answer: say y, n, or ZONE = VALUE "
+            f"(for example territory 7 = 1 pink)."
+        )
+    zone = " ".join(zone.replace(":", " ").split())
+    try:
+        _split(zone)
+    except ValueError:
+        raise ValueError(
+            f"{zone!r} is not a zone: territory N, castles N, court SEAT, reserve SEAT, "
+            f"emperor, cylinder COLOUR or discs SEAT."
+        ) from None
+    return zone, parse_value(zone, value)
+
+
 def words(value: Value) -> str:
     if isinstance(value, Cubes):
         return value.describe()
