@@ -149,7 +149,7 @@ def parse_value(zone: str, text: str) -> Value:
     said = text.replace(",", " ").lower().split()
     if kind in ("territory", "court", "reserve", "castles"):
         names = CASTLE_COLOURS if kind == "castles" else COLOURS
-        counts = dict.fromkeys(names, 0)
+        counts: dict[str, int] = dict.fromkeys(names, 0)
         if said and not (len(said) == 1 and said[0] in NOTHING):
             count: int | None = None
             for word in said:
