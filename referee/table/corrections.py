@@ -220,6 +220,23 @@ def words(value: Value) -> str:
     return str(value)
 
 
+def _floor(correction: Correction, seen: Value) -> Cubes | None:
+    """What a corrected tile holds when the camera reads it differently now, or None
+    when the correction says nothing about it (not a tile's cubes).
+
+    A correction of a tile is usually a camera's lasting blind spot: a cube on tile art
+    of its own dye that it does not see (or sees now and then), a phantom on busy art.
+    Played cubes never leave a territory, so what people said is there stays there: the
+    tile holds at least the corrected cubes, plus what the camera now reads beyond its
+    reading then, less the phantoms people denied. Dropping the correction instead
+    would make the referee see the missed cube leave the tile and ask again, or buzz,
+    each time the camera loses it or a cube is played there."""
+    old, said = correction.seen, correction.value
+    if not (isinstance(old, Cubes) and isinstance(said, Cubes) and isinstance(seen, Cubes)):
+        return None
+    return Cubes(max(v, n - max(0, o - v)) for n, o, v in zip(seen, old, said, strict=True))
+
+
 class Corrections:
     """The corrections in force, by zone."""
 
@@ -249,19 +266,40 @@ class Corrections:
             del self._by_zone[zone]
         return gone
 
-    def holds(self, zone: str) -> bool:
-        """Whether a correction of ``zone`` is in force (people said what is there)."""
-        return " ".join(_split(zone)).strip() in self._by_zone
+    def drop(self, zone: str) -> bool:
+        """Forget the correction of ``zone`` (people now say the camera is right)."""
+        return self._by_zone.pop(" ".join(_split(zone)).strip(), None) is not None
+
+    def masking(self, table: Table) -> list[str]:
+        """The zones whose correction now hides what the raw camera ``table`` reads
+        there (the zone's reading differs from what people said)."""
+        believed = self.apply(table)
+        return [zone for zone in self._by_zone if read(believed, zone) != read(table, zone)]
+
+    def holds(self, zone: str, table: Table | None = None) -> bool:
+        """Whether a correction of ``zone`` is in force (people said what is there); with
+        the raw ``table``, only while the camera reads the zone as when it was made (a
+        tile's cubes played since are the camera's word, not people's)."""
+        correction = self._by_zone.get(" ".join(_split(zone)).strip())
+        if correction is None:
+            return False
+        return table is None or read(table, correction.zone) == correction.seen
 
     def apply(self, table: Table) -> Table:
-        """The raw ``table`` with the corrections still in force; stale ones are dropped."""
+        """The raw ``table`` with the corrections still in force; stale ones are dropped,
+        but a tile's cubes stay as people said, whatever the camera reads (`_floor`)."""
         if not self._by_zone:
             return table
         for zone, correction in list(self._by_zone.items()):
-            if read(table, zone) != correction.seen:
-                del self._by_zone[zone]
-                continue
-            table = write(table, zone, correction.value)
+            seen = read(table, zone)
+            value = correction.value
+            if seen != correction.seen:
+                floor = _floor(correction, seen) if zone.startswith("territory") else None
+                if floor is None:
+                    del self._by_zone[zone]
+                    continue
+                value = floor
+            table = write(table, zone, value)
         return table
 
     def overlay(self, table: Table) -> Table:

@@ -28,6 +28,10 @@ from referee.table.reading import (
 from referee.table.snapshot import Table
 
 EMPEROR = ("emperor",)
+#: where a cube that left a reserve may lie unseen: the emperor's move before all the
+#: cubes are down rests on the reading of every tile (the referee asks about the
+#: doubtful ones, least sure first, before it buzzes)
+SHORT = (*EMPEROR, *(f"territory:{n}" for n in range(1, 16)))
 
 
 @dataclass(frozen=True)
@@ -326,12 +330,13 @@ class Judgement:
                     EMPEROR,
                 )
             if step is Step.CUBES:
+                seat = reading.seat[mover or ""]
                 return Problem(
                     "turn-order",
                     f"{mover} must play his {game.cubes_to_play(mover or '')} cubes before "
                     f"moving the emperor",
                     mover,
-                    EMPEROR,
+                    (*SHORT, f"court:{seat}", f"reserve:{seat}"),
                 )
             if refiller is not None:
                 if actor is None:
@@ -343,12 +348,13 @@ class Judgement:
                     )
                 own = reading.placement(game, table, actor)
                 if own.placed.total() < game.cubes_to_play(actor):
+                    seat = reading.seat[actor]
                     return Problem(
                         "turn-order",
                         f"{actor} must play his {game.cubes_to_play(actor)} cubes before moving "
                         f"the emperor",
                         actor,
-                        EMPEROR,
+                        (*SHORT, f"court:{seat}", f"reserve:{seat}"),
                     )
         return None
 

@@ -118,6 +118,7 @@ class TableReferee:
         self._accepted: Table | None = None  # last table judged with nothing standing
         self._judged: Table | None = None  # last table judged
         self._vouched: dict[str, tuple[Value, ...]] = {}  # zone -> reading people said is right
+        self._rechecked: set[tuple[str, Value]] = set()  # corrections asked about again
         self._frames = 0
         self._candidate: Table | None = None  # last settled table with every tray full
         self._candidate_doubts: Mapping[str, float] = NO_DOUBTS  # the vision's, for it
@@ -243,7 +244,11 @@ class TableReferee:
         parts = doubts.parts(zone)
         if yes:
             self._vouched[zone] = tuple(read(table, part) for part in parts)
+            for part in parts:
+                self.corrections.drop(part)  # what people said before no longer holds
             words = "yes, the camera is right"
+        elif question.get("why") == "corrected":
+            words = "no, the camera is wrong"  # what people said before still holds
         else:
             fixes = {}
             asked = question.get("part")  # "castles": the tile's cubes were not in question
@@ -261,6 +266,7 @@ class TableReferee:
                 )
             for part, value in fixes.items():
                 self.corrections.set(part, table, value, self._moves())
+                self._rechecked.add((part, read(table, part)))  # just said: no need to ask
             words = "no, the camera is wrong"
         for part in parts:
             self._untouched.pop(part, None)
@@ -290,6 +296,7 @@ class TableReferee:
             raise ValueError("no table has settled yet: nothing to correct")
         before = self.corrections.apply(table)
         self.corrections.set(zone, table, value, self._moves())
+        self._rechecked.add((" ".join(zone.replace(":", " ").split()), read(table, zone)))
         after = self.corrections.apply(table)
         message = f"Corrected {zone}: {self.corrections.describe(zone, before, after)}."
         events = [table_event("corrected", self.t, message, zone=zone)]
@@ -482,6 +489,21 @@ class TableReferee:
         )
         return [self.question]
 
+    def _recheck(self) -> str | None:
+        """A correction that now hides a reading the camera has not shown before, to ask
+        about before an alarm. People corrected the zone when the camera read it wrong;
+        a reading there since may be the camera's old mistake or a real change the
+        correction hides (a cube played where the camera saw a phantom of its colour
+        reads as the phantom did). An alarm that rests on such a hidden change is
+        false, so the players are asked once about each new reading first."""
+        table = self.table
+        if table is None:
+            return None
+        for part in self.corrections.masking(table):
+            if (part, read(table, part)) not in self._rechecked:
+                return part
+        return None
+
     def _said(self, zone: str) -> bool:
         """Whether people vouched for ``zone``'s reading as it is now, or corrected it."""
         table = self.table
@@ -489,7 +511,7 @@ class TableReferee:
             read(table, part) for part in doubts.parts(zone)
         ):
             return True
-        return any(self.corrections.holds(part) for part in doubts.parts(zone))
+        return any(self.corrections.holds(part, table) for part in doubts.parts(zone))
 
     def _certainty(self, zone: str) -> float:
         """How sure the referee is of ``zone``'s reading: sure where people vouched for it
@@ -506,10 +528,9 @@ class TableReferee:
             return doubts.zones(doubts.table_parts(table))
         return doubts.zones(doubts.changed(accepted, table))
 
-    def _setup_zones(self, table: Table) -> list[str]:
-        """The zones that can make a set-up wrong: tiles without exactly one cube or with
-        a castle, courts with cubes, cylinders on courts, an emperor not seen; when all of
-        those look right (a colour counted 4 times), every tile and reserve."""
+    def _setup_anomalies(self, table: Table) -> list[str]:
+        """The zones of a set-up that cannot be right as read: tiles without exactly one
+        cube or with a castle, courts with cubes, cylinders on courts, no emperor."""
         found = [
             f"territory:{n}"
             for n in range(1, 16)
@@ -523,11 +544,53 @@ class TableReferee:
         ]
         if table.emperor is None:
             found.append("emperor")
+        return found
+
+    def _setup_zones(self, table: Table) -> list[str]:
+        """The zones that can make a set-up wrong, the likeliest first (they are asked
+        about in this order): tiles without exactly one cube or with a castle, courts
+        with cubes, cylinders on courts, an emperor not seen, least sure first; when all
+        of those look right, the tiles of a colour not counted 3 times and reserves of
+        the wrong size (least sure first), then every other tile and reserve."""
+        found = self._setup_anomalies(table)
         if found:
-            return found
-        return [f"territory:{n}" for n in range(1, 16)] + [
-            f"reserve:{self._seat[p.name]}" for p in self.players
+            return sorted(found, key=self._certainty)
+        ring = sum(table.territories, NO_CUBES)
+        odd = [
+            n
+            for n in range(1, 16)
+            if any(ring[i] != 3 for i, c in enumerate(table.territory(n)) if c)
         ]
+        size = 9 if len(self.players) == 3 else 7
+        reserves = [f"reserve:{self._seat[p.name]}" for p in self.players]
+        short = [
+            z for z in reserves if table.reserves.get(z.split(":")[1], NO_CUBES).total() != size
+        ]
+        tiles = [f"territory:{n}" for n in odd] + [
+            f"territory:{n}" for n in range(1, 16) if n not in odd
+        ]
+        first = sorted([f"territory:{n}" for n in odd], key=self._certainty)
+        return (
+            first
+            + sorted(short, key=self._certainty)
+            + [z for z in tiles + reserves if z not in first and z not in short]
+        )
+
+    def _unseen(self, game: Game, table: Table, number: int) -> Cubes | None:
+        """Territory ``number`` with the cubes that left the acting player's reserve and
+        lie nowhere the camera sees, when people say the tile reads wrong although it
+        reads as the game has it: a cube played onto tile art of its own colour is the
+        camera's commonest miss, and the cubes unaccounted for say which."""
+        if game.phase is not Phase.ACTION:
+            return None
+        actor = game.to_move if game.step is Step.CUBES else self.reading.next_player(game)
+        if actor is None:
+            return None
+        placement = self.reading.placement(game, table, actor)
+        missing = gained(gained(placement.taken) - gained(placement.placed))
+        if not missing.total():
+            return None
+        return table.territory(number) + missing
 
     def _rightful(self, part: str, table: Table, denied: bool = True) -> Value | None:
         """What belongs in ``part`` when the players say the camera is wrong there: the
@@ -542,7 +605,10 @@ class TableReferee:
         if game is not None:
             names = {seat: name for name, seat in self._seat.items()}
             if kind == "territory":
-                return game.territory(int(key))
+                number = int(key)
+                if denied and game.territory(number) == read(table, part):
+                    return self._unseen(game, table, number)
+                return game.territory(number)
             if kind == "castles":
                 return castle_of(game.owner(int(key)))
             if kind == "court" and key in names:
@@ -587,11 +653,19 @@ class TableReferee:
     def _raise(self, problem: Problem, table: Table) -> list[TableEvent]:
         """An illegal act, if the camera is sure of what shows it; else a question."""
         zones = list(problem.zones) or self._zones_off(table)
-        doubtful = [zone for zone in zones if self._certainty(zone) < DOUBTFUL]
+        doubtful = sorted(
+            (zone for zone in zones if self._certainty(zone) < DOUBTFUL), key=self._certainty
+        )
         if doubtful:
             castle = problem.code.startswith("castle")
             part = doubts.parts(doubtful[0])[-1 if castle else 0]
             return self._ask(doubtful[0], part, table, problem, "doubtful")
+        recheck = self._recheck()
+        if recheck is not None:
+            assert self.table is not None
+            self._rechecked.add((recheck, read(self.table, recheck)))
+            zone = doubts.zone_of(recheck)
+            return self._ask(zone, recheck, self.table, problem, "corrected")
         standing = self.illegal
         if (
             standing is not None
@@ -717,7 +791,15 @@ class TableReferee:
         if setup is None:
             assert error is not None
             zones = tuple(self._setup_zones(table))
-            return self._raise(Problem(error.code, error.message, error.player, zones), table)
+            problem = Problem(error.code, error.message, error.player, zones)
+            odd = self._setup_anomalies(table)
+            unsaid = [zone for zone in zones if zone in odd and not self._said(zone)]
+            if unsaid:
+                # a tile with two cubes or none is as likely the camera's mistake as the
+                # players', and nobody has played yet: ask before any alarm
+                part = doubts.parts(unsaid[0])[0]
+                return self._ask(unsaid[0], part, table, problem, "doubtful")
+            return self._raise(problem, table)
         unsure = self._setup_doubts(base is candidate)
         if unsure:
             part = doubts.parts(unsure[0])[0]

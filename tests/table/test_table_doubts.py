@@ -180,8 +180,43 @@ def test_a_doubtful_reading_answered_no_is_corrected_until_it_reads_differently(
     assert kinds(answered) == ["answered", "resolved"]
     camera.doubts = {}
     assert camera.show() == []  # the same reading: still corrected
-    camera.phantom(7, "yellow")  # now the camera reads 2 yellow there: trusted again
-    assert kinds(camera.show()) == ["illegal"]
+    camera.phantom(7, "yellow")  # now the camera reads 2 yellow there: a new reading
+    events = camera.show()  # the correction would hide it: asked again, not buzzed
+    assert kinds(events) == ["question"] and events[0]["why"] == "corrected"
+    assert events[0]["message"] == "1 green, 2 yellow on territory 7?"
+    answered = camera.referee.answer(True)
+    assert kinds(answered) == ["answered", "illegal"]
+
+
+def test_a_phantom_denied_then_a_real_cube_of_its_colour_is_asked_about_not_buzzed() -> None:
+    camera = anna_to_move()
+    camera.doubts = {"territory:7": 0.3}
+    camera.phantom(7, "yellow")
+    camera.show()
+    camera.referee.answer(False)  # no yellow there
+    camera.doubts = {}
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    events = camera.cube("south", "green", 7)  # reads 2 green, 1 yellow: the phantom holds
+    assert kinds(events)[0] == "cubes-played"
+    game = camera.referee.game
+    assert game is not None and game.territory(7).describe() == "2 green"
+
+
+def test_a_missed_cube_stays_when_more_are_played_on_its_tile() -> None:
+    camera = anna_to_move()
+    camera.doubts = {"territory:4": 0.3}
+    camera.mat.territories[3][3] -= 1  # the camera loses the blue cube on territory 4
+    events = camera.show()
+    assert kinds(events) == ["question"] and events[0]["code"] == "cube-moved"
+    camera.referee.answer(False)  # it is there
+    camera.doubts = {}
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    events = camera.cube("south", "green", 4)  # reads 1 green: the blue is still missed
+    assert kinds(events)[0] == "cubes-played", events
+    game = camera.referee.game
+    assert game is not None and game.territory(4).describe() == "1 green, 1 blue"
 
 
 def test_a_doubtful_zone_not_involved_does_not_soften_an_illegal_act() -> None:
@@ -266,6 +301,22 @@ def test_a_set_up_that_looks_right_but_was_read_with_doubt_is_asked_about_first(
     assert camera.referee.game is None
     answered = camera.referee.answer(True)
     assert kinds(answered)[:4] == ["answered", "resolved", "setup", "disc-chosen"]
+
+
+def test_the_emperor_moved_while_a_cube_lies_unseen_asks_about_the_doubtful_tile() -> None:
+    camera = anna_to_move()
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    camera.mat.reserves["south"][1] -= 1  # a green onto territory 4: the camera misses it
+    camera.doubts = {"territory:4": 0.3, "territory:9": 0.45}
+    camera.show()
+    events = camera.emperor(2)
+    assert kinds(events) == ["question"] and events[0]["code"] == "turn-order"
+    assert events[0]["zone"] == "territory:4"  # the least sure tile first
+    answered = camera.referee.answer(False)  # the missing green is there
+    assert "cubes-played" in kinds(answered) and "emperor-moved" in kinds(answered)
+    game = camera.referee.game
+    assert game is not None and game.territory(4).describe() == "1 green, 1 blue"
 
 
 def test_no_question_to_answer_is_refused() -> None:
