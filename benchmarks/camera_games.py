@@ -16,6 +16,14 @@ turns right (turns equal to the played turn at the same place), illegal acts mad
 caught, `illegal` alarms raised and false ones, `question` events, and the follow run's
 frames per second.
 
+The appliance is used by people who answer its questions (Confirm / No on the buttons
+or the page), so by default a truthful person plays along: `carolus follow --ask`, and
+this script answers each question from the true table at the question's time
+(``snapshots.jsonl``): yes when the camera's counts for the zone are true, else no, and
+a correction (``territory 7 = 1 pink``) when the referee cannot take a no. The questions
+asked are the price and are reported with the answers. ``--nobody`` follows with
+nobody answering, as before.
+
     .venv/bin/python benchmarks/camera_games.py --quick      # one 2-player round, mild
     .venv/bin/python benchmarks/camera_games.py              # 2/3/4 players x mild/hard
     .venv/bin/python benchmarks/camera_games.py --rounds 0   # whole games (long)
@@ -30,6 +38,7 @@ beside them; a game already rendered is reused. Reported games use held-out seed
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import hashlib
 import importlib
@@ -434,8 +443,157 @@ def turns_of(record: Record) -> list[dict[str, Any]]:
     return [turn for rnd in record.to_json()["rounds"] for turn in rnd["turns"]]
 
 
-def judge(folder: Path, carolus: Path) -> dict[str, Any]:
-    """Calibrate, follow, and compare with what was played."""
+class Oracle:
+    """A person at the table who answers every question truthfully: the true table is
+    the simulated one (``snapshots.jsonl``) at the question's time, as the players see
+    it. Yes when the camera's counts for the zone are the true ones, else no; when the
+    referee cannot take the no, the true value as a correction, one part of a tile at a
+    time; a question still asked after that is skipped (left standing)."""
+
+    def __init__(self, truth: Path) -> None:
+        from referee.table.snapshot import parse_snapshot
+
+        self.truth: list[tuple[float, Any]] = []
+        for line in truth.read_text().splitlines():
+            snapshot = parse_snapshot(json.loads(line))
+            if snapshot.mat and not snapshot.occluded and snapshot.t is not None:
+                self.truth.append((snapshot.t, snapshot.table))
+        self.times = [t for t, _ in self.truth]
+        self.asked = 0  # distinct questions
+        self.answers: dict[str, int] = {"yes": 0, "no": 0, "correction": 0, "skip": 0}
+        self.refused = 0
+        self._last: tuple[object, ...] | None = None
+        self._tries = 0
+        self._refused_since = False
+
+    def table_at(self, t: float) -> Any:
+        """The true table at ``t``: the last one a camera could see (no hand over it)."""
+        import bisect
+
+        i = bisect.bisect_right(self.times, t + 1e-6) - 1
+        return self.truth[max(i, 0)][1]
+
+    def refusal(self) -> None:
+        self.refused += 1
+        self._refused_since = True
+
+    def reply(self, ask: dict[str, Any]) -> str:
+        """The answer to one ``ask`` line of ``carolus follow --ask --json``."""
+        from referee.table import doubts
+
+        key = (ask.get("t"), ask.get("zone"), json.dumps(ask.get("counts"), sort_keys=True))
+        if key == self._last and self._refused_since:
+            self._tries += 1
+        else:
+            self._last, self._tries = key, 0
+            self.asked += 1
+        self._refused_since = False
+        zone = str(ask["zone"])
+        true = self.table_at(float(ask["t"]))
+        counts = ask.get("counts")
+        if self._tries == 0:
+            answer = "yes" if doubts.counts(true, zone) == counts else "no"
+            self.answers[answer] += 1
+            return answer[0]
+        fixes = self.corrections(zone, true, counts or {})
+        if self._tries - 1 < len(fixes):
+            self.answers["correction"] += 1
+            return fixes[self._tries - 1]
+        self.answers["skip"] += 1
+        return "skip"
+
+    @staticmethod
+    def corrections(zone: str, true: Any, seen: dict[str, Any]) -> list[str]:
+        """The corrections that make ``zone`` read as on the ``true`` table, in the
+        syntax `carolus follow --ask` reads; only the parts that differ."""
+        from referee.pieces import CASTLE_COLOURS, COLOURS
+        from referee.table.corrections import read
+        from referee.table.doubts import parts
+
+        def cubes_words(counts: Sequence[int], names: Sequence[str]) -> str:
+            said = [f"{n} {c}" for c, n in zip(names, counts, strict=True) if n]
+            return ", ".join(said) or "none"
+
+        fixes = []
+        for part in parts(zone):
+            value: Any = read(true, part)
+            kind = part.partition(" ")[0]
+            if kind == "territory":
+                if {c: n for c, n in seen.items() if c in COLOURS} != {
+                    c: n for c, n in zip(COLOURS, value, strict=True) if n
+                }:
+                    fixes.append(f"{part} = {cubes_words(value, COLOURS)}")
+            elif kind == "castles":
+                if {c: n for c, n in seen.items() if c in CASTLE_COLOURS} != {
+                    c: n for c, n in zip(CASTLE_COLOURS, value, strict=True) if n
+                }:
+                    fixes.append(f"{part} = {cubes_words(value, CASTLE_COLOURS)}")
+            elif kind in ("court", "reserve"):
+                fixes.append(f"{part} = {cubes_words(value, COLOURS)}")
+            elif kind == "emperor":
+                fixes.append(f"emperor = {value if value is not None else 'none'}")
+            elif kind == "cylinder":
+                if value is not None:
+                    fixes.append(f"{part} = {value}")
+            else:
+                numbers = " ".join(str(n) for n in sorted(value))
+                fixes.append(f"{part} = {numbers or 'none'}")
+        return fixes
+
+    def figures(self) -> dict[str, Any]:
+        return {"asked": self.asked, **self.answers, "refused": self.refused}
+
+
+def follow_answering(command: list[str], oracle: Oracle, stderr: Path) -> tuple[str, int]:
+    """Run ``carolus follow --ask --json`` with ``oracle`` answering each ``ask`` line;
+    its stdout and exit status."""
+    out: list[str] = []
+    deadline = time.monotonic() + FOLLOW_TIMEOUT_S
+    with stderr.open("w") as err:
+        proc = subprocess.Popen(
+            [*command, "--ask"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=err,
+            text=True,
+            env=command_env(),
+        )
+        assert proc.stdin is not None and proc.stdout is not None
+        for line in proc.stdout:
+            out.append(line)
+            if time.monotonic() > deadline:
+                proc.kill()
+                raise UsageError(f"carolus follow took over {FOLLOW_TIMEOUT_S} s")
+            if not line.startswith("{"):
+                continue
+            event = json.loads(line)
+            if event.get("kind") == "answer-refused":
+                oracle.refusal()
+            elif event.get("kind") == "ask":
+                try:
+                    proc.stdin.write(oracle.reply(event) + "\n")
+                    proc.stdin.flush()
+                except BrokenPipeError:
+                    pass
+        with contextlib.suppress(BrokenPipeError):
+            proc.stdin.close()
+        return "".join(out), proc.wait()
+
+
+def same_setup(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Two records' set-ups are the same table: a reserve is a heap of cubes, so the
+    order its dice were rolled in (which the camera cannot see) does not count."""
+
+    def heap(setup: dict[str, Any]) -> dict[str, Any]:
+        reserves = {name: sorted(cubes) for name, cubes in setup.get("reserves", {}).items()}
+        return {**setup, "reserves": reserves}
+
+    return heap(a) == heap(b)
+
+
+def judge(folder: Path, carolus: Path, nobody: bool = False) -> dict[str, Any]:
+    """Calibrate, follow (a truthful person answering, or ``nobody``), and compare with
+    what was played."""
     from referee.record import MalformedRecordError, load
 
     out = folder / "follow"
@@ -459,16 +617,28 @@ def judge(folder: Path, carolus: Path) -> dict[str, Any]:
     record_path.unlink(missing_ok=True)
     command += ["--record", str(record_path), "--json"]
     start = time.perf_counter()
-    try:
-        run = subprocess.run(
-            command, capture_output=True, text=True, timeout=FOLLOW_TIMEOUT_S, env=command_env()
-        )
-    except subprocess.TimeoutExpired:
-        raise UsageError(f"{folder.name}: carolus follow took over {FOLLOW_TIMEOUT_S} s") from None
+    oracle = None if nobody else Oracle(folder / "snapshots.jsonl")
+    if oracle is None:
+        try:
+            run = subprocess.run(
+                command,
+                capture_output=True,
+                text=True,
+                timeout=FOLLOW_TIMEOUT_S,
+                env=command_env(),
+            )
+        except subprocess.TimeoutExpired:
+            raise UsageError(
+                f"{folder.name}: carolus follow took over {FOLLOW_TIMEOUT_S} s"
+            ) from None
+        stdout, returncode, stderr = run.stdout, run.returncode, run.stderr
+        (out / "stderr.txt").write_text(stderr)
+    else:
+        stdout, returncode = follow_answering(command, oracle, out / "stderr.txt")
+        stderr = (out / "stderr.txt").read_text()
     wall = time.perf_counter() - start
-    (out / "events.jsonl").write_text(run.stdout)
-    (out / "stderr.txt").write_text(run.stderr)
-    events = [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
+    (out / ("events.jsonl" if nobody else "events-answered.jsonl")).write_text(stdout)
+    events = [json.loads(line) for line in stdout.splitlines() if line.startswith("{")]
     got: Record | None = None
     if record_path.exists():
         try:
@@ -496,11 +666,14 @@ def judge(folder: Path, carolus: Path) -> dict[str, Any]:
         "size": "x".join(str(v) for v in meta["size"]),
         "calibrated": calibrated.returncode == 0,
         "calibrate_error": calibrated.stderr.strip() if calibrated.returncode else None,
-        "follow_exit": run.returncode,
-        "follow_error": run.stderr.strip()[-500:] if run.returncode else None,
+        "follow_exit": returncode,
+        "follow_error": stderr.strip()[-500:] if returncode else None,
+        "answered": oracle is not None,
+        "answers": oracle.figures() if oracle is not None else None,
         "record_written": got is not None,
         "record_exact": got is not None and got.to_json()["rounds"] == expected.to_json()["rounds"],
-        "setup_right": got is not None and got.to_json()["setup"] == expected.to_json()["setup"],
+        "setup_right": got is not None
+        and same_setup(got.to_json()["setup"], expected.to_json()["setup"]),
         "turns": len(want_turns),
         "turns_read": len(got_turns),
         "turns_right": right,
@@ -559,11 +732,27 @@ def load_project() -> Layout:
 # ------------------------------------------------------------------------ report
 
 
+def answers_cell(answers: dict[str, int] | None) -> str:
+    if not answers:
+        return "nobody"
+    return f"{answers['yes']}/{answers['no']}/{answers['correction']}/{answers['skip']}" + (
+        f" ({answers['refused']} refused)" if answers["refused"] else ""
+    )
+
+
+def summed(many: Sequence[dict[str, int] | None]) -> dict[str, int] | None:
+    present = [m for m in many if m]
+    if not present:
+        return None
+    return {k: sum(m[k] for m in present) for k in present[0]}
+
+
 def table(results: Sequence[tuple[GameSpec, dict[str, Any]]]) -> str:
     lines = [
         "| players | light | frames | record exact | set-up right | turns right | "
-        "illegal acts caught | alarms raised (false) | questions | follow |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "illegal acts caught | alarms raised (false) | questions | answers (yes/no/"
+        "corrected/skipped) | follow |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for spec, r in results:
         if not r["record_written"]:
@@ -579,7 +768,7 @@ def table(results: Sequence[tuple[GameSpec, dict[str, Any]]]) -> str:
             f"{'yes' if r['setup_right'] else 'no'} | {r['turns_right']} of {r['turns']} | "
             f"{caught} | "
             f"{r['illegal_raised']} ({r['illegal_false']}) | {r['questions']} | "
-            f"{r['follow_fps']:.1f} frames/s |"
+            f"{answers_cell(r.get('answers'))} | {r['follow_fps']:.1f} frames/s |"
         )
     if len(results) > 1:
         rs = [r for _, r in results]
@@ -591,6 +780,7 @@ def table(results: Sequence[tuple[GameSpec, dict[str, Any]]]) -> str:
             f"{sum(r['illegal_caught'] for r in rs)} of {sum(r['illegal_acts'] for r in rs)} | "
             f"{sum(r['illegal_raised'] for r in rs)} ({sum(r['illegal_false'] for r in rs)}) | "
             f"{sum(r['questions'] for r in rs)} | "
+            f"{answers_cell(summed([r.get('answers') for r in rs]))} | "
             f"{sum(r['frames'] for r in rs) / sum(r['follow_s'] for r in rs):.1f} frames/s |"
         )
     controls = sum(r["control_exact"] for _, r in results)
@@ -646,6 +836,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--render-only", action="store_true", help="draw (cache) the frames, follow nothing"
+    )
+    parser.add_argument(
+        "--nobody",
+        action="store_true",
+        help="nobody answers the referee's questions (default: a truthful person answers "
+        "each from the true table, through carolus follow --ask)",
     )
     parser.add_argument("--json", type=Path, metavar="OUT", help="also write the figures here")
     args = parser.parse_args(argv)
@@ -733,13 +929,15 @@ def run(args: argparse.Namespace) -> int:
     for spec, folder in zip(specs, folders, strict=True):
         # follow runs alone: its frames-per-second figure is the machine's, not the pool's
         print(f"following {folder.name} …", flush=True)
-        result = judge(folder, carolus)
+        result = judge(folder, carolus, args.nobody)
         results.append((spec, result))
         print(
             f"  {result['size']}: record {'exact' if result['record_exact'] else 'WRONG'}, "
             f"turns {result['turns_right']}/{result['turns']}, illegal {result['illegal_caught']}/"
             f"{result['illegal_acts']} caught, {result['illegal_false']} false alarm(s), "
-            f"{result['questions']} question(s), {result['follow_fps']:.1f} frames/s, "
+            f"{result['questions']} question(s) "
+            f"(answers y/n/corrected/skipped {answers_cell(result['answers'])}), "
+            f"{result['follow_fps']:.1f} frames/s, "
             f"control {'exact' if result['control_exact'] else 'WRONG'}"
             + (
                 f"; follow exit {result['follow_exit']}: {result['follow_error']}"
@@ -768,6 +966,7 @@ def run(args: argparse.Namespace) -> int:
             "renderer_options": caps.describe(),
             "renderer_caps": dataclasses.asdict(caps),
             "seeds": "tuning" if args.tune else "held-out",
+            "answered": not args.nobody,
             "machine": f"{platform.machine()} {platform.python_version()}",
             "load_average": list(os.getloadavg()),
             "games": [{**dataclasses.asdict(spec), **r} for spec, r in results],
