@@ -61,6 +61,9 @@ from referee.table.reading import (
 from referee.table.settle import UNTOUCHED_SECONDS, Settler
 from referee.table.snapshot import DOUBTFUL, NO_DOUBTS, Snapshot, Table
 
+#: How long an alarm stands, the table changing, before the referee doubts the reading
+#: it rests on and asks about its least sure zone (`TableReferee._lasting`), in seconds.
+STANDING_SECONDS: Final = 8.0
 #: Snapshots standing in for `UNTOUCHED_SECONDS` when a stream gives no times (4 a second).
 UNTOUCHED_FRAMES: Final = int(UNTOUCHED_SECONDS * 4)
 
@@ -119,6 +122,7 @@ class TableReferee:
         self._judged: Table | None = None  # last table judged
         self._vouched: dict[str, tuple[Value, ...]] = {}  # zone -> reading people said is right
         self._rechecked: set[tuple[str, Value]] = set()  # corrections asked about again
+        self._held_since: float | None = None  # when an alarm last held the game, till resolved
         self._frames = 0
         self._candidate: Table | None = None  # last settled table with every tray full
         self._candidate_doubts: Mapping[str, float] = NO_DOUBTS  # the vision's, for it
@@ -489,6 +493,22 @@ class TableReferee:
         )
         return [self.question]
 
+    def _lasting(self, zones: list[str]) -> str | None:
+        """When an alarm has stood for `STANDING_SECONDS` and the table goes on changing,
+        the zone it rests on that the vision was least sure of (people not asked yet).
+
+        Players take a real illegal act back within moments; an alarm they play on over
+        is more likely the camera's mistake, read with some doubt though not enough to
+        ask at once (a cube missed on tile art of its own colour). Asking then costs one
+        question; buzzing on costs the game."""
+        since = self._held_since
+        if self.illegal is None or self.t is None or since is None:
+            return None
+        if self.t - since < STANDING_SECONDS:
+            return None
+        unsure = [z for z in zones if not self._said(z) and self._certainty(z) < 1.0]
+        return min(unsure, key=self._certainty) if unsure else None
+
     def _recheck(self) -> str | None:
         """A correction that now hides a reading the camera has not shown before, to ask
         about before an alarm. People corrected the zone when the camera read it wrong;
@@ -596,10 +616,18 @@ class TableReferee:
         """What belongs in ``part`` when the players say the camera is wrong there: the
         last accepted reading; in a set-up, what the set-up rules leave no doubt about.
         ``denied``: the players said this very reading is wrong (not only its tile's
-        other part), so a set-up tile's one cube is not what the camera reads."""
+        other part), so a set-up tile's one cube is not what the camera reads. On a tile
+        where the camera lost cubes, the lost ones are put back and the new ones kept:
+        played cubes never leave a tile, so losing one is the camera's mistake, while a
+        cube played there meanwhile is the next move (judged as usual)."""
         accepted = self._accepted
         if accepted is not None and read(accepted, part) != read(table, part):
-            return read(accepted, part)
+            before, now = read(accepted, part), read(table, part)
+            if self.game is not None and isinstance(before, Cubes) and isinstance(now, Cubes):
+                lost = gained(before - now)
+                if lost.total() and part.startswith("territory"):
+                    return now + lost
+            return before
         game = self.game
         kind, _, key = part.partition(" ")
         if game is not None:
@@ -642,6 +670,7 @@ class TableReferee:
     def _resolved(self) -> TableEvent:
         standing = self.illegal or self.question or {}
         self.illegal = self.question = None
+        self._held_since = None
         return table_event(
             "resolved",
             self.t,
@@ -660,6 +689,10 @@ class TableReferee:
             castle = problem.code.startswith("castle")
             part = doubts.parts(doubtful[0])[-1 if castle else 0]
             return self._ask(doubtful[0], part, table, problem, "doubtful")
+        lasting = self._lasting(zones)
+        if lasting is not None:
+            part = doubts.parts(lasting)[-1 if problem.code.startswith("castle") else 0]
+            return self._ask(lasting, part, table, problem, "standing")
         recheck = self._recheck()
         if recheck is not None:
             assert self.table is not None
@@ -675,6 +708,8 @@ class TableReferee:
             return []
         game = self.game
         self.question = None
+        if self._held_since is None:
+            self._held_since = self.t
         self.illegal = table_event(
             "illegal",
             self.t,

@@ -319,6 +319,25 @@ def test_the_emperor_moved_while_a_cube_lies_unseen_asks_about_the_doubtful_tile
     assert game is not None and game.territory(4).describe() == "1 green, 1 blue"
 
 
+def test_an_alarm_the_players_play_on_over_becomes_a_question_about_its_least_sure_zone() -> None:
+    camera = anna_to_move()
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    camera.mat.reserves["south"][1] -= 1  # a green onto territory 4: the camera misses it
+    camera.doubts = {"territory:4": 0.7, "territory:9": 0.9}  # a little doubt: no question
+    camera.show()
+    events = camera.emperor(2)
+    assert kinds(events) == ["illegal"] and events[0]["code"] == "turn-order"
+    camera.wait(UNTOUCHED_SECONDS)
+    assert kinds(camera.cylinder("red", "south")) == []  # the alarm stands, not 8 s yet
+    camera.wait(UNTOUCHED_SECONDS)
+    events = camera.cylinder("red", "pool")  # play goes on over the alarm
+    assert kinds(events) == ["question"] and events[0]["why"] == "standing"
+    assert events[0]["zone"] == "territory:4"
+    answered = camera.referee.answer(False)
+    assert "cubes-played" in kinds(answered) and "emperor-moved" in kinds(answered)
+
+
 def test_no_question_to_answer_is_refused() -> None:
     camera = anna_to_move()
     with pytest.raises(ValueError, match="no question"):
