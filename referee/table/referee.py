@@ -538,6 +538,8 @@ class TableReferee:
         or corrected it, else as sure as the vision said when it settled."""
         if self._said(zone):
             return 1.0
+        if zone == "emperor" and self.table is not None and self.table.emperor is None:
+            return 0.0  # he is always on the ring: not seeing him is no reading at all
         return self.settler.confidence.get(zone, 1.0)
 
     def _zones_off(self, table: Table) -> list[str]:
@@ -620,6 +622,15 @@ class TableReferee:
         where the camera lost cubes, the lost ones are put back and the new ones kept:
         played cubes never leave a tile, so losing one is the camera's mistake, while a
         cube played there meanwhile is the next move (judged as usual)."""
+        game = self.game
+        if (
+            part == "emperor"
+            and table.emperor is None
+            and game is not None
+            and game.phase is Phase.ACTION
+            and game.step is Step.EMPEROR
+        ):
+            return None  # he was due to move: where to, only people can say
         accepted = self._accepted
         if accepted is not None and read(accepted, part) != read(table, part):
             before, now = read(accepted, part), read(table, part)
@@ -682,6 +693,17 @@ class TableReferee:
     def _raise(self, problem: Problem, table: Table) -> list[TableEvent]:
         """An illegal act, if the camera is sure of what shows it; else a question."""
         zones = list(problem.zones) or self._zones_off(table)
+        game = self.game
+        if (
+            table.emperor is None
+            and game is not None
+            and game.phase is Phase.ACTION
+            and game.step is Step.EMPEROR
+            and "emperor" not in zones
+        ):
+            # he is due to move and the camera lost him: whatever looks wrong now (a
+            # castle where he stopped, the refill begun) may be his move unseen
+            zones.insert(0, "emperor")
         doubtful = sorted(
             (zone for zone in zones if self._certainty(zone) < DOUBTFUL), key=self._certainty
         )

@@ -338,6 +338,21 @@ def test_an_alarm_the_players_play_on_over_becomes_a_question_about_its_least_su
     assert "cubes-played" in kinds(answered) and "emperor-moved" in kinds(answered)
 
 
+def test_the_emperor_unseen_when_due_to_move_is_asked_about_and_a_correction_moves_him() -> None:
+    camera = anna_to_move()
+    for _ in range(3):
+        camera.cube("south", "red", "south")
+    camera.mat.emperor = None  # he moved; the camera lost him on busy art
+    camera.show()
+    events = camera.refill("south", "blue")  # the refill begins: he must have moved
+    assert kinds(events) == ["question"] and events[0]["zone"] == "emperor"
+    assert events[0]["message"] == "No emperor on the ring?"
+    with pytest.raises(ValueError, match="correct it by hand"):
+        camera.referee.answer(False)  # where to, only people can say
+    events = camera.referee.correct("emperor", 2)
+    assert "emperor-moved" in kinds(events)
+
+
 def test_no_question_to_answer_is_refused() -> None:
     camera = anna_to_move()
     with pytest.raises(ValueError, match="no question"):
