@@ -6,13 +6,16 @@ mat, late cylinders), each table state is drawn as a camera frame
 (`vision.render.table`), and the appliance reads those frames with the *real* vision and
 referees them with the *real* table referee. ``speed`` plays faster than life as far as
 drawing frames allows. A table state stands for several frames in a row, so the last
-few drawn frames are reused (`KEPT_FRAMES`); older ones are dropped, since a drawn frame
-is some 9 MB and a whole game draws hundreds.
+few drawn frames are reused (`KEPT_FRAMES`, `KeptFrames`); older ones are dropped, since
+a drawn frame is some 9 MB and a whole game draws hundreds.
 
 The simulated camera draws in a process of its own (`DrawingProcess`), as the Pi's camera
 is a device of its own: drawing a frame takes some hundreds of MB of intermediate images
-for a moment, which the appliance, held to 150 MB, must not carry. The frames come over
-a pipe, one at a time, when the appliance asks for them.
+for a moment, which the appliance, held to 150 MB, must not carry. The frames it keeps
+for reuse stay there too; the appliance holds only the frame it reads now (a frame the
+same as the one before is not sent again). The frames come over a pipe, one at a time,
+when the appliance asks for them. The game's snapshot stream is kept as compact text
+(`Snapshots`), not as some 2000 dicts of dicts.
 
 Like a real evening it begins with the set-up step (`firmware.bare`): the camera first
 sees the bare table (tiles and court cards, no piece), and after a moment the demo
@@ -28,10 +31,10 @@ import logging
 import random
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, overload
 
 from referee.record import Record, load, loads
 from referee.table.simulate import Options, seated, simulate
@@ -43,6 +46,8 @@ TRIES = 5
 #: Drawn frames kept for reuse: the state now and the one before (a one-frame glitch in
 #: the middle of a state, then the state again). More saves almost no drawing.
 KEPT_FRAMES = 2
+#: The drawing process's word before a frame: the appliance holds it already, or not.
+SAME, NEW = b"same", b"new"
 log = logging.getLogger("carolus")
 
 
@@ -80,15 +85,14 @@ class DemoSource:
         self.fps = fps
         self._sleep = sleep
         stream = simulate(self.record, random.Random(seed), Options(fps=fps, illegal=0.0))
-        self.snapshots = stream.snapshots
+        self.snapshots = Snapshots(stream.snapshots)
+        del stream
         self.width, self.height = width, height
         self.renderer: Drawer = (
             DrawingProcess(seed, width, height)
             if drawing_process
-            else _renderer(seed, width, height)
+            else KeptFrames(_renderer(seed, width, height), width, height)
         )
-        self._frames: OrderedDict[str, Any] = OrderedDict()
-        self._drawn = 0
         self._closed = False
         self.bare_seconds = bare_seconds
         #: Presses Confirm in the set-up step (set by ``carolus run``); raises
@@ -145,29 +149,7 @@ class DemoSource:
         return n / self.fps
 
     def _frame(self, snapshot: dict[str, Any]) -> Any:
-        # Under a hand the stream's counts are garbage, and drawn as such: pieces come and
-        # go under the hand (each keeps its spot when it comes back, see `TableRenderer`).
-        # Drawing the table last seen under a moving hand instead made the vision keep a
-        # cylinder where a sleeve had passed (a vision matter, left to it).
-        state = {k: v for k, v in snapshot.items() if k != "t"}
-        if snapshot.get("occluded"):
-            state["hand"] = int(float(snapshot.get("t") or 0) * 10) % 4
-        key = json.dumps(state, sort_keys=True)
-        frame = self._frames.get(key)
-        if frame is not None:
-            self._frames.move_to_end(key)
-        else:
-            if not snapshot.get("mat", True):
-                import numpy as np
-
-                frame = np.full((self.height, self.width, 3), 40, np.uint8)
-            else:
-                frame = self.renderer.frame(snapshot, seed=self._drawn % 7)
-            self._drawn += 1
-            self._frames[key] = frame
-            while len(self._frames) > KEPT_FRAMES:
-                self._frames.popitem(last=False)
-        return frame
+        return self.renderer.frame(snapshot)
 
     def close(self) -> None:
         self._closed = True
@@ -176,12 +158,80 @@ class DemoSource:
             stop()
 
 
-class Drawer(Protocol):
-    """What the demo asks of its simulated camera (`TableRenderer` or `DrawingProcess`)."""
+class Snapshots(Sequence[dict[str, Any]]):
+    """The demo's snapshot stream, each snapshot kept as its compact JSON text and
+    decoded when asked for: a whole game is some 2000 snapshots, about 14 MB as dicts
+    and 5 MB as text, held for the whole demo by a process held to 150 MB."""
 
-    def frame(self, snapshot: dict[str, Any], seed: int = 0) -> Any: ...
+    def __init__(self, snapshots: Sequence[dict[str, Any]]) -> None:
+        self._texts = tuple(json.dumps(s, separators=(",", ":")) for s in snapshots)
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        if isinstance(index, slice):
+            return [json.loads(text) for text in self._texts[index]]
+        return dict(json.loads(self._texts[index]))
+
+
+class Drawer(Protocol):
+    """What the demo asks of its simulated camera (`KeptFrames` or `DrawingProcess`)."""
+
+    def frame(self, snapshot: dict[str, Any]) -> Any: ...
 
     def bare_frame(self, seed: int = 0) -> Any: ...
+
+
+class KeptFrames:
+    """A `TableRenderer` that reuses the frames it drew last (`KEPT_FRAMES`).
+
+    A table state stands for several frames in a row, and a one-frame glitch in the middle
+    of a state comes back to it: the last few frames serve again, older ones are dropped.
+    Under a hand the stream's counts are garbage, and drawn as such: pieces come and go
+    under the hand (each keeps its spot when it comes back, see `TableRenderer`). Drawing
+    the table last seen under a moving hand instead made the vision keep a cylinder where
+    a sleeve had passed (a vision matter, left to it)."""
+
+    def __init__(self, renderer: Any, width: int, height: int) -> None:
+        self.renderer, self.width, self.height = renderer, width, height
+        self.frames: OrderedDict[str, Any] = OrderedDict()
+        self.drawn = 0
+        self.last_key: str | None = None  # the key of the frame given last
+
+    def key(self, snapshot: dict[str, Any]) -> str:
+        state = {k: v for k, v in snapshot.items() if k != "t"}
+        if snapshot.get("occluded"):
+            state["hand"] = int(float(snapshot.get("t") or 0) * 10) % 4
+        return json.dumps(state, sort_keys=True)
+
+    def frame(self, snapshot: dict[str, Any]) -> Any:
+        key = self.key(snapshot)
+        self.last_key = key
+        frame = self.frames.get(key)
+        if frame is not None:
+            self.frames.move_to_end(key)
+            return frame
+        if not snapshot.get("mat", True):
+            import numpy as np
+
+            frame = np.full((self.height, self.width, 3), 40, np.uint8)
+        else:
+            frame = self.renderer.frame(snapshot, seed=self.drawn % 7)
+        self.drawn += 1
+        self.frames[key] = frame
+        while len(self.frames) > KEPT_FRAMES:
+            self.frames.popitem(last=False)
+        return frame
+
+    def bare_frame(self, seed: int = 0) -> Any:
+        return self.renderer.bare_frame(seed=seed)
 
 
 def _renderer(seed: int, width: int, height: int) -> Any:
@@ -196,15 +246,18 @@ class DrawingProcess:
 
     Started on the first frame asked for (a source never read costs no process), stopped
     by `close` or with this process (it is a daemon). One renderer draws the whole game
-    in order, as `TableRenderer` needs to keep every piece on its spot."""
+    in order, as `TableRenderer` needs to keep every piece on its spot. The frames kept
+    for reuse (`KeptFrames`) are kept there; this side keeps only the frame it was given
+    last, which the drawing process does not send again while the table stands."""
 
     def __init__(self, seed: int, width: int, height: int) -> None:
         self.seed, self.width, self.height = seed, width, height
         self._conn: Any = None
         self._process: Any = None
+        self._last: Any = None  # the frame given last (the one being read, or just read)
 
-    def frame(self, snapshot: dict[str, Any], seed: int = 0) -> Any:
-        return self._ask(("frame", snapshot, seed))
+    def frame(self, snapshot: dict[str, Any]) -> Any:
+        return self._ask(("frame", snapshot, 0))
 
     def bare_frame(self, seed: int = 0) -> Any:
         return self._ask(("bare", None, seed))
@@ -227,11 +280,18 @@ class DrawingProcess:
             self._process.start()
             theirs.close()
         self._conn.send(request)
-        frame = np.empty((self.height, self.width, 3), np.uint8)
         try:
+            if self._conn.recv_bytes() == SAME:
+                if self._last is None:
+                    raise RuntimeError("the demo's simulated camera lost count of its frames")
+                return self._last
+            # the one before may still be read or shown: a fresh array, never written over
+            self._last = None
+            frame = np.empty((self.height, self.width, 3), np.uint8)
             self._conn.recv_bytes_into(frame.reshape(-1))  # one flat run of bytes
         except EOFError:
             raise RuntimeError("the demo's simulated camera stopped") from None
+        self._last = frame
         return frame
 
     def close(self) -> None:
@@ -243,14 +303,15 @@ class DrawingProcess:
         if self._process.is_alive():
             self._process.terminate()
         self._conn.close()
-        self._process = None
+        self._process = self._last = None
 
 
 def _draw_forever(conn: Any, seed: int, width: int, height: int) -> None:
     """The drawing process: one frame for each request, until None or the pipe closes."""
     import numpy as np
 
-    renderer = _renderer(seed, width, height)
+    kept = KeptFrames(_renderer(seed, width, height), width, height)
+    given: str | None = None  # the key of the frame the appliance holds (None: none)
     while True:
         try:
             request = conn.recv()
@@ -260,10 +321,16 @@ def _draw_forever(conn: Any, seed: int, width: int, height: int) -> None:
             return
         what, snapshot, seed = request
         if what == "bare":
-            frame = renderer.bare_frame(seed=seed)
+            frame, key = kept.bare_frame(seed=seed), None
         else:
-            frame = renderer.frame(snapshot, seed=seed)
+            frame = kept.frame(snapshot)
+            key = kept.last_key
+        if key is not None and key == given:  # the appliance holds this one
+            conn.send_bytes(SAME)
+            continue
+        conn.send_bytes(NEW)
         conn.send_bytes(np.ascontiguousarray(frame, np.uint8).reshape(-1))  # flat: see _ask
+        given = key
 
 
 def first_turns(record: Record, turns: int) -> Record:

@@ -1,28 +1,68 @@
-"""The demo's frame source: what it keeps while it plays."""
+"""The demo's frame source: what it keeps while it plays (issue 15: the appliance's peak
+resident memory over a whole demo game at most 150 MB)."""
 
 from __future__ import annotations
 
 import itertools
+import random
 from typing import Any
 
 import numpy as np
 
-from firmware.demo import KEPT_FRAMES, DemoSource
+from firmware.demo import KEPT_FRAMES, DemoSource, DrawingProcess, KeptFrames, Snapshots
+from referee.table.simulate import Options, simulate
 
 
 def test_the_demo_keeps_only_the_last_frames_it_drew() -> None:
     """Issue 15: every drawn frame was kept (some 9 MB each at the camera's size), 6.6 GB
     after 8 minutes. A state stands for several frames in a row: the last few serve.
     (Drawing is stubbed: what is kept is the question, not how frames look.)"""
-    source = DemoSource(speed=0, width=320, height=180)
+    source = DemoSource(speed=0, width=320, height=180, drawing_process=False)
     drawn: list[Any] = []
 
     def draw(snapshot: dict[str, Any], seed: int = 0) -> Any:
         drawn.append(np.zeros((2, 2, 3), np.uint8))
         return drawn[-1]
 
-    source.renderer.frame = draw  # type: ignore[method-assign]
+    assert isinstance(source.renderer, KeptFrames)
+    source.renderer.renderer.frame = draw
     frames = [frame for _t, frame in itertools.islice(source.frames(), 600)]
-    assert len(source._frames) <= KEPT_FRAMES
+    assert len(source.renderer.frames) <= KEPT_FRAMES
     assert len(drawn) > 100  # many states were drawn
     assert len(drawn) < len(frames) / 2  # and each was reused while it stood
+
+
+def test_the_appliance_holds_one_frame_of_the_drawing_process() -> None:
+    """The frames kept for reuse stay in the drawing process; the appliance's side holds
+    the frame it was given last and gets no copy of it while the table stands."""
+    source = DemoSource(speed=0, width=160, height=90, turns=1)
+    try:
+        stream = iter(source.snapshots)
+        first = next(stream)
+        again = {**first, "t": first["t"] + 0.2}  # the same table a moment later
+        table = {k: v for k, v in first.items() if k != "t"}
+        other = next(
+            s for s in stream
+            if {k: v for k, v in s.items() if k != "t"} != table and not s["occluded"]
+        )  # fmt: skip
+        renderer = source.renderer
+        assert isinstance(renderer, DrawingProcess)
+        a = renderer.frame(first)
+        assert renderer.frame(again) is a  # not sent again
+        b = renderer.frame(other)
+        assert b is not a and b.shape == (90, 160, 3)
+        assert renderer.frame(first) is not b  # back to the first: sent again, a new array
+        assert vars(source).keys().isdisjoint({"_frames"})  # nothing else kept here
+    finally:
+        source.close()
+
+
+def test_the_snapshot_stream_is_kept_as_text_and_reads_back_the_same() -> None:
+    """Some 2000 snapshots of a whole game are about 14 MB as dicts; kept as text they
+    read back as they were."""
+    snapshots = simulate(DemoSource(speed=0).record, random.Random(1), Options()).snapshots[:50]
+    kept = Snapshots(snapshots)
+    assert len(kept) == 50
+    assert kept[7] == snapshots[7] and kept[-1] == snapshots[-1]
+    assert kept[3:6] == snapshots[3:6]
+    assert list(kept) == snapshots
