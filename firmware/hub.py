@@ -5,11 +5,24 @@ log; the web page, the buttons and the display reach the game only through this
 interface — commands go in (correct, undo, confirm, buttons), the view model and the
 event bus come out. Keeping it a small `Protocol` lets each side be built and tested
 on its own.
+
+`Hub` is what every hub offers. What only some hubs offer (a camera, starting games
+from the page, the advisor, questions to the players) is a capability of its own, a
+small protocol a hub satisfies by having its methods — as gpiozero's devices are
+composed of mixins. They are ``runtime_checkable`` so that a user asks
+``isinstance(hub, CameraHub)`` and, on yes, calls the camera with its types known;
+there is no looking up of methods by name, and a new capability is one class here::
+
+    >>> class Bare:
+    ...     def answer(self, answer: str) -> dict[str, bool]:
+    ...         return {"yes": answer == "yes"}
+    >>> isinstance(Bare(), QuestionHub), isinstance(Bare(), CameraHub)
+    (True, False)
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from firmware.bus import EventBus
 
@@ -56,5 +69,77 @@ class Hub(Protocol):
         ...
 
     def display_png(self) -> bytes:
-        """What the OLED shows now, as a PNG (scaled up for a browser)."""
+        """What the OLED shows now, as a PNG (scaled up for a browser). Raises
+        `CommandError` on an appliance without a display renderer."""
         ...
+
+
+# ---------------------------------------------------------------- optional capabilities
+
+
+@runtime_checkable
+class CameraHub(Protocol):
+    """A hub with a camera (the page shows "no camera" otherwise)."""
+
+    def camera_jpeg(self) -> bytes | None:
+        """The latest camera frame as JPEG (``None`` while there is none)."""
+        ...
+
+    def calibrate(self) -> dict[str, Any]:
+        """Run the calibration flow on the current frame; a report for a person
+        (``{"ok": bool, "message": str, ...}``)."""
+        ...
+
+
+@runtime_checkable
+class OverlayHub(Protocol):
+    """A hub that knows where the mat's zones are in the camera image."""
+
+    def camera_overlay(self) -> dict[str, Any]:
+        """``{"size": [w, h], "zones": [{"zone": "territory:7", "polygon_px": [[x, y], ...],
+        "counts": {colour: n}}]}`` for the latest frame: drawn over the camera view."""
+        ...
+
+
+@runtime_checkable
+class GamesHub(Protocol):
+    """A hub that can start and end games (players and seats chosen on the page)."""
+
+    def new_game(self, players: list[dict[str, str]]) -> dict[str, Any]:
+        """Start a game for ``[{"name", "castles", "seat"}]`` (2-4, validated by the page);
+        raises `CommandError` if the table cannot start one now."""
+        ...
+
+    def end_game(self) -> dict[str, Any]:
+        """Stop the running game (it stays in the game log as unfinished or finished)."""
+        ...
+
+
+@runtime_checkable
+class AdvisorHub(Protocol):
+    """A hub with the advisor (training mode, per game): it answers when asked, never
+    unasked, and only while training mode is on."""
+
+    def set_training(self, on: bool) -> dict[str, Any]:
+        """Turn training mode on or off for this game: ``{"training": bool}``."""
+        ...
+
+    def advice(self) -> dict[str, Any]:
+        """`referee.advisor.Advice.to_json()` for the position now; raises
+        `CommandError` when training mode is off or there is no game."""
+        ...
+
+
+@runtime_checkable
+class QuestionHub(Protocol):
+    """A hub whose referee may doubt the camera and ask the players (the view's
+    ``table.question``: "1 yellow on territory 7?")."""
+
+    def answer(self, answer: str) -> dict[str, Any]:
+        """``"yes"``: the camera is right; ``"no"``: it is wrong there. Raises
+        `CommandError` when no question stands."""
+        ...
+
+
+#: Every optional capability, for a hub to be checked against all of them.
+CAPABILITIES = (CameraHub, OverlayHub, GamesHub, AdvisorHub, QuestionHub)
