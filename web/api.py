@@ -3,6 +3,9 @@
 Reading is open; everything that changes the table goes through `protected` (PIN once
 per browser + CSRF token). Input is checked in `web.validate` (400 with the field and
 value); a command the hub refuses (`firmware.hub.CommandError`) is a 409 with its words.
+What only some hubs can do (a camera, games, the advisor, questions) is asked with
+``isinstance`` on `firmware.hub`'s capability protocols before it is called, so a hub
+without it gets a 404 or 501 that says so, and mypy knows the method's types after.
 """
 
 from __future__ import annotations
@@ -15,12 +18,13 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, stream_with_context
 
-from firmware.hub import CommandError
+from firmware.hub import AdvisorHub, CameraHub, CommandError, GamesHub, OverlayHub, QuestionHub
 from web import i18n, validate
-from web.app import context, language, tr
 from web.auth import Guard, protected
+from web.context import context, language, tr
 from web.errors import ApiError
-from web.hub_extras import extra, offered
+from web.history import History
+from web.hub_extras import offered
 from web.live import resume_from, stream
 
 blueprint = Blueprint("api", __name__, url_prefix="/api")
@@ -187,10 +191,10 @@ def confirm() -> Any:
 def answer() -> Any:
     """The players answer the referee's question about a doubtful reading."""
     said = validate.answer(validate.json_body().get("answer"))
-    reply = extra(context().hub, "answer")
-    if reply is None:
+    hub = context().hub
+    if not isinstance(hub, QuestionHub):
         raise ApiError(501, "this appliance asks no questions")
-    return jsonify(_command(lambda: reply(said)))
+    return jsonify(_command(lambda: hub.answer(said)))
 
 
 @blueprint.post("/button/<name>")
@@ -205,30 +209,30 @@ def button(name: str) -> Any:
 @protected(_guard)
 def start_game() -> Any:
     players = validate.players(validate.json_body().get("players"))
-    start = extra(context().hub, "new_game")
-    if start is None:
+    hub = context().hub
+    if not isinstance(hub, GamesHub):
         raise ApiError(501, "this appliance cannot start games from the page")
-    return jsonify(_command(lambda: start(players)))
+    return jsonify(_command(lambda: hub.new_game(players)))
 
 
 @blueprint.post("/game/end")
 @protected(_guard)
 def end_game() -> Any:
     validate.json_body()
-    end = extra(context().hub, "end_game")
-    if end is None:
+    hub = context().hub
+    if not isinstance(hub, GamesHub):
         raise ApiError(501, "this appliance cannot end games from the page")
-    return jsonify(_command(end))
+    return jsonify(_command(hub.end_game))
 
 
 # ------------------------------------------------------------------ advisor
 
 
-def _advisor(name: str) -> Callable[..., Any]:
-    method = extra(context().hub, name)
-    if method is None:
+def _advisor() -> AdvisorHub:
+    hub = context().hub
+    if not isinstance(hub, AdvisorHub):
         raise ApiError(501, "this appliance has no advisor")
-    return method
+    return hub
 
 
 @blueprint.post("/training")
@@ -236,21 +240,21 @@ def _advisor(name: str) -> Callable[..., Any]:
 def training() -> Any:
     """Training mode on or off for this game (the advisor answers only when it is on)."""
     on = validate.switch(validate.json_body().get("on"), "on")
-    turn = _advisor("set_training")
-    return jsonify(_command(lambda: turn(on)))
+    hub = _advisor()
+    return jsonify(_command(lambda: hub.set_training(on)))
 
 
 @blueprint.get("/advice")
 def advice() -> Any:
     """Threats, exposure and the best play now — only when asked, only in training
     mode (a 409 with the hub's words otherwise)."""
-    return _no_store(jsonify(_command(_advisor("advice"))))
+    return _no_store(jsonify(_command(_advisor().advice)))
 
 
 # ------------------------------------------------------------------ history
 
 
-def _history() -> Any:
+def _history() -> History:
     history = context().history
     if history is None:
         raise ApiError(404, "this appliance keeps no game log")
@@ -293,21 +297,21 @@ def charts(game_id: str) -> Any:
 # ------------------------------------------------------------------ camera
 
 
-def _camera() -> Callable[[], bytes | None]:
+def _camera() -> CameraHub:
     """The hub's camera, for this browser: the picture of the room is open to the local
     network like the state, unless ``web.camera_needs_pin`` asks for the PIN first."""
     ctx = context()
-    jpeg = extra(ctx.hub, "camera_jpeg")
-    if jpeg is None:
+    hub = ctx.hub
+    if not isinstance(hub, CameraHub):
         raise ApiError(404, "no camera")
     if ctx.camera_needs_pin and not ctx.guard.trusted():
         raise ApiError(401, "enter the PIN shown on the appliance to see the camera")
-    return jpeg
+    return hub
 
 
 @blueprint.get("/camera.jpg")
 def camera_frame() -> Response:
-    frame = _camera()()
+    frame = _camera().camera_jpeg()
     if frame is None:
         raise ApiError(503, "the camera has no picture yet")
     return _no_store(Response(frame, mimetype="image/jpeg"))
@@ -316,7 +320,7 @@ def camera_frame() -> Response:
 @blueprint.get("/camera.mjpeg")
 def camera_stream() -> Response:
     """The camera as MJPEG (``multipart/x-mixed-replace``) until the page goes away."""
-    jpeg = _camera()
+    jpeg = _camera().camera_jpeg
     ctx = context()
     if not ctx.open_stream():  # a camera view holds a server thread like a live page
         raise ApiError(503, "too many live pages open; this one will retry")
@@ -343,17 +347,17 @@ def camera_stream() -> Response:
 
 @blueprint.get("/camera/overlay")
 def camera_overlay() -> Any:
-    overlay = extra(context().hub, "camera_overlay")
-    if overlay is None:
+    hub = context().hub
+    if not isinstance(hub, OverlayHub):
         raise ApiError(404, "this camera does not report its zones")
-    return jsonify(overlay())
+    return jsonify(hub.camera_overlay())
 
 
 @blueprint.post("/calibrate")
 @protected(_guard)
 def calibrate() -> Any:
     validate.json_body()
-    run = extra(context().hub, "calibrate")
-    if run is None:
+    hub = context().hub
+    if not isinstance(hub, CameraHub):
         raise ApiError(404, "no camera")
-    return jsonify(_command(run))
+    return jsonify(_command(hub.calibrate))

@@ -1,24 +1,25 @@
 """The Flask app: one factory, given the hub (and optionally the game log).
 
 `create_app` is what the appliance's server and the tests both build; everything the
-views need lives in one `Context` on ``app.extensions["carolus"]``, so several apps (one
-per test) never share state.
+views need lives in one `web.context.Context` on ``app.extensions["carolus"]``, so
+several apps (one per test) never share state. This module imports the views and nothing
+imports it back (the views reach the context through `web.context`), so there is no
+import cycle in ``web/``.
 """
 
 from __future__ import annotations
 
 import secrets
-import threading
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from babel.support import Translations
-from flask import Flask, current_app, g, request
+from flask import Flask, Response, request
 
-from web import errors, gate, i18n
+from firmware.hub import Hub
+from web import api, errors, gate, i18n, pages
 from web.auth import Guard, new_pin
+from web.context import KEY, Context, tr
 from web.history import History
 from web.live import StateCache
 
@@ -28,59 +29,8 @@ CSP = (
 )
 
 
-@dataclass
-class Context:
-    """What one running page knows: the hub, its PIN guard, its log and its language."""
-
-    hub: Any
-    guard: Guard
-    cache: StateCache
-    history: History | None
-    language: str
-    stopping: threading.Event = field(default_factory=threading.Event)
-    epoch: str = field(default_factory=lambda: secrets.token_hex(3))
-    """Names this run of the bus in SSE ids (``epoch.id``): after a restart the bus
-    counts from 1 again, and an old page's Last-Event-ID must not be taken for a new one."""
-    camera_needs_pin: bool = False
-    """Whether the camera's picture is for browsers that entered the PIN only."""
-    max_streams: int | None = None
-    """Live streams allowed at once (`web.server` keeps threads free for the rest)."""
-    streams: int = 0
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def open_stream(self) -> bool:
-        """Count a new live stream in; False when there are too many already."""
-        with self.lock:
-            if self.max_streams is not None and self.streams >= self.max_streams:
-                return False
-            self.streams += 1
-            return True
-
-    def close_stream(self) -> None:
-        with self.lock:
-            self.streams -= 1
-
-
-def context() -> Context:
-    ctx: Context = current_app.extensions["carolus"]
-    return ctx
-
-
-def tr() -> Translations:
-    """The current request's catalog."""
-    found: Translations | None = g.get("tr")
-    if found is None:
-        found = i18n.translations(language())
-        g.tr = found
-    return found
-
-
-def language() -> str:
-    return i18n.pick(request.args.get("lang"), request.cookies.get(i18n.COOKIE), context().language)
-
-
 def create_app(
-    hub: Any,
+    hub: Hub,
     *,
     log: Any = None,
     pin: str | None = None,
@@ -109,7 +59,7 @@ def create_app(
         MAX_CONTENT_LENGTH=64 * 1024,
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]
-    app.extensions["carolus"] = Context(
+    app.extensions[KEY] = Context(
         hub=hub,
         guard=Guard(pin or new_pin()),
         cache=StateCache(hub.bus, hub.state),
@@ -120,9 +70,6 @@ def create_app(
     errors.install(app)
     gate.install(app, gate.HostCheck.build(listen, allowed_hosts))
     _install_i18n(app)
-
-    from web import api, pages
-
     app.register_blueprint(api.blueprint)
     app.register_blueprint(pages.blueprint)
     return app
@@ -138,7 +85,7 @@ def _install_i18n(app: Flask) -> None:
     )
 
     @app.after_request
-    def guard_the_page(response: Any) -> Any:
+    def guard_the_page(response: Response) -> Response:
         """Everything is served by the appliance itself: no other origin may run script,
         be fetched, or frame the page (clickjacking of the corrections page)."""
         response.headers.setdefault("Content-Security-Policy", CSP)
@@ -147,7 +94,7 @@ def _install_i18n(app: Flask) -> None:
         return response
 
     @app.after_request
-    def remember_language(response: Any) -> Any:
+    def remember_language(response: Response) -> Response:
         asked = request.args.get("lang")
         if asked in i18n.LANGUAGES:
             response.set_cookie(

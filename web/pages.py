@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, render_template
 
 from web import i18n
-from web.app import context, language
+from web.context import context, language
 from web.hub_extras import offered
 
 blueprint = Blueprint("pages", __name__)

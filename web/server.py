@@ -32,10 +32,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from flask import Flask
 from waitress import wasyncore  # type: ignore[import-untyped]
 
+from firmware.hub import Hub
 from web.app import create_app
 from web.auth import kept_keys
+from web.context import context_of
 
 #: Worker threads kept free of live streams for pages, the API and corrections.
 RESERVED = 8
@@ -49,7 +52,7 @@ class WebServer:
 
     url: str
     pin: str
-    app: Any
+    app: Flask
     _server: Any = field(repr=False)
     _thread: threading.Thread = field(repr=False)
 
@@ -59,7 +62,7 @@ class WebServer:
 
     def stop(self, timeout: float = 5.0) -> None:
         """End every stream and close the server (returns within about ``timeout``)."""
-        ctx = self.app.extensions["carolus"]
+        ctx = context_of(self.app)
         ctx.stopping.set()
         deadline = time.monotonic() + timeout / 2
         dispatcher = self._server.task_dispatcher
@@ -73,7 +76,7 @@ class WebServer:
 
 
 def serve(
-    hub: Any,
+    hub: Hub,
     host: str = "0.0.0.0",
     port: int = 8080,
     *,
@@ -109,7 +112,7 @@ def serve(
         allowed_hosts=allowed_hosts,
         camera_needs_pin=camera_needs_pin,
     )
-    app.extensions["carolus"].max_streams = threads - RESERVED
+    context_of(app).max_streams = threads - RESERVED
     server = create_server(
         app,
         host=host,
@@ -126,5 +129,5 @@ def serve(
     thread = threading.Thread(target=server.run, name="carolus-web", daemon=True)
     thread.start()
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
-    guard = app.extensions["carolus"].guard
+    guard = context_of(app).guard
     return WebServer(f"http://{shown}:{server.effective_port}/", guard.pin, app, server, thread)
