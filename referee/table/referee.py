@@ -129,6 +129,7 @@ class TableReferee:
         self._chores = Chores()
         self._chores_stack: list[Chores] = []
         self._ignore: Table | None = None
+        self._undone: list[Move] = []  # moves Undo took back, not yet seen again (`_redone`)
         self._placed_key: tuple[object, ...] | None = None
         self._cylinders_said: frozenset[str] = frozenset()
         self.events: list[TableEvent] = []
@@ -177,6 +178,7 @@ class TableReferee:
         self.illegal = None
         self.question = None
         self._ignore = None
+        self._undone = []
         self._placed_key = None
         self._untouched.clear()
         self._accepted = self._judged = None
@@ -204,6 +206,7 @@ class TableReferee:
         self._chores = self._chores_stack.pop()
         self.corrections.forget_after(len(game.move_stack))
         self._ignore = self.table
+        self._undone.append(move)
         events = [
             table_event("undone", self.t, f"Undone: {_say_move(move)}.", move=move_to_json(move))
         ]
@@ -524,19 +527,25 @@ class TableReferee:
                 return part
         return None
 
-    def _said(self, zone: str) -> bool:
-        """Whether people vouched for ``zone``'s reading as it is now, or corrected it."""
+    def _said(self, zone: str, castles: bool | None = None) -> bool:
+        """Whether people vouched for ``zone``'s reading as it is now, or corrected it;
+        ``castles``: of a tile, only its castles (True) or only its cubes (False) count,
+        for a correction of a tile's cubes says nothing of the castle on it."""
         table = self.table
+        parts = doubts.parts(zone)
         if table is not None and self._vouched.get(zone) == tuple(
-            read(table, part) for part in doubts.parts(zone)
+            read(table, part) for part in parts
         ):
             return True
-        return any(self.corrections.holds(part, table) for part in doubts.parts(zone))
+        if castles is not None and len(parts) == 2:
+            parts = (parts[1],) if castles else (parts[0],)
+        return any(self.corrections.holds(part, table) for part in parts)
 
-    def _certainty(self, zone: str) -> float:
+    def _certainty(self, zone: str, castles: bool | None = None) -> float:
         """How sure the referee is of ``zone``'s reading: sure where people vouched for it
-        or corrected it, else as sure as the vision said when it settled."""
-        if self._said(zone):
+        or corrected it (``castles``: see `_said`), else as sure as the vision said when
+        it settled."""
+        if self._said(zone, castles):
             return 1.0
         if zone == "emperor" and self.table is not None and self.table.emperor is None:
             return 0.0  # he is always on the ring: not seeing him is no reading at all
@@ -704,11 +713,13 @@ class TableReferee:
             # he is due to move and the camera lost him: whatever looks wrong now (a
             # castle where he stopped, the refill begun) may be his move unseen
             zones.insert(0, "emperor")
-        doubtful = sorted(
-            (zone for zone in zones if self._certainty(zone) < DOUBTFUL), key=self._certainty
-        )
+        castle = problem.code.startswith("castle")
+
+        def sure(zone: str) -> float:
+            return self._certainty(zone, castle)
+
+        doubtful = sorted((zone for zone in zones if sure(zone) < DOUBTFUL), key=sure)
         if doubtful:
-            castle = problem.code.startswith("castle")
             part = doubts.parts(doubtful[0])[-1 if castle else 0]
             return self._ask(doubtful[0], part, table, problem, "doubtful")
         lasting = self._lasting(zones)
@@ -751,6 +762,7 @@ class TableReferee:
             return self._announce(table, [])
         out: list[TableEvent] = self._revise_emperor(game, table)
         pushed: list[list[Event]] = []
+        moves: list[Move] = []
         problem: Problem | None = None
         while True:
             try:
@@ -767,17 +779,44 @@ class TableReferee:
             self._chores_stack.append(self._chores)
             self._after_push(game, move, events, table)
             pushed.append(events)
+            moves.append(move)
             if game.is_over:
                 break
         if problem is None and not game.is_over:
             problem = find_problem(self.reading, game, table, self._chores)
         if problem is not None:
-            for _ in pushed:
+            kept = self._redone(moves)
+            for _ in pushed[kept:]:
                 game.pop()
                 self._chores = self._chores_stack.pop()
-            return out + self._raise(problem, table)
+            del self._undone[len(self._undone) - kept :]
+            return out + self._announce_moves(pushed[:kept]) + self._raise(problem, table)
+        if pushed:
+            self._undone.clear()  # the game has caught up with the table
         if self.illegal is not None or self.question is not None:
             out.append(self._resolved())
+        return self._announce(table, out + self._announce_moves(pushed))
+
+    def _redone(self, moves: Sequence[Move]) -> int:
+        """How many of ``moves``, the steps a table shows complete, are the steps Undo took
+        back, in the order they were played: the table still shows them after it changed.
+
+        Those stand even when something else on the table is wrong (a doubtful reading,
+        an illegal act): the players left them as they were. Judged with the rest and
+        taken back with it, they could be lost for good: the emperor moves on in the
+        next turn, and with him the only sign of the move Undo took back, so the
+        referee would call every later move of his illegal and never come back to the
+        table as it is (two Undos in a row on the demo, issue 15)."""
+        kept = 0
+        for move, undone in zip(moves, reversed(self._undone), strict=False):
+            if move != undone:
+                break
+            kept += 1
+        return kept
+
+    def _announce_moves(self, pushed: Sequence[Sequence[Event]]) -> list[TableEvent]:
+        """The events of the steps just played, each castle built with what it asks."""
+        out: list[TableEvent] = []
         for events in pushed:
             for event in events:
                 out.append(stamp(event, self.t))
@@ -791,7 +830,7 @@ class TableReferee:
                             side=event.side,
                         )
                     )
-        return self._announce(table, out)
+        return out
 
     def _revise_emperor(self, game: Game, table: Table) -> list[TableEvent]:
         """People count the emperor's steps by hopping him along: when he moves on before

@@ -94,3 +94,48 @@ def test_a_right_correction_and_an_undo_alone_come_back_too() -> None:
 
     ends_as_the_demo_game(play(nth("turn-started", 4), correct_as_seen))
     ends_as_the_demo_game(play(nth("emperor-moved", 5), lambda a: a.undo()))
+
+
+def _doubt_after_two_undos(n: int) -> Appliance:
+    """The demo's stream read as the vision reads it (``reader``: a change needs a hand),
+    two Undos right after the ``n``-th refill, and a phantom cube the camera doubts on a
+    tile from then until after the next emperor move, as the demo's vision showed one
+    (issue 15: "2 yellow on territory 8?"). The undone moves are judged again with the
+    doubt standing, and the emperor moves on meanwhile."""
+    snapshots = [{**s, "reader": "reference"} for s in SNAPSHOTS]
+    probe = Appliance(RECORD.setup.players, camera="demo")
+    refills = emperor = 0
+    start = stop = None
+    for i, snapshot in enumerate(snapshots):
+        for event in probe.feed(snapshot):
+            if event["kind"] == "refilled":
+                refills += 1
+                if refills == n:
+                    start = i
+            if event["kind"] == "emperor-moved" and start is not None and stop is None:
+                emperor += 1
+                if emperor == 1:
+                    stop = i + 10
+    assert start is not None and stop is not None
+    for i in range(start + 1, stop):
+        snapshot = snapshots[i]
+        if snapshot["occluded"]:
+            continue
+        tile = snapshot["territories"]["8"]
+        cubes = {**tile["cubes"], "yellow": tile["cubes"]["yellow"] + 1}
+        territories = {**snapshot["territories"], "8": {**tile, "cubes": cubes}}
+        snapshots[i] = {**snapshot, "territories": territories, "confidence": {"territory:8": 0.3}}
+    appliance = Appliance(RECORD.setup.players, camera="demo")
+    for i, snapshot in enumerate(snapshots):
+        appliance.feed(snapshot)
+        if i == start:
+            appliance.undo()
+            appliance.undo()
+    return appliance
+
+
+@pytest.mark.parametrize("n", [3, 5])
+def test_two_undos_come_back_though_a_doubt_stands_meanwhile(n: int) -> None:
+    appliance = _doubt_after_two_undos(n)
+    ends_as_the_demo_game(appliance)
+    assert not [e for e in appliance.referee.events if e["kind"] == "illegal"]
