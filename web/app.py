@@ -12,7 +12,8 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from datetime import timedelta
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from flask import Flask, Response, request
 
@@ -23,6 +24,9 @@ from web.context import KEY, Context, tr
 from web.history import History
 from web.live import StateCache
 
+if TYPE_CHECKING:  # `web.history` imports the log's module when the page first reads it
+    from firmware.gamelog.store import GameLog
+
 CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
     "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
@@ -32,7 +36,7 @@ CSP = (
 def create_app(
     hub: Hub,
     *,
-    log: Any = None,
+    log: GameLog | str | Path | None = None,
     pin: str | None = None,
     language: str = i18n.DEFAULT,
     secret_key: bytes | None = None,

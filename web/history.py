@@ -14,7 +14,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from babel.support import Translations
 
@@ -24,42 +24,49 @@ from referee.pieces import COLOURS
 from web.announce import sentence
 from web.errors import ApiError
 
+if TYPE_CHECKING:  # the log's module is imported when the page first reads it
+    from firmware.gamelog.store import GameLog
+    from referee.events import Event
+    from referee.moves import Move
+    from referee.setup import Setup
+
 
 class History:
     """Read-only questions to the game log (a `GameLog` or the path of its file)."""
 
-    def __init__(self, log: Any) -> None:
+    def __init__(self, log: GameLog | str | Path) -> None:
         self._source = log
-        self._log = log
+        self._log: GameLog | None = None
+        """The connection questions go through, once the first question opened it."""
         self._own = False
-        self._shared = False
+        """Whether that connection is the page's own (closed here) or the appliance's."""
         self._lock = threading.Lock()
 
-    def _opened(self) -> Any:
-        if self._own or self._shared:
+    def _opened(self) -> GameLog:
+        """The page's own read-only connection to the log's file or, when that cannot be
+        opened, the appliance's connection it was given."""
+        if self._log is not None:
             return self._log
         from firmware.gamelog.store import GameLog, GameLogError
 
-        given = isinstance(self._log, str | Path)
-        path = self._log if given else getattr(self._log, "path", None)
-        if path is None:  # a log without a file: use it as it is
-            self._shared = True
-            return self._log
+        source = self._source
         try:
-            self._log = GameLog(path, readonly=True)
+            self._log = GameLog(
+                source.path if isinstance(source, GameLog) else source, readonly=True
+            )
             self._own = True
         except GameLogError as exc:
-            if given:
+            if not isinstance(source, GameLog):
                 raise ApiError(503, f"cannot read the game log: {exc}") from None
-            self._shared = True  # the appliance's own connection, then
+            self._log = source  # the appliance's own connection, then
         return self._log
 
     def close(self) -> None:
-        if self._own:
+        if self._own and self._log is not None:
             self._log.close()
 
     @contextmanager
-    def _reading(self) -> Iterator[Any]:
+    def _reading(self) -> Iterator[GameLog]:
         """The log, for one question under the lock. A log that cannot be read (deleted
         and made anew under us, a missing table, a failing card) is a 503 that says so,
         for the page to show, never a 500 or an empty list that looks like no games; the
@@ -76,10 +83,10 @@ class History:
                 raise ApiError(503, f"cannot read the game log: {exc}") from None
 
     def _forget(self) -> None:
-        if self._own:
+        if self._own and self._log is not None:
             with suppress(Exception):  # a broken connection may fail to close too
                 self._log.close()
-        self._log, self._own, self._shared = self._source, False, False
+        self._log, self._own = None, False
 
     def games(self) -> list[dict[str, Any]]:
         """Every game, newest first."""
@@ -112,7 +119,7 @@ class History:
             for row in reversed(rows)
         ]
 
-    def _moves(self, game_id: int) -> tuple[Any, list[Any]]:
+    def _moves(self, game_id: int) -> tuple[Setup, list[Move]]:
         from firmware.gamelog.store import UnknownGameError
 
         with self._reading() as log:
@@ -139,7 +146,7 @@ class History:
         if not 0 <= step <= len(moves):
             raise ApiError(400, f"step must be from 0 to {len(moves)}, not {step}")
         game = Game(setup)
-        events: list[Any] = []
+        events: list[Event] = []
         for move in moves[:step]:
             events = game.push(move)
         texts = [sentence(e.to_json(), tr) for e in events]

@@ -30,7 +30,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask
 from waitress import wasyncore  # type: ignore[import-untyped]
@@ -39,6 +39,9 @@ from firmware.hub import Hub
 from web.app import create_app
 from web.auth import kept_keys
 from web.context import context_of
+
+if TYPE_CHECKING:  # `web.history` imports the log's module when the page first reads it
+    from firmware.gamelog.store import GameLog
 
 #: Worker threads kept free of live streams for pages, the API and corrections.
 RESERVED = 8
@@ -80,7 +83,7 @@ def serve(
     host: str = "0.0.0.0",
     port: int = 8080,
     *,
-    log: Any = None,
+    log: GameLog | str | Path | None = None,
     pin: str | None = None,
     language: str = "en",
     secret_key: bytes | None = None,
