@@ -13,7 +13,7 @@ if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1; then
 fi
 echo "== ruff" >&2
 .venv/bin/ruff check --no-cache .
-echo "== mypy --strict referee" >&2
-.venv/bin/mypy --strict referee
+echo "== mypy --strict referee web firmware/hub.py" >&2
+.venv/bin/mypy --strict referee web firmware/hub.py
 echo "== pytest" >&2
 exec .venv/bin/pytest "$@"
