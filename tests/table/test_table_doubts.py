@@ -353,6 +353,17 @@ def test_the_emperor_unseen_when_due_to_move_is_asked_about_and_a_correction_mov
     assert "emperor-moved" in kinds(events)
 
 
+def test_a_tile_whose_cubes_people_corrected_still_has_its_castle_doubted() -> None:
+    camera = anna_to_move()
+    camera.doubts = {"territory:7": 0.3}
+    camera.phantom(7, "yellow")
+    camera.show()
+    camera.referee.answer(False)  # no yellow there: the tile's cubes are corrected
+    events = camera.castle(7, "grey")  # a castle the vision doubts as much
+    assert kinds(events) == ["question"] and events[0]["code"] == "castle-unearned"
+    assert events[0]["message"] == "A grey castle on territory 7?"
+
+
 def test_no_question_to_answer_is_refused() -> None:
     camera = anna_to_move()
     with pytest.raises(ValueError, match="no question"):
