@@ -77,6 +77,36 @@ def register(subparsers: Any) -> None:
     p.set_defaults(handler=run)
 
 
+#: glibc's mallopt parameters, and the size from which a block is mapped on its own.
+M_MMAP_THRESHOLD, M_ARENA_MAX = -3, -8
+BIG_BLOCK = 256 * 1024
+
+
+def give_big_blocks_back() -> bool:
+    """Have glibc's allocator give every big block back to the system when it is freed;
+    whether it could be told (glibc on Linux).
+
+    Reading a frame makes some tens of MB of short-lived arrays. glibc maps big blocks
+    on their own at first, but raises that threshold to the largest block freed so far
+    (up to 32 MB), after which such arrays come from the heap, which keeps what it once
+    held: the appliance's resident memory grew by the frames' working set and stayed
+    there. A fixed threshold keeps it mapped (and returned) every time, and two arenas
+    instead of one per thread (web page, display) keep the threads' heaps few. Issue 15:
+    the appliance's peak resident memory over a whole demo game at most 150 MB."""
+    import ctypes
+    import ctypes.util
+
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):
+        return False  # not glibc (musl has no mallopt)
+    mallopt.argtypes, mallopt.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
+    return bool(mallopt(M_MMAP_THRESHOLD, BIG_BLOCK)) and bool(mallopt(M_ARENA_MAX, 2))
+
+
 def _fail(message: str) -> int:
     print(for_terminal(f"carolus run: {message}"), file=sys.stderr)
     return 2
@@ -112,6 +142,7 @@ def run(args: argparse.Namespace) -> int:
     )
     source_spec = args.source or ("picamera" if on_a_pi() else "demo")
     started = time.monotonic()
+    give_big_blocks_back()
     try:
         plan = _plan_source(source_spec, args, config)
     except ValueError as exc:

@@ -66,3 +66,31 @@ def test_the_snapshot_stream_is_kept_as_text_and_reads_back_the_same() -> None:
     assert kept[7] == snapshots[7] and kept[-1] == snapshots[-1]
     assert kept[3:6] == snapshots[3:6]
     assert list(kept) == snapshots
+
+
+def test_big_blocks_go_back_to_the_system_when_freed() -> None:
+    """A frame's working set (tens of MB of short-lived arrays) must not stay resident
+    after it is read: `carolus run` fixes glibc's mmap threshold, so a big array freed
+    gives its memory back at once."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import numpy as np, sys\n"
+        "from firmware.run import give_big_blocks_back\n"
+        "def rss():\n"
+        "    for line in open('/proc/self/status'):\n"
+        "        if line.startswith('VmRSS'): return int(line.split()[1]) // 1024\n"
+        "if sys.argv[1] == 'on': assert give_big_blocks_back()\n"
+        "a = np.ones(8 << 20, np.uint8); del a  # glibc's threshold climbs to 8 MB\n"
+        "big, kept = [], []\n"
+        "for _ in range(8):  # a frame's arrays, each with a small one that stays\n"
+        "    big.append(np.ones(4 << 20, np.uint8)); kept.append(np.ones(1 << 16, np.uint8))\n"
+        "del big\n"
+        "print(rss())\n"
+    )
+    resident = {
+        mode: int(subprocess.check_output([sys.executable, "-c", probe, mode], text=True))
+        for mode in ("off", "on")
+    }
+    assert resident["on"] < resident["off"] - 10, resident
