@@ -141,11 +141,7 @@ def run_follow(args: argparse.Namespace) -> int:
             progress.clear()
     status = _write_record(referee, args.record)
     if args.record is None and referee.game is None and error is None:
-        say(
-            "no game began: the table never showed every player's 5 discs in the tray and "
-            "then one leaving it (check the seats in --players)",
-            file=sys.stderr,
-        )
+        say(f"no game began: {_why_no_game(referee)}", file=sys.stderr)
         status = 1
     if error is not None:
         return _fail(error)
@@ -234,16 +230,28 @@ class Person:
         self.stdout.flush()
 
 
+def _why_no_game(referee: Any) -> str:
+    """Why the set-up was never accepted, in words: a question nobody answered, a set-up
+    that reads wrong, or no disc ever taken from full trays."""
+    if referee.question is not None:
+        return (
+            f"the set-up waits for an answer to {referee.question['message']!r} "
+            "(--ask lets a person answer)"
+        )
+    if referee.illegal is not None:
+        return f"the set-up is wrong: {referee.illegal['message']}"
+    return (
+        "the table never showed every player's 5 discs in the tray and then one leaving it "
+        "(check the seats in --players)"
+    )
+
+
 def _write_record(referee: Any, out: Path | None) -> int:
     record = referee.record()
     if out is None:
         return 0
     if record is None:
-        say(
-            f"{out}: not written: no game began (the table never showed every player's 5 "
-            f"discs in the tray and then one leaving it; check the seats in --players)",
-            file=sys.stderr,
-        )
+        say(f"{out}: not written: no game began: {_why_no_game(referee)}", file=sys.stderr)
         return 1
     try:
         out.write_text(record.dumps(), encoding="utf-8")

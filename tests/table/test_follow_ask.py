@@ -58,9 +58,12 @@ def test_nobody_answering_the_game_never_begins(
 ) -> None:
     path, _, _ = missed
     assert follow(path, tmp_path / "r.json", None, monkeypatch, "--json") == 1
-    events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    captured = capsys.readouterr()
+    events = [json.loads(line) for line in captured.out.splitlines()]
     assert events[0]["kind"] == "question" and events[0]["zone"] == "territory:5"
     assert not any(e["kind"] == "setup" for e in events)
+    assert "no game began: the set-up waits for an answer to '" in captured.err
+    assert "--ask" in captured.err
 
 
 def test_no_on_stdin_puts_the_cube_there_and_the_whole_game_is_followed(
