@@ -28,6 +28,13 @@ see. Two guards keep such a misread from sounding the alarm:
   the camera is right (the reading stands; a real illegal act then buzzes, a move is
   played), or no, it is wrong (the zone keeps its last accepted reading, as a
   correction, until the camera reads it differently).
+
+People who answer are part of the design: the set-up, which every later judgement
+rests on, is never accepted while the vision doubts it, and "no" about a set-up tile
+puts there the cube the set-up rules leave (`setup_cube`). A corrected tile keeps what
+people said while cubes are played on it (`referee.table.corrections`), and an alarm
+players play on over becomes a question (`STANDING_SECONDS`): a buzzer that is wrong
+teaches people to ignore the buzzer, a question costs one answer.
 """
 
 from __future__ import annotations
