@@ -71,6 +71,10 @@ from referee.table.snapshot import DOUBTFUL, NO_DOUBTS, Snapshot, Table
 #: How long an alarm stands, the table changing, before the referee doubts the reading
 #: it rests on and asks about its least sure zone (`TableReferee._lasting`), in seconds.
 STANDING_SECONDS: Final = 8.0
+#: How long a set-up the vision doubts waits for an answer before it is taken as read,
+#: marked unconfirmed (nobody may be there to answer: a recording, the unattended demo),
+#: in seconds.
+SETUP_WAIT_SECONDS: Final = 10.0
 #: Snapshots standing in for `UNTOUCHED_SECONDS` when a stream gives no times (4 a second).
 UNTOUCHED_FRAMES: Final = int(UNTOUCHED_SECONDS * 4)
 
@@ -130,6 +134,7 @@ class TableReferee:
         self._vouched: dict[str, tuple[Value, ...]] = {}  # zone -> reading people said is right
         self._rechecked: set[tuple[str, Value]] = set()  # corrections asked about again
         self._held_since: float | None = None  # when an alarm last held the game, till resolved
+        self._setup_asked: float | None = None  # when a doubtful set-up was first asked about
         self._frames = 0
         self._candidate: Table | None = None  # last settled table with every tray full
         self._candidate_doubts: Mapping[str, float] = NO_DOUBTS  # the vision's, for it
@@ -876,6 +881,7 @@ class TableReferee:
     def _judge_setup(self, table: Table) -> list[TableEvent]:
         full = all(table.discs.get(self._seat[p.name], frozenset()) >= DISCS for p in self.players)
         if full:
+            self._setup_asked = None
             self._candidate = table
             self._candidate_doubts = self.settler.confidence
             standing = self.illegal is not None or self.question is not None
@@ -905,8 +911,12 @@ class TableReferee:
             return self._raise(problem, table)
         unsure = self._setup_doubts(base is candidate)
         if unsure:
-            part = doubts.parts(unsure[0])[0]
-            return self._ask(unsure[0], part, table, None, "setup")
+            if self._setup_asked is None:
+                self._setup_asked = self.t
+            asked = self._setup_asked
+            if self.t is None or asked is None or self.t - asked < SETUP_WAIT_SECONDS:
+                part = doubts.parts(unsure[0])[0]
+                return self._ask(unsure[0], part, table, None, "setup")
         self.game = Game(setup)
         self._chores = Chores(back={p.seat or "": DISCS for p in self.players})
         standing = self.illegal is not None or self.question is not None
@@ -921,7 +931,14 @@ class TableReferee:
                     f"{Cubes.of(setup.reserves[p.name]).describe()}"
                     for p in self.players
                 )
-                + f"; the emperor stands on territory {setup.emperor}.",
+                + f"; the emperor stands on territory {setup.emperor}."
+                + (
+                    f" Not confirmed: nobody answered about "
+                    f"{and_list([z.replace(':', ' ') for z in unsure])}."
+                    if unsure
+                    else ""
+                ),
+                unconfirmed=unsure,
                 territories=list(setup.territories),
                 emperor=setup.emperor,
                 reserves={name: list(r) for name, r in setup.reserves.items()},

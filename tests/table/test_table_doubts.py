@@ -364,6 +364,18 @@ def test_a_tile_whose_cubes_people_corrected_still_has_its_castle_doubted() -> N
     assert events[0]["message"] == "A grey castle on territory 7?"
 
 
+def test_a_doubtful_set_up_nobody_answers_is_taken_as_read_after_a_while_unconfirmed() -> None:
+    camera = Camera()
+    camera.doubts = {"territory:4": 0.2}
+    camera.lay_out(RESERVES)
+    assert kinds(camera.disc("south", 2)) == ["question"]
+    assert camera.wait(10) == []  # nobody answers: the game waits a while
+    events = camera.disc("north", 3)
+    assert kinds(events)[:3] == ["resolved", "setup", "disc-chosen"]
+    assert events[1]["unconfirmed"] == ["territory:4"]
+    assert events[1]["message"].endswith("Not confirmed: nobody answered about territory 4.")
+
+
 def test_no_question_to_answer_is_refused() -> None:
     camera = anna_to_move()
     with pytest.raises(ValueError, match="no question"):
