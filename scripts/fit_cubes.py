@@ -11,6 +11,12 @@ coloured blob the reader finds on a territory or a reserve is labelled with the 
 of true cubes of its colour whose middle it covers. Those blobs are the model
 (`vision.cube_count`). The report counts the blobs of the last third of the frames
 exactly right by a model fitted on the first two thirds only.
+
+Two bounds of the search for cubes dyed like their field come from the same frames'
+territory pixels well away from every piece, where only light changed: `shade`, the
+darkening light alone reaches in one pixel in a thousand (less a margin), where a patch
+starts, and `stir`, the change either way it exceeds in one pixel in a hundred, which
+a patch grows into.
 """
 
 from __future__ import annotations
@@ -42,6 +48,8 @@ CHECK_FRAMES = 1
 CLUSTERS = 4
 SHADE_QUANTILE = 0.001
 SHADE_MARGIN = 0.97
+#: Light alone changes all but this share of pixels less than `stir` (|log ratio|).
+STIR_QUANTILE = 0.99
 COMMAND = "scripts/fit_cubes.py"
 _GROW = np.ones((5, 5), np.uint8)
 
@@ -121,13 +129,14 @@ def background_light(item: Frame) -> np.ndarray:
     return values[:: max(1, len(values) // 20000)]
 
 
-def blobs_of(item: Frame, shade: float
+def blobs_of(item: Frame, shade: float, stir: float
              ) -> tuple[list[np.ndarray], list[int], list[tuple[str, str, int, int]]]:
     """Features and true cube counts of every blob the reader weighs in one frame, and
     how many true cubes lie in no blob at all (no model can count those)."""
     reader, table, layout = item.reader, item.table, item.reader.layout
     reader.cubes = None
     reader.shade = shade
+    reader.stir = stir
     reader.collect = []
     reader.steady.reset()
     reader.read(item.frame)
@@ -173,10 +182,10 @@ def blobs_of(item: Frame, shade: float
 
 
 def gather(frames: int, first_seed: int
-           ) -> tuple[np.ndarray, np.ndarray, list[int], int, float]:
-    """All labelled blobs, where each frame's blobs begin, the cubes in no blob, and
-    the fitted shade: the `SHADE_QUANTILE` of light's own darkening, times
-    `SHADE_MARGIN`."""
+           ) -> tuple[np.ndarray, np.ndarray, list[int], int, float, float]:
+    """All labelled blobs, where each frame's blobs begin, the cubes in no blob, the
+    fitted shade (the `SHADE_QUANTILE` of light's own darkening, times `SHADE_MARGIN`)
+    and stir (the `STIR_QUANTILE` of light's own change, either way)."""
     drawn = []
     light = []
     for i in range(frames):
@@ -186,26 +195,29 @@ def gather(frames: int, first_seed: int
               file=sys.stderr)
         drawn.append(frame_of(seed, hard))
         light.append(background_light(drawn[-1]))
-    shade = round(float(np.quantile(np.concatenate(light), SHADE_QUANTILE)) * SHADE_MARGIN, 4)
+    light_alone = np.concatenate(light)
+    shade = round(float(np.quantile(light_alone, SHADE_QUANTILE)) * SHADE_MARGIN, 4)
+    stir = round(float(np.quantile(np.abs(np.log(np.maximum(light_alone, 1e-3))),
+                                   STIR_QUANTILE)), 4)
     features: list[np.ndarray] = []
     counts: list[int] = []
     starts = []
     unseen = 0
     for item in drawn:
         starts.append(len(counts))
-        f, c, lost = blobs_of(item, shade)
+        f, c, lost = blobs_of(item, shade, stir)
         features += f
         counts += c
         unseen += len(lost)
     samples = np.array(features, np.float32).reshape(-1, len(FEATURES))
-    return samples, np.array(counts, np.int64), starts, unseen, shade
+    return samples, np.array(counts, np.int64), starts, unseen, shade, stir
 
 
 def fit(frames: int, first_seed: int = FIRST_SEED) -> dict[str, Any]:
     stored = cube_count.stored
     _without_stored_model()
     try:
-        samples, counts, starts, unseen, shade = gather(frames, first_seed)
+        samples, counts, starts, unseen, shade, stir = gather(frames, first_seed)
     finally:
         cube_count.stored = stored  # type: ignore[method-assign]
     report: dict[str, Any] = {"blobs": len(counts), "cubes_in_no_blob": unseen,
@@ -213,7 +225,7 @@ def fit(frames: int, first_seed: int = FIRST_SEED) -> dict[str, Any]:
                                                 enumerate(np.bincount(counts)) if v}}
     if frames >= 3:
         cut = starts[frames - frames // 3]
-        held = CubeCount.fit(samples[:cut], counts[:cut], shade)
+        held = CubeCount.fit(samples[:cut], counts[:cut], shade, stir)
         read = np.array([held.count(f)[0] for f in samples[cut:]])
         truth = counts[cut:]
         report["held_out"] = {
@@ -221,13 +233,13 @@ def fit(frames: int, first_seed: int = FIRST_SEED) -> dict[str, Any]:
             "blobs_exact": f"{int((read == truth).sum())} of {len(truth)}",
             "cubes_missed": int(np.clip(truth - read, 0, None).sum()),
             "cubes_extra": int(np.clip(read - truth, 0, None).sum())}
-    model = CubeCount.fit(samples, counts, shade)
+    model = CubeCount.fit(samples, counts, shade, stir)
     return {
         "command": f".venv/bin/python {COMMAND} --frames {frames} --first-seed {first_seed}",
         "data": {"renderer": "vision.render", "variety": VARIETY, "frames": frames,
                  "seeds": [first_seed, first_seed + 10 * (frames - 1)],
                  "light": "mild and hard alternately"},
-        "report": {"shade": shade, **report},
+        "report": {"shade": shade, "stir": stir, **report},
         "model": model.to_json(),
     }
 

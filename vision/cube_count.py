@@ -26,7 +26,7 @@ import numpy as np
 FITTED = Path(__file__).with_name("fitted") / "cubes.json"
 #: What the model is told of a blob, in this order (all free of the camera's scale).
 FEATURES = ("area", "hull", "solidity", "radius", "long", "short", "paper", "shade",
-            "attached")
+            "attached", "coloured", "darkness", "likeness")
 #: Neighbours that vote on a blob's count.
 NEIGHBOURS = 9
 
@@ -36,7 +36,8 @@ class CubeCountError(ValueError):
 
 
 def blob_features(blob: np.ndarray, cube_px: float, side_px: float, on_paper: bool,
-                  shade: float | None = None) -> np.ndarray:
+                  shade: float | None = None, coloured: float = 1.0,
+                  darkness: float = 0.0, likeness: float = 0.0) -> np.ndarray:
     """The blob as the model sees it.
 
     `cube_px` is one cube's expected blob area here (top and visible sides), `side_px`
@@ -44,6 +45,12 @@ def blob_features(blob: np.ndarray, cube_px: float, side_px: float, on_paper: bo
     radius in sides, so the same cube gives the same numbers at any camera height.
     `shade` is given for a blob found by its darkness alone (a cube on art of its own
     colour): the share of it that touches another piece, whose shadow it may be.
+    `coloured` is the share of it that shows a piece's colour (a cube dyed like its
+    field leaves specks of its own colour beside its dark sides; a shadow leaves none),
+    `darkness` the mean of -log(frame / bare table) over it: a shadow darkens all it
+    covers, a cube's lit top next to its dark sides much less. `likeness` is the
+    correlation of the frame's brightness with the bare table's over the blob: a shadow
+    scales the art under it and keeps its pattern, a cube's painted faces replace it.
     """
     mask = blob.astype(np.uint8)
     area = float(mask.sum())
@@ -59,7 +66,8 @@ def blob_features(blob: np.ndarray, cube_px: float, side_px: float, on_paper: bo
         long, short = max(w, h) / max(1.0, side_px), min(w, h) / max(1.0, side_px)
     return np.array([area / cube_px, hull / cube_px, area / max(1.0, hull),
                      radius / max(1.0, side_px), long, short, float(on_paper),
-                     float(shade is not None), 0.0 if shade is None else shade], np.float32)
+                     float(shade is not None), 0.0 if shade is None else shade,
+                     float(coloured), float(darkness), float(likeness)], np.float32)
 
 
 @dataclass
@@ -69,6 +77,9 @@ class CubeCount:
     `per_cube` is the area (in cubes' footprints) one cube adds to a blob bigger than
     any the data held, where no neighbour can vote. `shade` is the brightness over the
     bare table's below which a pixel is darker than light drifts away from any piece.
+    `stir` is the |log(frame / bare table)| that light alone leaves in all but one
+    pixel in a hundred: a weaker change, which a patch found by `shade` grows into (the
+    rest of a cube's dark sides and shadow, its edges against the field).
     """
 
     samples: np.ndarray
@@ -78,6 +89,7 @@ class CubeCount:
     per_cube: float
     largest: float
     shade: float
+    stir: float
     _scaled_samples: np.ndarray | None = field(default=None, repr=False)
     _norms: np.ndarray | None = field(default=None, repr=False)
 
@@ -108,7 +120,8 @@ class CubeCount:
         return scaled
 
     @classmethod
-    def fit(cls, samples: np.ndarray, counts: np.ndarray, shade: float) -> CubeCount:
+    def fit(cls, samples: np.ndarray, counts: np.ndarray, shade: float, stir: float
+            ) -> CubeCount:
         samples = np.asarray(samples, np.float32).reshape(-1, len(FEATURES))
         counts = np.asarray(counts, np.int64)
         if len(counts) < NEIGHBOURS:
@@ -120,12 +133,12 @@ class CubeCount:
         per_cube = (float(np.median(samples[many, 0] / counts[many])) if many.any()
                     else 1.0)
         return cls(samples, counts, mean, scale, per_cube, float(samples[:, 0].max()),
-                   float(shade))
+                   float(shade), float(stir))
 
     def to_json(self) -> dict[str, object]:
         return {"features": list(FEATURES), "neighbours": NEIGHBOURS,
                 "per_cube": round(self.per_cube, 4), "largest": round(self.largest, 4),
-                "shade": round(self.shade, 4),
+                "shade": round(self.shade, 4), "stir": round(self.stir, 4),
                 "mean": [round(float(v), 4) for v in self.mean],
                 "scale": [round(float(v), 4) for v in self.scale],
                 "samples": [[round(float(v), 3) for v in row] for row in self.samples],
@@ -143,7 +156,8 @@ class CubeCount:
                 raise CubeCountError(f"{where}: {len(samples)} samples, {len(counts)} counts")
             return cls(samples, counts, np.asarray(data["mean"], np.float32),
                        np.asarray(data["scale"], np.float32), float(str(data["per_cube"])),
-                       float(str(data["largest"])), float(str(data["shade"])))
+                       float(str(data["largest"])), float(str(data["shade"])),
+                       float(str(data["stir"])))
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, CubeCountError):
                 raise

@@ -127,6 +127,8 @@ class Reader:
         self.cubes: CubeCount | None = cube_count.stored()
         #: Darker than the bare table by more than light drifts (fitted with the count).
         self.shade: float | None = None if self.cubes is None else self.cubes.shade
+        #: A weaker change that a dark patch grows into (fitted with the count).
+        self.stir: float | None = None if self.cubes is None else self.cubes.stir
         self._shade: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         #: Labelled-data hook of ``scripts/fit_cubes.py``: every blob the model is asked of.
         self.collect: list[tuple[str, str, np.ndarray, tuple[int, ...] | None,
@@ -302,7 +304,8 @@ class Reader:
                 unexplained, ratio = self._comparison.features(atlas, gains)
                 fg = self._comparison.difference.decide(unexplained, ratio, piece_like)
                 stale = self._comparison.stale(fg, piece_like)
-            self._shade = (ratio, labels.copy(), stale)
+            self._shade = (ratio, stale,
+                           atlas[: self.atlas.colour_rows].sum(axis=2, dtype=np.float32))
             # Castles are judged on all that differs and has no colour; a cube's colour
             # only inside what differs: the rim blends a piece's edge with the art behind
             # it, in colours of neither (a yellow cube's edge on blue water reads green).
@@ -409,6 +412,17 @@ class Reader:
                  ) * self._footprint_px("cube", *self._nadir)
         big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= least)
         big = big[big > 0]
+        dyed = self._shade is not None and self.shade is not None and self.stir is not None
+        speck = np.zeros(len(stats), bool)
+        if dyed:
+            # Specks of colour on a territory are weighed with the changes around them (a
+            # cube dyed like its field shows a sliver of colour beside its dark sides), not
+            # alone: alone, neither is a cube's worth.
+            cx = np.clip(cents[:, 0].astype(np.intp), 0, zone_index.shape[1] - 1)
+            cy = np.clip(cents[:, 1].astype(np.intp), 0, rows - 1)
+            speck = (stats[:, cv2.CC_STAT_AREA] < smallest) & self._territory_rows[cy, cx]
+            speck[0] = False
+            big = big[~speck[big]]
         blobs: list[tuple[int, float, float, float, np.ndarray, tuple[int, ...]]] = []
         for k in big:
             bx, by, bw, bh = (int(v) for v in stats[k, :4])
@@ -433,33 +447,44 @@ class Reader:
                     blobs.append((int(cls), float(pst[j, cv2.CC_STAT_AREA]), bx + pce[j][0],
                                   by + pce[j][1], pcc[py:py + ph, px:px + pw] == j,
                                   (bx + px, by + py, pw, ph), None))
-        if self._shade is not None and self.shade is not None:
+        if dyed:
             # Pieces whose shadow a dark patch may be: blobs of colour as big as a third
             # of a cube (a cube dyed like its field leaves specks of its own colour,
             # which must not make its shaded sides look like another piece's shadow).
             keep = np.zeros(len(stats), bool)
             keep[1:] = stats[1:, cv2.CC_STAT_AREA] >= smallest
-            blobs += self._shaded_cubes(keep[cc], castle_labels,
+            blobs += self._shaded_cubes(keep[cc], speck[cc], castle_labels,
                                         inside & self._territory_rows, least)
         self._interpret(snap, atlas, blobs)
 
-    def _shaded_cubes(self, coloured: np.ndarray, castle_labels: np.ndarray | None,
-                      territories: np.ndarray, least: float) -> list[tuple[Any, ...]]:
+    def _shaded_cubes(self, coloured: np.ndarray, specks: np.ndarray,
+                      castle_labels: np.ndarray | None, territories: np.ndarray,
+                      least: float) -> list[tuple[Any, ...]]:
         """Cubes on art of their own colour: where the frame is darker than the bare
         table by more than light drifts (`self.shade`, fitted), apart from every other
-        piece, a cube's shaded sides may be all that differs. Each such patch is a blob
+        piece, a cube's shaded sides may be all that differs; specks of a piece's colour
+        too small to be a cube say the same. From there the patch grows into every
+        touching pixel changed more than light changes all but one pixel in a hundred
+        (`stir`, fitted: the rest of the cube's sides, its shadow, its edges), as a
+        hysteresis threshold grows an edge from its strong pixels. Each patch is a blob
         of the colour under and beside it, for the fitted count to judge; how much of it
-        touches another piece (whose shadow it may be) goes with it."""
-        assert self._shade is not None and self.shade is not None
-        ratio, art, stale = self._shade
+        touches another piece (whose shadow it may be), how much of it shows a piece's
+        colour, how dark it is and how well it keeps the art's pattern go with it."""
+        assert self._shade is not None and self.shade is not None and self.stir is not None
+        ratio, stale, _ = self._shade
+        assert self._comparison is not None
         rows = self.atlas.blob_rows
         dark = (ratio[:rows] < self.shade) & territories
         if stale.any():
             dark &= ~stale[self.atlas.zone_index[:rows]]
         dark = cv2.morphologyEx(dark.view(np.uint8), cv2.MORPH_OPEN, self._kernel3)
-        n, cc, stats, cents = _components(dark)
-        if n <= 1:
+        seeds = dark.view(bool) | specks
+        if not seeds.any():
             return []
+        stir = float(np.exp(self.stir))
+        weak = ((ratio[:rows] < 1.0 / stir) | (ratio[:rows] > stir)) & territories
+        if stale.any():
+            weak &= ~stale[self.atlas.zone_index[:rows]]
         pieces = coloured.copy()
         if castle_labels is not None:
             # Colourless blobs as big as half a castle (smaller ones may be the cube's
@@ -473,28 +498,44 @@ class Reader:
         near = cv2.dilate(pieces.view(np.uint8), self._kernel5).view(bool)
         reach = max(3, round(0.5 * self._sizes["cube"] * self.scale)) | 1
         grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
+        # Only as far as a cube's own parts lie from each other: half its side each way.
+        side = round(self._sizes["cube"] * self.scale) | 1
+        close = cv2.dilate(seeds.view(np.uint8), cv2.getStructuringElement(
+            cv2.MORPH_ELLIPSE, (side, side))).view(bool)
+        grown = ((weak & close & ~pieces) | seeds).view(np.uint8)
+        n, cc, stats, cents = _components(grown)
+        if n <= 1:
+            return []
+        hit = np.zeros(n, bool)
+        hit[np.unique(cc[seeds])] = True
+        hit[0] = False
         found: list[tuple[Any, ...]] = []
-        for k in range(1, n):
+        for k in np.flatnonzero(hit):
             area = float(stats[k, cv2.CC_STAT_AREA])
             if area < least:
                 continue
             bx, by, bw, bh = (int(v) for v in stats[k, :4])
             blob = cc[by:by + bh, bx:bx + bw] == k
             attached = float(near[by:by + bh, bx:bx + bw][blob].mean())
-            # The colour a cube dyed like its field shows: the art's, beside its sides.
+            tinted = float(specks[by:by + bh, bx:bx + bw][blob].mean())
+            # This search is for a cube dyed like its field: its colour is the field's,
+            # on the bare table under and beside it (a shadow on a field of no piece's
+            # colour is no cube; a dark shadow's own colour says nothing).
             pad = reach
             y0, x0 = max(0, by - pad), max(0, bx - pad)
-            y1, x1 = min(rows, by + bh + pad), min(art.shape[1], bx + bw + pad)
+            y1, x1 = min(rows, by + bh + pad), min(ratio.shape[1], bx + bw + pad)
             around = cv2.dilate(cv2.copyMakeBorder(blob.view(np.uint8), by - y0, y1 - by - bh,
                                                    bx - x0, x1 - bx - bw,
                                                    cv2.BORDER_CONSTANT, value=0), grow)
-            hist = np.bincount(art[y0:y1, x0:x1][around.view(bool)], minlength=8)
+            field = np.take(self._pieces_table, colours.table_index(
+                self._comparison.picture(y0, y1, x0, x1)))
+            hist = np.bincount(field[around.view(bool)], minlength=8)
             cubes = hist[1:colours.NEUTRAL]
             if cubes.max() == 0:
                 continue
             cls = int(cubes.argmax() + 1)
             found.append((cls, area, float(cents[k][0]), float(cents[k][1]), blob,
-                          (bx, by, bw, bh), attached))
+                          (bx, by, bw, bh), (attached, tinted)))
         return found
 
     def _count_castles(self, snap: dict[str, Any], atlas: np.ndarray, lab: np.ndarray,
@@ -578,7 +619,7 @@ class Reader:
     def _count_cube_blob(self, snap: dict[str, Any], cell: Cell, colour: str, blob: np.ndarray,
                          x: float, y: float, area: float | None = None,
                          beside: bool = False, box: tuple[int, ...] | None = None,
-                         shade: float | None = None) -> None:
+                         shade: tuple[float, float] | None = None) -> None:
         """Cubes in one single-coloured blob, by its area over one cube's footprint here.
 
         Beside the emperor a cube is partly hidden by him, so less of it must show.
@@ -594,8 +635,15 @@ class Reader:
         if self._comparison is not None and not beside:
             # Against the bare table what differs of a cube depends on the art under it
             # and on its neighbours: the fitted model of labelled blobs counts it.
+            darkness = likeness = 0.0
+            if shade is not None and box is not None and self._shade is not None:
+                # Only a patch found by its change alone is weighed by how it changed: a
+                # blob of a piece's colour is a piece's whatever the art behind it.
+                darkness, likeness = self._change(blob, box)
             features = blob_features(blob, cube, self._sizes["cube"] * self.scale,
-                                     cell.zone.kind in ON_PAPER, shade)
+                                     cell.zone.kind in ON_PAPER,
+                                     None if shade is None else shade[0],
+                                     1.0 if shade is None else shade[1], darkness, likeness)
             if self.collect is not None:
                 self.collect.append((cell.zone.name, colour, features, box, blob))
             if self.cubes is not None:
@@ -635,6 +683,26 @@ class Reader:
             n = max(1, round(ratio / MERGED_CUBE_AREA))
             self._doubt(cell, _margin(ratio / MERGED_CUBE_AREA, n - 0.5, n + 0.5))
         self._add_cubes(snap, cell, colour, n)
+
+    def _change(self, blob: np.ndarray, box: tuple[int, ...]) -> tuple[float, float]:
+        """How a blob differs from the bare table: its mean darkening (-log of the
+        brightness ratio) and the correlation of its brightness with the bare table's
+        (1: the same pattern, scaled, as a shadow leaves it; near 0: another surface,
+        or art with no pattern to keep)."""
+        assert self._shade is not None and self._comparison is not None
+        ratio, brightness = self._shade[0], self._shade[2]
+        bx, by, bw, bh = box
+        seen = ratio[by:by + bh, bx:bx + bw][blob]
+        if seen.size < 3:
+            return 0.0, 0.0
+        darkness = float(-np.log(np.maximum(seen, 1e-3)).mean())
+        now = brightness[by:by + bh, bx:bx + bw][blob] - brightness[by:by + bh,
+                                                                   bx:bx + bw][blob].mean()
+        bare = self._comparison.picture(by, by + bh, bx, bx + bw).sum(
+            axis=2, dtype=np.float32)[blob]
+        bare -= bare.mean()
+        spread = float(np.sqrt((now @ now) * (bare @ bare)))
+        return darkness, float(now @ bare) / spread if spread > 1e-6 else 0.0
 
     def _beside_emperor(self, blob: np.ndarray, box: tuple[int, ...]
                         ) -> list[tuple[np.ndarray, tuple[float, float]]]:

@@ -231,6 +231,10 @@ class Comparison:
         unexplained, ratio = self.features(atlas, gains)
         return self.difference.decide(unexplained, ratio, coloured)
 
+    def picture(self, y0: int, y1: int, x0: int, x1: int) -> np.ndarray:
+        """The bare table as now compared (nudged tiles found again moved with them)."""
+        return np.clip(self._ref[y0:y1, x0:x1] + 0.5, 0, 255).astype(np.uint8)
+
     def shares(self, fg: np.ndarray, piece_like: np.ndarray) -> np.ndarray:
         """Per atlas cell index: the share of its pixels that differ from the bare table
         in a colour no piece has (tile art where the reference has other art)."""

@@ -14,6 +14,7 @@ import pytest
 from vision.calibration import calibrate, reader_for
 from vision.cube_count import FITTED, CubeCount, CubeCountError
 from vision.layout import load_layout
+from vision.render import landscape
 from vision.render import scene as scenes
 from vision.render.pieces import Piece
 
@@ -75,3 +76,27 @@ def test_touching_cubes_on_one_tile_are_counted_one_by_one(hard: bool) -> None:
     assert snap["territories"]["9"]["cubes"]["blue"] == 3
     assert snap["territories"]["12"]["cubes"]["green"] == 1
     assert sum(sum(t["cubes"].values()) for t in snap["territories"].values()) == 6
+
+
+@pytest.mark.parametrize(("colour", "field"), [("red", "roofs"), ("green", "meadow")])
+def test_a_cube_dyed_like_its_field_is_one_cube_of_the_fields_colour(colour: str,
+                                                                     field: str) -> None:
+    """Every tile of the cube's own dye, hard light: only its sides, shadow and edges
+    differ from the bare table. It is counted once, in its colour, and nothing else is
+    (a speck at a tile's rim grown by the same search once read as a blue cube)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(landscape, "_pick_materials", lambda rng, k: [field] * k)
+        table = scenes.random_scene(LAYOUT, np.random.default_rng(4244), hard=True,
+                                    variety="wide")
+        table.hands = []
+        calib_scene = scenes.calibration_scene(LAYOUT, np.random.default_rng(7), hard=True,
+                                               variety="wide")
+        calib_scene.camera, calib_scene.lighting = table.camera, table.lighting
+        calib_scene.tile_seed, calib_scene.light = table.tile_seed, table.light
+        calib = calibrate(scenes.render(LAYOUT, calib_scene, 11), LAYOUT)
+        x, y = scenes.territory_centre(LAYOUT, 7)
+        one = scenes.with_changes(table, [Piece("cube", colour, x + 6, y - 4, 20.0)])
+        snap = reader_for(LAYOUT, calib).read(scenes.render(LAYOUT, one, 13))
+    cubes = {n: {c: k for c, k in t["cubes"].items() if k}
+             for n, t in snap["territories"].items() if any(t["cubes"].values())}
+    assert cubes == {"7": {colour: 1}}
