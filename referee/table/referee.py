@@ -134,6 +134,7 @@ class TableReferee:
         self._vouched: dict[str, tuple[Value, ...]] = {}  # zone -> reading people said is right
         self._rechecked: set[tuple[str, Value]] = set()  # corrections asked about again
         self._held_since: float | None = None  # when an alarm last held the game, till resolved
+        self._held_zones: tuple[str, ...] = ()  # the zones the alarms since then rested on
         self._setup_asked: float | None = None  # when a doubtful set-up was first asked about
         self._frames = 0
         self._candidate: Table | None = None  # last settled table with every tray full
@@ -189,6 +190,8 @@ class TableReferee:
         self.game = game
         self.illegal = None
         self.question = None
+        self._held_since = None
+        self._held_zones = ()
         self._ignore = None
         self._undone = []
         self._placed_key = None
@@ -703,6 +706,7 @@ class TableReferee:
         standing = self.illegal or self.question or {}
         self.illegal = self.question = None
         self._held_since = None
+        self._held_zones = ()
         return table_event(
             "resolved",
             self.t,
@@ -734,7 +738,10 @@ class TableReferee:
         if doubtful:
             part = doubts.parts(doubtful[0])[-1 if castle else 0]
             return self._ask(doubtful[0], part, table, problem, "doubtful")
-        lasting = self._lasting(zones)
+        held = self._held_since is not None
+        if held:
+            self._held_zones += tuple(z for z in zones if z not in self._held_zones)
+        lasting = self._lasting([*zones, *(z for z in self._held_zones if z not in zones)])
         if lasting is not None:
             part = doubts.parts(lasting)[-1 if problem.code.startswith("castle") else 0]
             return self._ask(lasting, part, table, problem, "standing")
@@ -753,8 +760,9 @@ class TableReferee:
             return []
         game = self.game
         self.question = None
-        if self._held_since is None:
+        if not held:
             self._held_since = self.t
+            self._held_zones = tuple(zones)
         self.illegal = table_event(
             "illegal",
             self.t,
@@ -764,7 +772,10 @@ class TableReferee:
             round=game.round if game else 0,
             turn=game.turn_number if game else 0,
         )
-        return [self.illegal]
+        # An alarm holds the game till the table is back in order: the players who play
+        # on over it make every later table show the next step against a turn the
+        # referee still waits for. Each is what the display says now, not a new buzz.
+        return [] if held else [self.illegal]
 
     def _judge(self, table: Table) -> list[TableEvent]:
         if self.game is None:
