@@ -143,6 +143,7 @@ class TableReferee:
         self._chores_stack: list[Chores] = []
         self._ignore: Table | None = None
         self._undone: list[Move] = []  # moves Undo took back, not yet seen again (`_redone`)
+        self._undone_chores: dict[int, tuple[Move, Chores]] = {}  # moves played -> after it
         self._placed_key: tuple[object, ...] | None = None
         self._cylinders_said: frozenset[str] = frozenset()
         self.events: list[TableEvent] = []
@@ -194,6 +195,7 @@ class TableReferee:
         self._held_zones = ()
         self._ignore = None
         self._undone = []
+        self._undone_chores = {}
         self._placed_key = None
         self._untouched.clear()
         self._accepted = self._judged = None
@@ -217,6 +219,7 @@ class TableReferee:
         game = self.game
         if game is None or not game.move_stack:
             return self._log([table_event("undone", self.t, "Nothing to undo.", move=None)])
+        self._undone_chores[len(game.move_stack)] = (game.move_stack[-1], self._chores)
         move = game.pop()
         self._chores = self._chores_stack.pop()
         self.corrections.forget_after(len(game.move_stack))
@@ -784,29 +787,11 @@ class TableReferee:
         if game.is_over:
             return self._announce(table, [])
         out: list[TableEvent] = self._revise_emperor(game, table)
-        pushed: list[list[Event]] = []
-        moves: list[Move] = []
-        problem: Problem | None = None
-        while True:
-            try:
-                move = self._complete_move(game, table)
-                if move is None:
-                    break
-                try:
-                    events = game.push(move)
-                except IllegalMoveError as exc:
-                    raise ProblemFound(Problem(exc.code, exc.message, exc.player)) from None
-            except ProblemFound as found:
-                problem = found.problem
-                break
-            self._chores_stack.append(self._chores)
-            self._after_push(game, move, events, table)
-            pushed.append(events)
-            moves.append(move)
-            if game.is_over:
-                break
-        if problem is None and not game.is_over:
-            problem = find_problem(self.reading, game, table, self._chores)
+        pushed, moves, problem = self._advance(game, table)
+        if problem is not None and self._redone(moves) < len(self._undone):
+            replayed = self._replay_undone(game, table, len(pushed))
+            if replayed is not None:
+                pushed, moves, problem = replayed
         if problem is not None:
             kept = self._redone(moves)
             for _ in pushed[kept:]:
@@ -816,9 +801,88 @@ class TableReferee:
             return out + self._announce_moves(pushed[:kept]) + self._raise(problem, table)
         if pushed:
             self._undone.clear()  # the game has caught up with the table
+            self._undone_chores.clear()
         if self.illegal is not None or self.question is not None:
             out.append(self._resolved())
         return self._announce(table, out + self._announce_moves(pushed))
+
+    def _advance(
+        self,
+        game: Game,
+        table: Table,
+        pushed: Sequence[list[Event]] = (),
+        moves: Sequence[Move] = (),
+    ) -> tuple[list[list[Event]], list[Move], Problem | None]:
+        """Play on ``game`` every step ``table`` shows complete, after ``pushed`` and
+        ``moves`` (already played); all the steps played and the problem the table shows
+        after them, if any."""
+        done, played = list(pushed), list(moves)
+        while not game.is_over:
+            try:
+                move = self._complete_move(game, table)
+                if move is None:
+                    break
+                try:
+                    events = game.push(move)
+                except IllegalMoveError as exc:
+                    raise ProblemFound(Problem(exc.code, exc.message, exc.player)) from None
+            except ProblemFound as found:
+                return done, played, found.problem
+            self._chores_stack.append(self._chores)
+            self._after_push(game, move, events, table)
+            done.append(events)
+            played.append(move)
+        if game.is_over:
+            return done, played, None
+        return done, played, find_problem(self.reading, game, table, self._chores)
+
+    def _take_back(self, game: Game, steps: int) -> None:
+        for _ in range(steps):
+            game.pop()
+            self._chores = self._chores_stack.pop()
+
+    def _replay_undone(
+        self, game: Game, table: Table, pushed: int
+    ) -> tuple[list[list[Event]], list[Move], Problem | None] | None:
+        """The steps Undo took back played again first, then the rest judged, when the
+        table is then in order or what is wrong rests on a zone the camera doubts; else
+        None (and ``game`` as it was with ``pushed`` steps).
+
+        When Undo takes back a player's cubes after the next player has put cubes down,
+        the changed table shows both players' cubes on the tiles and nothing says whose
+        are whose: judged from the table alone, the first player seems to have played
+        too many, or from the other's reserve, and the game never comes back. The
+        undone steps are the referee's own reading of that table's past; when, played
+        again, they leave a table the rules accept, the table still shows them (two
+        Undos in a row on the demo, issue 15). As few as possible are played again."""
+        self._take_back(game, pushed)
+        replay = list(reversed(self._undone))
+        for k in range(1, len(replay) + 1):
+            done: list[list[Event]] = []
+            for move in replay[:k]:
+                try:
+                    events = game.push(move)
+                except IllegalMoveError:
+                    break
+                self._chores_stack.append(self._chores)
+                self._after_push(game, move, events, table)
+                done.append(events)
+            if len(done) == k:
+                result = self._advance(game, table, done, replay[:k])
+                if result[2] is None or self._doubted(result[2], table):
+                    return result
+                self._take_back(game, len(result[0]))
+            else:
+                self._take_back(game, len(done))
+        again = self._advance(game, table)
+        assert len(again[0]) == pushed
+        return None
+
+    def _doubted(self, problem: Problem, table: Table) -> bool:
+        """Whether ``problem`` rests on a zone the camera doubts: a question, no alarm."""
+        zones = list(problem.zones) or self._zones_off(table)
+        castle = problem.code.startswith("castle")
+        return any(self._certainty(z, castle) < DOUBTFUL for z in zones)
 
     def _redone(self, moves: Sequence[Move]) -> int:
         """How many of ``moves``, the steps a table shows complete, are the steps Undo took
@@ -1199,6 +1263,11 @@ class TableReferee:
         if isinstance(move, MoveEmperor):
             tile = table.emperor if table is not None else None
         self._chores = Chores(castles, castles_by, castles_at, cylinders, back, tile)
+        undone = self._undone_chores.get(len(game.move_stack))
+        if undone is not None and undone[0] == move:
+            # a step Undo took back, played again: what was known after it then (the
+            # discs seen back in the trays after a fifth round) is not on the table now
+            self._chores = undone[1]
 
     # ---------------------------------------------------------- announcing
 

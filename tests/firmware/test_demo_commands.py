@@ -139,3 +139,19 @@ def test_two_undos_come_back_though_a_doubt_stands_meanwhile(n: int) -> None:
     appliance = _doubt_after_two_undos(n)
     ends_as_the_demo_game(appliance)
     assert not [e for e in appliance.referee.events if e["kind"] == "illegal"]
+
+
+@pytest.mark.parametrize("n", [4, 10, 22, 37])
+def test_undos_that_take_back_cubes_after_the_next_player_put_his_down_come_back(n: int) -> None:
+    """Undo three times as the next player puts a cube down: the refill, the emperor and
+    the cubes go back, and the changed table shows both players' cubes with nothing to
+    say whose are whose (issue 15). The steps Undo took back are played again first,
+    then the rest is judged."""
+
+    def undo_thrice(appliance: Appliance) -> None:
+        for _ in range(3):
+            appliance.undo()
+
+    appliance = play(nth("cubes-placed", n), undo_thrice)
+    ends_as_the_demo_game(appliance)
+    assert not [e for e in appliance.referee.events if e["kind"] == "illegal"]
