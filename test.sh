@@ -16,4 +16,5 @@ echo "== ruff" >&2
 echo "== mypy --strict referee web firmware/hub.py" >&2
 .venv/bin/mypy --strict referee web firmware/hub.py
 echo "== pytest" >&2
-exec .venv/bin/pytest "$@"
+# One worker a core (pytest-xdist): the whole demo game through the vision fits in.
+exec .venv/bin/pytest -n auto --dist worksteal "$@"
