@@ -7,9 +7,10 @@ Labelled data: rendered tables of the widest variety (`vision.render`, seeds
 hard light alternately, court rows laid as people lay them (gaps, a wider gap after every
 fifth cube, crooked, starting on the card's edge). Each frame is read by a reader
 calibrated on its own calibration frame (so against its bare table); every court row
-gives the length its colour covers and the true count. A straight line through the rows
+gives the extent of its colour and the true count. A straight line through the rows
 that hold cubes (least squares) is the model; how many rows it then counts exactly is
-reported.
+reported. The line also takes the camera's lean along the row and the wide gaps seen
+in it (dips of the colour); the dip's depth is the one that leaves the least spread.
 """
 
 from __future__ import annotations
@@ -34,35 +35,58 @@ from vision.render import scene as scenes  # noqa: E402
 
 FIRST_SEED = 32000
 CHECK_FRAMES = 2
+#: Depths (of a row's typical colour share) tried for a wide gap's dip; 0 counts none.
+DEPTHS = (0.0, 0.5, 0.6, 0.7, 0.8)
 COMMAND = "scripts/fit_rows.py"
 
 
-def rows_of(seed: int, hard: bool) -> list[tuple[float, int]]:
-    """(covered mm, true cubes) of every court row in one labelled frame."""
+def rows_of(seed: int, hard: bool) -> list[tuple[float, float, np.ndarray, int]]:
+    """(extent of the colour in mm, lean mm along the row, colour share per sample, true
+    cubes) of every court row in one labelled frame."""
     layout = load_layout(None)
     table, reader = calibrated_table(layout, seed, hard)
     reader.debug = []
     reader.read(scenes.render(layout, table, seed))
     truth = scenes.truth(layout, table)
-    rows = [entry for entry in reader.debug if entry[0] == "row"]
-    return [(float(covered), int(truth["courts"][seat][colour]))
-            for _, seat, colour, covered, _, _ in rows if seat in truth["courts"]]
+    rows = [entry for entry in reader.debug if entry[0] == "row" and len(entry) == 7]
+    return [(float(covered), float(along), share, int(truth["courts"][seat][colour]))
+            for _, seat, colour, covered, along, _, share in rows if seat in truth["courts"]]
+
+
+def _least_squares(covered: np.ndarray, count: np.ndarray, lean: np.ndarray,
+                   gaps: np.ndarray) -> tuple[np.ndarray, float]:
+    """extent = per_cube * n + offset + lean_mm * lean + wide_gap_mm * gaps, on rows
+    holding cubes: the coefficients and the residual's spread."""
+    full = count > 0
+    a = np.column_stack([count[full], np.ones(int(full.sum())), lean[full], gaps[full]])
+    coef, *_ = np.linalg.lstsq(a, covered[full], rcond=None)
+    return coef, float(np.std(covered[full] - a @ coef))
 
 
 def fit(frames: int, first_seed: int = FIRST_SEED) -> dict[str, Any]:
-    data: list[tuple[float, int]] = []
+    data: list[tuple[float, float, np.ndarray, int]] = []
     for i in range(frames):
         seed = first_seed + 10 * i
         hard = i % 2 == 1
         print(f"  frame {i + 1}/{frames} (seed {seed}, {'hard' if hard else 'mild'} light)",
               file=sys.stderr)
         data += rows_of(seed, hard)
-    covered = np.array([c for c, _ in data])
-    count = np.array([n for _, n in data])
-    full = count > 0
-    slope, offset = np.polyfit(count[full], covered[full], 1)
-    model = RowModel(per_cube_mm=round(float(slope), 3), offset_mm=round(float(offset), 3))
-    read = np.array([round(model.cubes(c)) if model.cubes(c) >= 0.5 else 0 for c in covered])
+    covered = np.array([c for c, _, _, _ in data])
+    lean = np.array([a for _, a, _, _ in data])
+    count = np.array([n for _, _, _, n in data])
+    # How deep a dip must be to be a wide gap: the depth that explains the rows' lengths
+    # best (the least spread left over).
+    fits = []
+    for depth in DEPTHS:
+        gaps = np.array([RowModel.wide_gaps(share, depth) for _, _, share, _ in data], float)
+        coef, spread = _least_squares(covered, count, lean, gaps)
+        fits.append((spread, depth, coef, gaps))
+    _, depth, coef, gaps = min(fits, key=lambda f: f[0])
+    model = RowModel(per_cube_mm=round(float(coef[0]), 3), offset_mm=round(float(coef[1]), 3),
+                     lean_mm=round(float(coef[2]), 3), wide_gap_mm=round(float(coef[3]), 3),
+                     gap_depth=depth)
+    cubes = [model.cubes(c, a, int(g)) for c, a, g in zip(covered, lean, gaps, strict=True)]
+    read = np.array([round(n) if n >= 0.5 else 0 for n in cubes])
     return {
         "command": f".venv/bin/python {COMMAND} --frames {frames} --first-seed {first_seed}",
         "data": {"renderer": "vision.render", "variety": VARIETY, "frames": frames,
@@ -70,7 +94,8 @@ def fit(frames: int, first_seed: int = FIRST_SEED) -> dict[str, Any]:
                  "light": "mild and hard alternately"},
         "model": dataclasses.asdict(model),
         "report": {"rows_exact": f"{int((read == count).sum())} of {len(data)}",
-                   "rows_off_by_one": int((np.abs(read - count) == 1).sum())},
+                   "rows_off_by_one": int((np.abs(read - count) == 1).sum()),
+                   "spread_mm_by_depth": {str(d): round(s, 3) for s, d, _, _ in fits}},
     }
 
 

@@ -8,7 +8,9 @@ and in the pool for cylinders, and texture on the striped disc slots.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -24,6 +26,8 @@ from vision.mat import STRIPE_MM
 from vision.occlusion import BorderWatch, MotionWatch, WhiteField
 from vision.reference import BareTable, Comparison, Difference, RowModel
 from vision.steady import Steady
+
+FITTED_DIR = Path(__file__).with_name("fitted")
 
 CUBE_PITCH_MM = 8.32      # cubes lined up in a court row, nearly touching
 ROW_SHORT_MM = 0.44       # a row's coloured run falls short of n pitches by this (fitted)
@@ -76,6 +80,22 @@ def empty_snapshot(seats: list[str], mat: bool = False) -> dict[str, Any]:
     }
 
 
+#: A yellow territory blob: its zone, where it lies (mm), its area, the cubes it gave, and
+#: the blob.
+Yellow = tuple[Cell, float, float, float, int, np.ndarray]
+EMPEROR_FITTED = FITTED_DIR / "emperor.json"
+
+
+def emperor_disc() -> float | None:
+    """The fitted least radius (mm) of the largest disc inside the emperor's blob (None
+    before it is fitted)."""
+    try:
+        model = json.loads(EMPEROR_FITTED.read_text(encoding="utf-8"))["model"]
+    except FileNotFoundError:
+        return None
+    return float(model["least_disc_mm"])
+
+
 class Reader:
     """Reads frames from one fixed camera; keeps the pose and maps between frames."""
 
@@ -124,6 +144,13 @@ class Reader:
         self._cardless: list[Cell] = []
         self.difference = Difference.load()
         self.rows = RowModel.load()
+        #: How wide a disc (radius, mm) the roundest yellow blob must hold to be taken for
+        #: the emperor when no blob looks like him (fitted by ``scripts/fit_emperor.py``).
+        self.emperor_disc: float | None = emperor_disc()
+        #: Labelled-data hook of ``scripts/fit_emperor.py``: every yellow territory blob.
+        #: (zone, size over his footprint, where, blob, box, a patch found by its change)
+        self.collect_yellow: list[tuple[str, float, tuple[float, float], np.ndarray,
+                                        tuple[int, ...], bool]] | None = None
         self.cubes: CubeCount | None = cube_count.stored()
         #: Darker than the bare table by more than light drifts (fitted with the count).
         self.shade: float | None = None if self.cubes is None else self.cubes.shade
@@ -565,6 +592,9 @@ class Reader:
         best_cylinder: dict[str, float] = {}
         emperors: list[tuple[float, float, Cell, np.ndarray, tuple[int, ...], float, float,
                              float]] = []
+        # Yellow blobs on territories are counted once the emperor is known: when none
+        # looks like him, the biggest of them is he (he is always on the table).
+        yellows: list[Yellow] = []
         for cls, area, ax, ay, blob, box, shade in blobs:
             zi = int(zone_index[int(ay), int(ax)])
             if zi == 0:
@@ -581,7 +611,13 @@ class Reader:
                     continue            # a piece beside the zone, seen in its margin
             colour = "neutral" if cls == colours.NEUTRAL else colours.COLOUR_OF[cls]
             if shade is not None:
-                if kind == "territory":
+                if kind == "territory" and colour == "yellow":
+                    if self.collect_yellow is not None:
+                        self.collect_yellow.append((cell.zone.name, area / self._footprint_px(
+                            "emperor", x, y), (ax, ay), blob, box, True))
+                    yellows.append((cell, x, y, area, self._yellow_counted(
+                        snap, cell, blob, x, y, area, box, shade), blob))
+                elif kind == "territory":
                     self._count_cube_blob(snap, cell, colour, blob, x, y, area, box=box,
                                           shade=shade)
                 continue
@@ -597,10 +633,18 @@ class Reader:
                 continue
             if colour == "yellow" and kind == "territory":
                 emp, inner = self._emperor_area(blob, area, x, y)
+                if self.collect_yellow is not None:
+                    self.collect_yellow.append((cell.zone.name, area / self._footprint_px(
+                        "emperor", x, y), (ax, ay), blob, box, False))
                 if emp > 0:
                     emperors.append((inner, emp, cell, blob, box, x, y, area))
                     continue
+                yellows.append((cell, x, y, area, self._yellow_counted(
+                    snap, cell, blob, x, y, area, box, None), blob))
+                continue
             self._count_cube_blob(snap, cell, colour, blob, x, y, area, box=box)
+        if not emperors and self._comparison is not None:
+            self._emperor_among(snap, yellows)
         # There is one emperor: the roundest of the yellow blobs big enough for him (a
         # block of yellow cubes pushed together is big enough too, but square).
         emperors.sort(key=lambda e: (e[0], e[1]), reverse=True)
@@ -615,6 +659,42 @@ class Reader:
         for colour in best_cylinder:
             if snap["cylinders"][colour] is None:
                 snap["cylinders"][colour] = "pool"
+
+    def _yellow_counted(self, snap: dict[str, Any], cell: Cell, blob: np.ndarray,
+                        x: float, y: float, area: float, box: tuple[int, ...],
+                        shade: tuple[float, float] | None) -> int:
+        """Count a yellow territory blob as cubes and say how many it gave (taken back
+        if the blob turns out to be part of the emperor)."""
+        cubes = snap["territories"][str(cell.zone.raw["territory"])]["cubes"]
+        before = cubes["yellow"]
+        self._count_cube_blob(snap, cell, "yellow", blob, x, y, area, box=box, shade=shade)
+        return int(cubes["yellow"] - before)
+
+    def _emperor_among(self, snap: dict[str, Any], yellows: list[Yellow]) -> None:
+        """The emperor when no yellow blob looks like him; his blobs' cubes taken back.
+
+        On ochre or yellow art, or in hard light, he differs from the bare table only in
+        pieces: a sliver of his colour and a patch of his shaded side, neither round nor
+        big enough to pass for him, and each was counted as cubes. But there is always
+        exactly one emperor on a set-up table, and his body is far wider than a cube:
+        the yellow blob holding the widest disc is he, if that disc is as wide as his
+        blobs hold in labelled frames (`emperor_disc`), and so is every yellow blob of
+        his tile within his reach (his radius and his lean) of it.
+        """
+        if self.emperor_disc is None or not yellows:
+            return
+        discs = [_inner_radius(blob, fill=True) for *_, blob in yellows]
+        best = int(np.argmax(discs))
+        if discs[best] < self.emperor_disc * self.scale:
+            return
+        cell, x0, y0, _, _, _ = yellows[best]
+        snap["emperor"] = int(cell.zone.raw["territory"])
+        dx, dy = self.parallax(x0, y0, self.layout.height_mm("emperor"))
+        reach = 0.5 * self._sizes["emperor"] + float(np.hypot(dx, dy))
+        cubes = snap["territories"][str(cell.zone.raw["territory"])]["cubes"]
+        for other, x, y, _, n, _ in yellows:
+            if other is cell and np.hypot(x - x0, y - y0) <= reach:
+                cubes["yellow"] -= n
 
     def _count_cube_blob(self, snap: dict[str, Any], cell: Cell, colour: str, blob: np.ndarray,
                          x: float, y: float, area: float | None = None,
@@ -835,14 +915,19 @@ class Reader:
             share = (shares[r] if shares is not None
                      else (labels[iy, ix] == colours.CLASS_OF[colour]).mean(axis=1))
             if self._comparison is not None and cell.zone.seat in self._cards:
-                # Against the bare table the row's colour is the cubes alone: count the
-                # length it covers, so the gaps people leave between cubes do not count.
-                covered = float(np.count_nonzero(share >= 0.3)) / self.scale
-                cubes = self.rows.cubes(covered)
+                # Against the bare table the row's colour is the cubes alone: its extent,
+                # less the wide gaps seen in it, counts the cubes.
+                # From its first to its last sample of the colour: a wide gap counts
+                # whole whether the blur left a trace of colour in it or not.
+                seen = np.flatnonzero(share >= 0.3)
+                covered = float(seen[-1] - seen[0] + 1) / self.scale if len(seen) else 0.0
+                gaps = self.rows.wide_gaps(share, self.rows.gap_depth)
+                cubes = self.rows.cubes(covered, along, gaps)
                 n = round(cubes) if cubes >= 0.5 else 0
                 self._doubt(cell, _margin(cubes, n - 0.5, n + 0.5))
                 if self.debug is not None:
-                    self.debug.append(("row", cell.zone.seat, colour, covered, along, n))
+                    self.debug.append(("row", cell.zone.seat, colour, covered, along, n,
+                                       np.asarray(share, np.float32)))
                 snap["courts"][cell.zone.seat][colour] = n
                 continue
             run = _run_length(share >= 0.3, gap=2, from_start=True)

@@ -131,16 +131,41 @@ class RowModel:
     """How long a court row's colour is along its line for n cubes (fitted).
 
     People leave gaps (a millimetre or two, a wider one after every fifth cube) that
-    make a row's extent grow faster than its cubes; the colour itself covers about
-    `per_cube_mm` a cube, plus `offset_mm` for the sides and shadow at the row's ends.
+    make a row's extent grow faster than its cubes. The extent (from the first to the
+    last sample of the colour) is `per_cube_mm` a cube, plus `offset_mm` for the sides
+    and shadow at the row's ends, plus `lean_mm` for every millimetre the camera sees a
+    cube's top shifted along the row (it then sees the side of the row's end cube), plus
+    `wide_gap_mm` for each wide gap seen in it: a dip of the colour's share below
+    `gap_depth` of its median. A narrow gap is lost in the blur; a wide one (people
+    count in fives) shows, and without it rows laid in fives read a cube too many and
+    rows laid tight one too few.
     """
 
     per_cube_mm: float
     offset_mm: float
+    lean_mm: float = 0.0
+    wide_gap_mm: float = 0.0
+    gap_depth: float = 0.0
 
-    def cubes(self, covered_mm: float) -> float:
-        """The number of cubes (not rounded) whose colour covers `covered_mm`."""
-        return max(0.0, (covered_mm - self.offset_mm) / self.per_cube_mm)
+    def cubes(self, covered_mm: float, lean: float = 0.0, wide_gaps: int = 0) -> float:
+        """The number of cubes (not rounded) whose colour spans `covered_mm`."""
+        rest = covered_mm - self.offset_mm - self.lean_mm * lean - self.wide_gap_mm * wide_gaps
+        return max(0.0, rest / self.per_cube_mm)
+
+    @staticmethod
+    def wide_gaps(share: np.ndarray, depth: float, least: float = 0.3) -> int:
+        """Dips of a row's colour share (per sample along it) below `depth` times its
+        median, inside the run from the first to the last sample of at least `least`."""
+        if depth <= 0.0:
+            return 0
+        idx = np.flatnonzero(share >= least)
+        if len(idx) == 0:
+            return 0
+        run = share[idx[0]:idx[-1] + 1]
+        low = (run < depth * float(np.median(run))).astype(np.int8)
+        edges = np.diff(np.concatenate(([0], low, [0])))
+        starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+        return int(np.count_nonzero((starts > 0) & (ends < len(run))))
 
     @classmethod
     def load(cls, path: Path = ROWS_FITTED) -> RowModel:
