@@ -21,9 +21,7 @@ a patch grows into.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -35,6 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from scripts.fitting import fit_command  # noqa: E402
 from scripts.labelled import VARIETY, calibrated_table  # noqa: E402
 from vision import cube_count  # noqa: E402
 from vision.cube_count import FEATURES, FITTED, CubeCount  # noqa: E402
@@ -251,30 +250,9 @@ def _without_stored_model() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--frames", type=int, default=30, help="labelled frames (default 30)")
-    parser.add_argument("--first-seed", type=int, default=FIRST_SEED)
-    parser.add_argument("--out", type=Path, default=FITTED,
-                        help=f"where to write (default {FITTED.relative_to(ROOT)})")
-    args = parser.parse_args(argv)
-    if not 1 <= args.frames <= 1000:
-        parser.error(f"--frames {args.frames} must be between 1 and 1000")
-    if args.first_seed + 10 * args.frames >= 900000:
-        parser.error("seeds from 900000 on are held out for the benchmarks; fit below them")
-    result = fit(args.frames, args.first_seed)
-    # The same script on its first frame only: what the test suite re-runs to check that
-    # this file is this script's output.
-    small = min(args.frames, CHECK_FRAMES)
-    check = fit(small, args.first_seed)
-    result["check"] = {"frames": small, "model": check["model"]}
-    try:
-        args.out.write_text(json.dumps(result, separators=(",", ":")) + "\n",
-                            encoding="utf-8")
-    except OSError as exc:
-        print(f"fit_cubes: cannot write {args.out} ({exc.strerror or exc})", file=sys.stderr)
-        return 2
-    print(json.dumps(result["report"]), file=sys.stderr)
-    return 0
+    return fit_command("fit_cubes", __doc__ or "", fit, out=FITTED, frames=30,
+                       first_seed=FIRST_SEED, check_frames=CHECK_FRAMES, argv=argv, compact=True,
+                       show=("report",))
 
 
 if __name__ == "__main__":

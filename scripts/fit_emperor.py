@@ -17,8 +17,6 @@ the widest disc is his (all frames, and those where no blob looked like him).
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -30,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from scripts.fitting import fit_command  # noqa: E402
 from scripts.labelled import VARIETY, calibrated_table  # noqa: E402
 from vision.layout import load_layout  # noqa: E402
 from vision.reader import EMPEROR_FITTED, _inner_radius  # noqa: E402
@@ -97,29 +96,9 @@ def fit(frames: int, first_seed: int = FIRST_SEED) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--frames", type=int, default=30, help="labelled frames (default 30)")
-    parser.add_argument("--first-seed", type=int, default=FIRST_SEED)
-    parser.add_argument("--out", type=Path, default=EMPEROR_FITTED,
-                        help=f"where to write (default {EMPEROR_FITTED.relative_to(ROOT)})")
-    args = parser.parse_args(argv)
-    if not 1 <= args.frames <= 1000:
-        parser.error(f"--frames {args.frames} must be between 1 and 1000")
-    if args.first_seed + 10 * args.frames >= 900000:
-        parser.error("seeds from 900000 on are held out for the benchmarks; fit below them")
-    result = fit(args.frames, args.first_seed)
-    # The same script on its first frames only: what the test suite re-runs to check
-    # that this file is this script's output.
-    small = min(args.frames, CHECK_FRAMES)
-    result["check"] = {"frames": small, "model": fit(small, args.first_seed)["model"]}
-    try:
-        args.out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
-    except OSError as exc:
-        print(f"fit_emperor: cannot write {args.out} ({exc.strerror or exc})", file=sys.stderr)
-        return 2
-    print(json.dumps(result["model"]), file=sys.stderr)
-    print(json.dumps(result["report"]), file=sys.stderr)
-    return 0
+    return fit_command("fit_emperor", __doc__ or "", fit, out=EMPEROR_FITTED, frames=30,
+                       first_seed=FIRST_SEED, check_frames=CHECK_FRAMES, argv=argv,
+                       show=("model", "report"))
 
 
 if __name__ == "__main__":

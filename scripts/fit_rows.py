@@ -15,9 +15,7 @@ in it (dips of the colour); the dip's depth is the one that leaves the least spr
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -28,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from scripts.fitting import fit_command  # noqa: E402
 from scripts.labelled import VARIETY, calibrated_table  # noqa: E402
 from vision.layout import load_layout  # noqa: E402
 from vision.reference import ROWS_FITTED, RowModel  # noqa: E402
@@ -100,29 +99,9 @@ def fit(frames: int, first_seed: int = FIRST_SEED) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--frames", type=int, default=10, help="labelled frames (default 10)")
-    parser.add_argument("--first-seed", type=int, default=FIRST_SEED)
-    parser.add_argument("--out", type=Path, default=ROWS_FITTED,
-                        help=f"where to write (default {ROWS_FITTED.relative_to(ROOT)})")
-    args = parser.parse_args(argv)
-    if not 1 <= args.frames <= 1000:
-        parser.error(f"--frames {args.frames} must be between 1 and 1000")
-    if args.first_seed + 10 * args.frames >= 900000:
-        parser.error("seeds from 900000 on are held out for the benchmarks; fit below them")
-    result = fit(args.frames, args.first_seed)
-    # The same script on its first frames only: what the test suite re-runs to check
-    # that this file is this script's output.
-    small = min(args.frames, CHECK_FRAMES)
-    result["check"] = {"frames": small, "model": fit(small, args.first_seed)["model"]}
-    try:
-        args.out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
-    except OSError as exc:
-        print(f"fit_rows: cannot write {args.out} ({exc.strerror or exc})", file=sys.stderr)
-        return 2
-    print(json.dumps(result["model"]), file=sys.stderr)
-    print(json.dumps(result["report"]), file=sys.stderr)
-    return 0
+    return fit_command("fit_rows", __doc__ or "", fit, out=ROWS_FITTED, frames=10,
+                       first_seed=FIRST_SEED, check_frames=CHECK_FRAMES, argv=argv,
+                       show=("model", "report"))
 
 
 if __name__ == "__main__":
