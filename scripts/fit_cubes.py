@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from scripts.fitting import fit_command  # noqa: E402
+from scripts.fitting import fit_command, labelled_frames  # noqa: E402
 from scripts.labelled import VARIETY, calibrated_table  # noqa: E402
 from vision import cube_count  # noqa: E402
 from vision.cube_count import FEATURES, FITTED, CubeCount  # noqa: E402
@@ -187,11 +187,7 @@ def gather(frames: int, first_seed: int
     and stir (the `STIR_QUANTILE` of light's own change, either way)."""
     drawn = []
     light = []
-    for i in range(frames):
-        seed = first_seed + 10 * i
-        hard = i % 2 == 1
-        print(f"  frame {i + 1}/{frames} (seed {seed}, {'hard' if hard else 'mild'} light)",
-              file=sys.stderr)
+    for seed, hard in labelled_frames(frames, first_seed):
         drawn.append(frame_of(seed, hard))
         light.append(background_light(drawn[-1]))
     light_alone = np.concatenate(light)

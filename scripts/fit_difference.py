@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from scripts.fitting import labelled_frames  # noqa: E402
 from vision import colours  # noqa: E402
 from vision.layout import Layout, load_layout  # noqa: E402
 from vision.reader import Reader  # noqa: E402
@@ -169,11 +170,7 @@ def _shares(later: Any, difference: Difference) -> dict[str, np.ndarray]:
 def fit(frames: int, first_seed: int = FIRST_SEED) -> dict[str, Any]:
     layout = load_layout(None)
     parts = []
-    for i in range(frames):
-        seed = first_seed + i
-        hard = i % 2 == 1
-        print(f"  frame {i + 1}/{frames} (seed {seed}, {'hard' if hard else 'mild'} light)",
-              file=sys.stderr)
+    for seed, hard in labelled_frames(frames, first_seed, step=1):
         parts.append(sample(layout, seed, hard))
     data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0] if k != "later"}
     table = data["label"] == 0

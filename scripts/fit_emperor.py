@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from scripts.fitting import fit_command  # noqa: E402
+from scripts.fitting import fit_command, labelled_frames  # noqa: E402
 from scripts.labelled import VARIETY, calibrated_table  # noqa: E402
 from vision.layout import load_layout  # noqa: E402
 from vision.reader import EMPEROR_FITTED, _inner_radius  # noqa: E402
@@ -66,11 +66,7 @@ def blobs_of(seed: int, hard: bool) -> tuple[list[tuple[float, bool]], bool]:
 
 def fit(frames: int, first_seed: int = FIRST_SEED) -> dict[str, Any]:
     drawn = []
-    for i in range(frames):
-        seed = first_seed + 10 * i
-        hard = i % 2 == 1
-        print(f"  frame {i + 1}/{frames} (seed {seed}, {'hard' if hard else 'mild'} light)",
-              file=sys.stderr)
+    for seed, hard in labelled_frames(frames, first_seed):
         drawn.append(blobs_of(seed, hard))
     # The widest disc his blobs hold, frame by frame: the least of them is the bound.
     his = [max(r for r, holds in blobs if holds) for blobs, _ in drawn

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from scripts.fitting import fit_command  # noqa: E402
+from scripts.fitting import fit_command, labelled_frames  # noqa: E402
 from scripts.labelled import VARIETY, calibrated_table  # noqa: E402
 from vision.layout import load_layout  # noqa: E402
 from vision.reference import ROWS_FITTED, RowModel  # noqa: E402
@@ -64,11 +64,7 @@ def _least_squares(covered: np.ndarray, count: np.ndarray, lean: np.ndarray,
 
 def fit(frames: int, first_seed: int = FIRST_SEED) -> dict[str, Any]:
     data: list[tuple[float, float, np.ndarray, int]] = []
-    for i in range(frames):
-        seed = first_seed + 10 * i
-        hard = i % 2 == 1
-        print(f"  frame {i + 1}/{frames} (seed {seed}, {'hard' if hard else 'mild'} light)",
-              file=sys.stderr)
+    for seed, hard in labelled_frames(frames, first_seed):
         data += rows_of(seed, hard)
     covered = np.array([c for c, _, _, _ in data])
     lean = np.array([a for _, a, _, _ in data])

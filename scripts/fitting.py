@@ -10,12 +10,22 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 #: Seeds from here on are the benchmarks' held-out frames.
 HELD_OUT = 900000
+
+
+def labelled_frames(frames: int, first_seed: int, step: int = 10) -> Iterator[tuple[int, bool]]:
+    """Each labelled frame's seed and light, mild and hard alternately, with a progress
+    line on stderr: a fit over dozens of rendered frames takes minutes."""
+    for i in range(frames):
+        seed, hard = first_seed + step * i, i % 2 == 1
+        print(f"  frame {i + 1}/{frames} (seed {seed}, {'hard' if hard else 'mild'} light)",
+              file=sys.stderr)
+        yield seed, hard
 
 
 def fit_command(
