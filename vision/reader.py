@@ -24,7 +24,7 @@ from vision.layout import CASTLE_COLOURS, CUBE_COLOURS, Layout
 from vision.markers import MatLocator
 from vision.mat import STRIPE_MM
 from vision.occlusion import BorderWatch, MotionWatch, WhiteField
-from vision.reference import BareTable, Comparison, Difference, RowModel
+from vision.reference import ROW_SHARE, BareTable, Comparison, Difference, RowModel
 from vision.steady import Steady
 
 FITTED_DIR = Path(__file__).with_name("fitted")
@@ -919,7 +919,7 @@ class Reader:
                 # less the wide gaps seen in it, counts the cubes.
                 # From its first to its last sample of the colour: a wide gap counts
                 # whole whether the blur left a trace of colour in it or not.
-                seen = np.flatnonzero(share >= 0.3)
+                seen = np.flatnonzero(share >= ROW_SHARE)
                 covered = float(seen[-1] - seen[0] + 1) / self.scale if len(seen) else 0.0
                 gaps = self.rows.wide_gaps(share, self.rows.gap_depth)
                 cubes = self.rows.cubes(covered, along, gaps)
@@ -930,7 +930,7 @@ class Reader:
                                        np.asarray(share, np.float32)))
                 snap["courts"][cell.zone.seat][colour] = n
                 continue
-            run = _run_length(share >= 0.3, gap=2, from_start=True)
+            run = _run_length(share >= ROW_SHARE, gap=2, from_start=True)
             # The last cube may lie in shadow: a weaker trace of the colour carries the
             # row on, up to one cube.
             end, reach = int(run), int(run + CUBE_PITCH_MM * self.scale)

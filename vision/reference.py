@@ -124,6 +124,10 @@ def _fitted(path: Path, key: str) -> dict[str, float]:
 
 
 ROWS_FITTED = FITTED.with_name("rows.json")
+#: A sample along a court row is the row's colour when at least this share of its pixels
+#: across the row is (set, not fitted: the row's extent and its wide gaps, both fitted,
+#: are measured with it, so they must use the same share).
+ROW_SHARE = 0.3
 
 
 @dataclass(frozen=True)
@@ -153,7 +157,7 @@ class RowModel:
         return max(0.0, rest / self.per_cube_mm)
 
     @staticmethod
-    def wide_gaps(share: np.ndarray, depth: float, least: float = 0.3) -> int:
+    def wide_gaps(share: np.ndarray, depth: float, least: float = ROW_SHARE) -> int:
         """Dips of a row's colour share (per sample along it) below `depth` times its
         median, inside the run from the first to the last sample of at least `least`."""
         if depth <= 0.0:
