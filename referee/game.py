@@ -28,10 +28,9 @@ referee.errors.EmperorStepsError: Bob played disc 2: the emperor moves 1 to 2 st
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from enum import Enum
-from typing import Final
+from typing import Any, Final, TypeVar
 
 from referee.errors import (
     AfterEndError,
@@ -64,25 +63,42 @@ from referee.events import (
     TurnStarted,
 )
 from referee.moves import ChooseDisc, Move, MoveEmperor, PlayCubes, Refill
-from referee.pieces import COLOUR_INDEX, COLOURS, NO_CUBES, Colour, Cubes
+from referee.pieces import COLOUR_INDEX, COLOURS, NO_CUBES, TERRITORIES, Colour, Cubes
 from referee.setup import Player, Setup, castle_goal, cubes_per_turn
+from referee.state import (
+    COLOUR_COUNT,
+    DISC_CYCLE,
+    DISCS,
+    FEW_UNITS,
+    FIRST_STEP,
+    NEXT_PHASE,
+    POINTS_MAX,
+    POINTS_PER_CASTLE,
+    POINTS_PER_CASTLE_THREE,
+    RING,
+    STAGES,
+    TEAM_GAME,
+    GameState,
+    Phase,
+    Stage,
+    Step,
+    units_index,
+)
 
-DISCS: Final = frozenset(range(1, 6))
-_TERRITORY_KEYS: Final = {str(t): t for t in range(1, 16)}
+__all__ = [
+    "DISCS",
+    "Game",
+    "GameState",
+    "LegalMoves",
+    "Majority",
+    "Phase",
+    "Progress",
+    "Step",
+    "Strength",
+]
 
-
-class Phase(Enum):
-    OPENING = "opening"
-    ACTION = "action"
-    OVER = "over"
-
-
-class Step(Enum):
-    """The three actions of a turn, in order."""
-
-    CUBES = "cubes"
-    EMPEROR = "emperor"
-    REFILL = "refill"
+T = TypeVar("T")
+_TERRITORY_KEYS: Final = {str(t): t for t in TERRITORIES}
 
 
 @dataclass(frozen=True)
@@ -195,7 +211,11 @@ def _unit_name(territories: tuple[int, ...]) -> str:
 
 
 class Game:
-    """A game in progress. Mutable, with a history to `pop`; `copy` for look-ahead."""
+    """A game in progress. Mutable, with a history to `pop`; `copy` for look-ahead.
+
+    Its position is one `GameState` value (`state`): `push` keeps the state it leaves
+    on a stack, `pop` puts it back.
+    """
 
     def __init__(self, setup: Setup) -> None:
         setup.check()
@@ -211,86 +231,78 @@ class Game:
         self.goal: Final = castle_goal(n)
         self._total: Final = setup.cubes_per_colour
 
-        self._territory: list[Cubes] = [Cubes.of([c]) for c in setup.territories]
-        self._units: list[tuple[int, ...]] = [(t,) for t in range(1, 16)]
-        self._owner: list[str | None] = [None] * 15
-        self._unit_of: list[int] = []
-        self._reindex()
-        self._emperor = self._unit_of[setup.emperor]
-        self._courts: list[Cubes] = [NO_CUBES] * n
-        self._reserves: list[Cubes] = [Cubes.of(setup.reserves[name]) for name in self._names]
-        self._control: list[int | None] = [None] * 5
-        self._used: list[frozenset[int]] = [frozenset()] * n
-        self.round = 1
-        self.phase = Phase.OPENING
-        self._choosing: tuple[int, ...] | None = None  # None: any order (round 1)
-        self._chosen: list[tuple[int, int]] = []
-        self._order: tuple[int, ...] = ()
-        self._turn = 0
-        self.step = Step.CUBES
-        self._played = 0
-        self.winner: str | None = None
-        self.reason: str | None = None
-        self.last_turn_round = 0
+        units = tuple((t,) for t in TERRITORIES)
+        unit_of = units_index(units)
+        self._state = GameState(
+            territory=tuple(Cubes.of([c]) for c in setup.territories),
+            units=units,
+            owner=(None,) * RING,
+            unit_of=unit_of,
+            emperor=unit_of[setup.emperor],
+            courts=(NO_CUBES,) * n,
+            reserves=tuple(Cubes.of(setup.reserves[name]) for name in self._names),
+            control=(None,) * COLOUR_COUNT,
+            used=(frozenset(),) * n,
+            round=1,
+            phase=Phase.OPENING,
+            choosing=None,
+            chosen=(),
+            order=(),
+            turn=0,
+            step=FIRST_STEP,
+            played=0,
+            winner=None,
+            reason=None,
+            last_turn_round=0,
+        )
         self.move_stack: list[Move] = []
-        self._stack: list[tuple[object, ...]] = []
+        self._stack: list[GameState] = []
         self._planned: tuple[Refill, dict[int, int]] | None = None
 
     # ------------------------------------------------------------------ state
 
-    def _save(self) -> tuple[object, ...]:
-        return (
-            list(self._territory),
-            list(self._units),
-            list(self._owner),
-            list(self._unit_of),
-            self._emperor,
-            list(self._courts),
-            list(self._reserves),
-            list(self._control),
-            list(self._used),
-            self.round,
-            self.phase,
-            self._choosing,
-            list(self._chosen),
-            self._order,
-            self._turn,
-            self.step,
-            self._played,
-            self.winner,
-            self.reason,
-            self.last_turn_round,
-        )
+    @property
+    def state(self) -> GameState:
+        """The whole position as one value: equal states are the same position.
 
-    def _restore(self, saved: tuple[object, ...]) -> None:
-        (
-            self._territory,
-            self._units,
-            self._owner,
-            self._unit_of,
-            self._emperor,
-            self._courts,
-            self._reserves,
-            self._control,
-            self._used,
-            self.round,
-            self.phase,
-            self._choosing,
-            self._chosen,
-            self._order,
-            self._turn,
-            self.step,
-            self._played,
-            self.winner,
-            self.reason,
-            self.last_turn_round,
-        ) = saved  # type: ignore[assignment]
+        >>> from referee.setup import Player, Setup
+        >>> game = Game(Setup.random([Player("Anna", "white"), Player("Bob", "black")]))
+        >>> before = game.state
+        >>> _ = game.push(ChooseDisc("Anna", 3)); _ = game.pop()
+        >>> game.state == before
+        True
+        """
+        return self._state
+
+    @property
+    def round(self) -> int:
+        return self._state.round
+
+    @property
+    def phase(self) -> Phase:
+        return self._state.phase
+
+    @property
+    def step(self) -> Step:
+        return self._state.step
+
+    @property
+    def winner(self) -> str | None:
+        return self._state.winner
+
+    @property
+    def reason(self) -> str | None:
+        return self._state.reason
+
+    @property
+    def last_turn_round(self) -> int:
+        """The round of the last turn whose emperor moved (0 before any)."""
+        return self._state.last_turn_round
 
     def copy(self) -> Game:
         """An independent game in the same position (history not kept)."""
         clone = Game.__new__(Game)
         clone.__dict__.update(self.__dict__)
-        clone._restore(self._save())
         clone.move_stack = []
         clone._stack = []
         return clone
@@ -320,83 +332,92 @@ class Game:
         >>> game.units()[0], game.owner(15), game.emperor
         ((1, 2, 15), 'black', 1)
         """
-        if territories is not None:
-            for number, colours in territories.items():
-                self._territory[number - 1] = Cubes.of(colours)
+        s = self._state
+        tiles = list(s.territory)
+        for number, colours in (territories or {}).items():
+            tiles[number - 1] = Cubes.of(colours)
+        s = s.evolve(territory=tuple(tiles))
         arcs = [tuple(arc) for arc in regions]
         if arcs:
-            standing = min(self._units[self._emperor])
+            standing = min(s.units[s.emperor])
             covered = [t for arc in arcs for t in arc]
             if len(set(covered)) != len(covered):
                 raise ValueError("regions overlap")
             for arc in arcs:
-                if any((b - a) % 15 != 1 for a, b in itertools.pairwise(arc)):
+                if any((b - a) % RING != 1 for a, b in itertools.pairwise(arc)):
                     raise ValueError(f"region {list(arc)} is not a clockwise arc")
             units: list[tuple[int, ...]] = []
             t = 1
             while any(t in arc[1:] for arc in arcs):  # start outside a region's middle
-                t = t % 15 + 1
+                t = t % RING + 1
             start = t
             while True:
                 arc = next((a for a in arcs if a[0] == t), (t,))
                 units.append(arc)
-                t = arc[-1] % 15 + 1
+                t = arc[-1] % RING + 1
                 if t == start:
                     break
-            self._units = units
-            self._owner = [None] * len(units)
-            self._reindex()
-            self._emperor = self._unit_of[standing]
+            unit_of = units_index(tuple(units))
+            s = s.evolve(
+                units=tuple(units),
+                owner=(None,) * len(units),
+                unit_of=unit_of,
+                emperor=unit_of[standing],
+            )
+        owner = list(s.owner)
         for number, side in (owners or {}).items():
             if side not in self.sides:
                 raise ValueError(f"no side plays {side!r} castles")
-            self._owner[self._unit_of[number]] = side
+            owner[s.unit_of[number]] = side
+        courts_now = list(s.courts)
         for name, colours in (courts or {}).items():
-            self._courts[self._player(name)] = Cubes.of(colours)
+            courts_now[self._player(name)] = Cubes.of(colours)
+        reserves_now = list(s.reserves)
         for name, colours in (reserves or {}).items():
-            self._reserves[self._player(name)] = Cubes.of(colours)
+            reserves_now[self._player(name)] = Cubes.of(colours)
+        held = list(s.control)
         if courts is not None:
-            for i in range(5):
-                counts = [court[i] for court in self._courts]
+            for i in range(COLOUR_COUNT):
+                counts = [court[i] for court in courts_now]
                 leaders = [p for p, n in enumerate(counts) if n == max(counts)]
-                self._control[i] = leaders[0] if len(leaders) == 1 else None
+                held[i] = leaders[0] if len(leaders) == 1 else None
         for colour, holder in (control or {}).items():
-            self._control[COLOUR_INDEX[colour]] = None if holder is None else self._player(holder)
-        if emperor is not None:
-            self._emperor = self._unit_of[emperor]
+            held[COLOUR_INDEX[colour]] = None if holder is None else self._player(holder)
+        s = s.evolve(
+            owner=tuple(owner),
+            courts=tuple(courts_now),
+            reserves=tuple(reserves_now),
+            control=tuple(held),
+            emperor=s.emperor if emperor is None else s.unit_of[emperor],
+        )
+        self._state = s
         if any(n < 0 for n in self.supply()):
             raise ValueError(f"more cubes on the table than the game has: supply {self.supply()}")
         self.move_stack.clear()
         self._stack.clear()
 
-    def _reindex(self) -> None:
-        unit_of = [0] * 16
-        for i, unit in enumerate(self._units):
-            for t in unit:
-                unit_of[t] = i
-        self._unit_of = unit_of
-
     # -------------------------------------------------------------- questions
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self._state.phase is Phase.OVER
 
     @property
     def to_move(self) -> str | None:
         """The player whose action it is, or who must choose a disc next (``None`` when
         anyone still to choose may, as in round 1, or when the game is over)."""
-        if self.phase is Phase.ACTION:
-            return self._names[self._order[self._turn]]
-        if self.phase is Phase.OPENING and self._choosing is not None:
-            return self._names[self._choosing[len(self._chosen)]]
+        s = self._state
+        if s.phase is Phase.ACTION:
+            return self._names[s.order[s.turn]]
+        if s.phase is Phase.OPENING and s.choosing is not None:
+            return self._names[s.choosing[len(s.chosen)]]
         return None
 
     @property
     def turn_number(self) -> int:
         """1-based position of the current turn in the round's order of play (0 in the
         opening phase)."""
-        return self._turn + 1 if self.phase is not Phase.OPENING else 0
+        return self._state.turn + 1 if self._state.phase is not Phase.OPENING else 0
 
     @property
     def progress(self) -> Progress:
@@ -410,35 +431,37 @@ class Game:
         >>> game.progress
         Progress(round=1, turn=1)
         """
-        return Progress(self.round, self.turn_number)
+        return Progress(self._state.round, self.turn_number)
 
     def choosers(self) -> tuple[str, ...]:
         """Who may choose a disc now."""
-        if self.phase is not Phase.OPENING:
+        s = self._state
+        if s.phase is not Phase.OPENING:
             return ()
-        if self._choosing is not None:
-            return (self._names[self._choosing[len(self._chosen)]],)
-        chosen = {p for p, _ in self._chosen}
+        if s.choosing is not None:
+            return (self._names[s.choosing[len(s.chosen)]],)
+        chosen = {p for p, _ in s.chosen}
         return tuple(name for i, name in enumerate(self._names) if i not in chosen)
 
     def choosing_order(self) -> tuple[str, ...] | None:
         """This round's required choosing order (``None`` in round 1: any order)."""
-        return None if self._choosing is None else tuple(self._names[i] for i in self._choosing)
+        choosing = self._state.choosing
+        return None if choosing is None else tuple(self._names[i] for i in choosing)
 
     def chosen_discs(self) -> list[tuple[str, int]]:
         """Discs laid this round, in choosing order."""
-        return [(self._names[p], d) for p, d in self._chosen]
+        return [(self._names[p], d) for p, d in self._state.chosen]
 
     def order_of_play(self) -> tuple[str, ...]:
-        return tuple(self._names[i] for i in self._order)
+        return tuple(self._names[i] for i in self._state.order)
 
     def disc(self, player: str) -> int | None:
         """The disc ``player`` laid this round, if any."""
         index = self._player(player)
-        return next((d for p, d in self._chosen if p == index), None)
+        return next((d for p, d in self._state.chosen if p == index), None)
 
     def discs_in_hand(self, player: str) -> frozenset[int]:
-        return DISCS - self._used[self._player(player)]
+        return DISCS - self._state.used[self._player(player)]
 
     def side_of(self, player: str) -> str:
         return self._side_of[self._player(player)]
@@ -447,63 +470,70 @@ class Game:
         return tuple(n for n, s in zip(self._names, self._side_of, strict=True) if s == side)
 
     def court(self, player: str) -> Cubes:
-        return self._courts[self._player(player)]
+        return self._state.courts[self._player(player)]
 
     def reserve(self, player: str) -> Cubes:
-        return self._reserves[self._player(player)]
+        return self._state.reserves[self._player(player)]
 
     def controller(self, colour: Colour) -> str | None:
-        holder = self._control[COLOUR_INDEX[colour]]
+        holder = self._state.control[COLOUR_INDEX[colour]]
         return None if holder is None else self._names[holder]
 
     def control(self, player: str) -> list[Colour]:
         """Colours ``player`` controls, in colour order."""
         index = self._player(player)
-        return [c for c, h in zip(COLOURS, self._control, strict=True) if h == index]
+        return [c for c, h in zip(COLOURS, self._state.control, strict=True) if h == index]
 
     def territory(self, number: int) -> Cubes:
-        return self._territory[number - 1]
+        return self._state.territory[number - 1]
 
     def units(self) -> list[tuple[int, ...]]:
         """Territories and regions clockwise from the one holding territory 1, each sorted."""
-        start = self._unit_of[1]
-        ring = self._units[start:] + self._units[:start]
+        s = self._state
+        start = s.unit_of[1]
+        ring = s.units[start:] + s.units[:start]
         return [tuple(sorted(u)) for u in ring]
 
     def unit(self, territory: int) -> tuple[int, ...]:
         """The territory or region holding ``territory``, sorted."""
-        return tuple(sorted(self._units[self._unit_of[territory]]))
+        s = self._state
+        return tuple(sorted(s.units[s.unit_of[territory]]))
 
     def owner(self, territory: int) -> str | None:
         """Castle colour standing on ``territory`` (each territory of a region has one)."""
-        return self._owner[self._unit_of[territory]]
+        s = self._state
+        return s.owner[s.unit_of[territory]]
 
     def owners(self) -> dict[int, str]:
         """Lowest territory of each owned unit -> its castle colour."""
-        return {min(u): owner for u, owner in zip(self._units, self._owner, strict=True) if owner}
+        s = self._state
+        return {min(u): owner for u, owner in zip(s.units, s.owner, strict=True) if owner}
 
     @property
     def emperor(self) -> int:
         """Lowest territory of the unit the emperor stands on."""
-        return min(self._units[self._emperor])
+        s = self._state
+        return min(s.units[s.emperor])
 
     def emperor_reach(self, steps: int) -> int:
         """Where the emperor stops after ``steps`` (lowest territory of that unit)."""
-        return min(self._units[(self._emperor + steps) % len(self._units)])
+        s = self._state
+        return min(s.units[(s.emperor + steps) % len(s.units)])
 
     def castles(self, side: str) -> int:
         """Territories under ``side``'s castles (a region of n territories counts n)."""
-        return sum(
-            len(u) for u, owner in zip(self._units, self._owner, strict=True) if owner == side
-        )
+        s = self._state
+        return sum(len(u) for u, owner in zip(s.units, s.owner, strict=True) if owner == side)
 
     def score(self, side: str) -> int:
         """Points for tables that keep a score: 4 a castle (5 with 3 players), at most 40."""
-        return min(40, self.castles(side) * (5 if self._n == 3 else 4))
+        points = POINTS_PER_CASTLE_THREE if self._n == 3 else POINTS_PER_CASTLE
+        return min(POINTS_MAX, self.castles(side) * points)
 
     def supply(self) -> Cubes:
         """Cubes in the middle of the ring: the game's cubes less all on the table."""
-        used = Cubes.sum([*self._territory, *self._courts, *self._reserves])
+        s = self._state
+        used = Cubes.sum([*s.territory, *s.courts, *s.reserves])
         total = self._total
         return Cubes(
             (total - used[0], total - used[1], total - used[2], total - used[3], total - used[4])
@@ -512,12 +542,12 @@ class Game:
     def cubes_to_play(self, player: str) -> int:
         """Cubes ``player`` must play this turn: 3 (4 with three players), or his whole
         reserve if the exhausted supply left him fewer."""
-        return min(self.cubes_per_turn, self._reserves[self._player(player)].total())
+        return min(self.cubes_per_turn, self._state.reserves[self._player(player)].total())
 
     def explain(self, territory: int) -> Majority:
         """Each side's strength in the unit holding ``territory``, and what the emperor
         would do there now."""
-        return self._majority(self._unit_of[territory])
+        return self._majority(self._state.unit_of[territory])
 
     def majorities(self) -> list[Majority]:
         """`explain` for every unit, clockwise from territory 1."""
@@ -542,14 +572,14 @@ class Game:
 
     def push(self, move: Move) -> list[Event]:
         self._check(move)
-        self._stack.append(self._save())
+        self._stack.append(self._state)
         self.move_stack.append(move)
         return self._apply(move)
 
     def pop(self) -> Move:
         """Take back the last move."""
         move = self.move_stack.pop()
-        self._restore(self._stack.pop())
+        self._state = self._stack.pop()
         return move
 
     def _player(self, name: str) -> int:
@@ -561,68 +591,65 @@ class Game:
     # ------------------------------------------------------------- checking
 
     def _check(self, move: Move) -> None:
-        if self.phase is Phase.OVER:
+        if self._state.phase is Phase.OVER:
             raise AfterEndError(
                 f"the game is over ({self.describe_result()}); no more moves", move.player
             )
-        if isinstance(move, ChooseDisc):
-            self._check_disc(move)
-        elif isinstance(move, PlayCubes):
-            self._check_cubes(move)
-        elif isinstance(move, MoveEmperor):
-            self._check_emperor(move)
-        else:
-            self._check_refill(move)
+        _RULES[type(move)].check(self, move)
 
-    def _check_actor(self, player: str, step: Step) -> int:
-        if self.phase is Phase.OPENING:
+    def _check_actor(self, move: PlayCubes | MoveEmperor | Refill) -> int:
+        """The acting player's index, once it is his turn and the step `STAGES` gives
+        his move."""
+        s = self._state
+        player, step = move.player, STAGES[type(move)].step
+        if s.phase is Phase.OPENING:
             raise TurnOrderError(
-                f"{player} cannot act yet: the discs of round {self.round} are still being chosen",
+                f"{player} cannot act yet: the discs of round {s.round} are still being chosen",
                 self.to_move or (self.choosers() or (None,))[0],
             )
-        expected = self._names[self._order[self._turn]]
+        expected = self._names[s.order[s.turn]]
         if player != expected:
             raise TurnOrderError(
-                f"it is {expected}'s turn (disc {self._chosen_disc(self._order[self._turn])}), "
+                f"it is {expected}'s turn (disc {self._chosen_disc(s.order[s.turn])}), "
                 f"not {player}'s",
                 expected,
             )
-        if self.step is not step:
+        if s.step is not step:
             todo = {
                 Step.CUBES: "play cubes",
                 Step.EMPEROR: "move the emperor",
                 Step.REFILL: "refill the reserve",
-            }[self.step]
+            }[s.step]
             raise TurnOrderError(f"{player} must {todo} first", expected)
         return self._index[player]
 
     def _chosen_disc(self, index: int) -> int:
-        return next(d for p, d in self._chosen if p == index)
+        return next(d for p, d in self._state.chosen if p == index)
 
     def _check_disc(self, move: ChooseDisc) -> None:
-        if self.phase is not Phase.OPENING:
+        s = self._state
+        if s.phase is not Phase.OPENING:
             raise DiscOrderError(
-                f"{move.player} cannot choose a disc now: round {self.round} is in its action "
-                f"phase",
+                f"{move.player} cannot choose a disc now: round {s.round} is in its action phase",
                 move.player,
             )
         if move.player not in self._index:
             raise DiscOrderError(f"{move.player!r} is not a player of this game", move.player)
         index = self._index[move.player]
-        if any(p == index for p, _ in self._chosen):
+        if any(p == index for p, _ in s.chosen):
             raise DiscOrderError(
-                f"{move.player} has already chosen a disc in round {self.round}", move.player
+                f"{move.player} has already chosen a disc in round {s.round}", move.player
             )
-        if self._choosing is not None:
-            expected = self._choosing[len(self._chosen)]
+        if s.choosing is not None:
+            expected = s.choosing[len(s.chosen)]
             if expected != index:
-                order = ", ".join(self._names[i] for i in self._choosing)
+                order = ", ".join(self._names[i] for i in s.choosing)
                 raise DiscOrderError(
                     f"{self._names[expected]} chooses next, not {move.player} (round "
-                    f"{self.round} chooses in the previous round's order of play: {order})",
+                    f"{s.round} chooses in the previous round's order of play: {order})",
                     self._names[expected],
                 )
-        in_hand = DISCS - self._used[index]
+        in_hand = DISCS - s.used[index]
         number = move.number
         if isinstance(number, bool) or number not in DISCS:
             raise DiscUnavailableError(
@@ -634,7 +661,7 @@ class Game:
                 f"he holds {_list(sorted(in_hand))}",
                 move.player,
             )
-        taken = {d for _, d in self._chosen}
+        taken = {d for _, d in s.chosen}
         free = in_hand - taken
         if number in taken and free:
             raise DiscTakenError(
@@ -644,7 +671,7 @@ class Game:
             )
 
     def _check_cubes(self, move: PlayCubes) -> None:
-        index = self._check_actor(move.player, Step.CUBES)
+        index = self._check_actor(move)
         for key, _ in move.territories:
             if self._territory_number(key) is None:
                 raise UnknownTerritoryError(
@@ -665,7 +692,7 @@ class Game:
                 move.player,
             )
         played = Cubes.of(move.colours())
-        reserve = self._reserves[index]
+        reserve = self._state.reserves[index]
         if not reserve.covers(played):
             raise NotInReserveError(
                 f"{move.player} played {played.describe()} but his reserve holds "
@@ -677,12 +704,12 @@ class Game:
     def _territory_number(key: int | str) -> int | None:
         if isinstance(key, str):
             return _TERRITORY_KEYS.get(key)
-        if isinstance(key, int) and not isinstance(key, bool) and 1 <= key <= 15:
+        if isinstance(key, int) and not isinstance(key, bool) and 1 <= key <= RING:
             return key
         return None
 
     def _check_emperor(self, move: MoveEmperor) -> None:
-        index = self._check_actor(move.player, Step.EMPEROR)
+        index = self._check_actor(move)
         disc = self._chosen_disc(index)
         steps = move.steps
         if isinstance(steps, bool) or not isinstance(steps, int) or not 1 <= steps <= disc:
@@ -693,12 +720,13 @@ class Game:
             )
 
     def _check_refill(self, move: Refill) -> None:
-        self._check_actor(move.player, Step.REFILL)
+        self._check_actor(move)
         self._planned = (move, self._plan_refill(move))  # `push` applies it without replanning
 
     def _plan_refill(self, move: Refill) -> dict[int, int]:
         """Check a refill; return the returns it calls for (colour index -> k)."""
-        played = self._played
+        s = self._state
+        played = s.played
         unknown = [c for c in move.colours if c not in COLOUR_INDEX]
         if unknown or len(move.colours) > played:
             raise RefillCountError(
@@ -710,16 +738,14 @@ class Game:
         supply = self.supply()
         canonical = {
             i: self.canonical_return(COLOURS[i], need[i] - supply[i])
-            for i in range(5)
+            for i in range(COLOUR_COUNT)
             if need[i] > supply[i]
         }
         canonical = {i: k for i, k in canonical.items() if k > 0}
         if len(move.colours) < played:
             # a short refill is only right when even the returns the rules call for
             # leave the supply empty (record.md checks the count before the returns)
-            returnable = sum(
-                min(k, court[i]) for i, k in canonical.items() for court in self._courts
-            )
+            returnable = sum(min(k, court[i]) for i, k in canonical.items() for court in s.courts)
             if supply.total() + returnable - len(move.colours) > 0:
                 raise RefillCountError(
                     f"{move.player} must refill exactly {played} cubes, not {len(move.colours)}",
@@ -741,10 +767,10 @@ class Game:
                     move.player,
                 )
             returns[i] = k
-        back = [0] * 5
+        back = [0] * COLOUR_COUNT
         for i, k in returns.items():
-            back[i] = sum(min(k, court[i]) for court in self._courts)
-        for i in range(5):
+            back[i] = sum(min(k, court[i]) for court in s.courts)
+        for i in range(COLOUR_COUNT):
             if need[i] > supply[i] + back[i]:
                 hint = (
                     f" (every player must first return {canonical[i]} {COLOURS[i]} from his court)"
@@ -762,64 +788,92 @@ class Game:
         """The *k* every player returns of ``colour`` to cover ``shortfall``: the smallest
         equal number that covers it, or everyone's all when nothing does (0: none held)."""
         i = COLOUR_INDEX[colour]
-        held = [court[i] for court in self._courts]
+        held = [court[i] for court in self._state.courts]
         for k in range(1, max(held, default=0) + 1):
             if sum(min(k, h) for h in held) >= shortfall:
                 return k
         return max(held, default=0)
 
     # -------------------------------------------------------------- applying
+    #
+    # Each move's own effect replaces `_state` with a new value (the one it leaves is
+    # on `_stack` already); then `_follow` moves the flow on as `STAGES` says.
 
     def _apply(self, move: Move) -> list[Event]:
-        if isinstance(move, ChooseDisc):
-            return self._apply_disc(move)
-        if isinstance(move, PlayCubes):
-            return self._apply_cubes(move)
-        if isinstance(move, MoveEmperor):
-            return self._apply_emperor(move)
-        return self._apply_refill(move)
+        events = _RULES[type(move)].apply(self, move)
+        return events + self._follow(STAGES[type(move)])
+
+    def _follow(self, stage: Stage) -> list[Event]:
+        """The flow after a move played in ``stage``: the turn's next step, the next
+        player's turn, or the next phase once every player has had his part."""
+        s = self._state
+        if stage.then is not None:
+            self._state = s.evolve(step=stage.then)
+            return []
+        if stage.phase is Phase.ACTION:  # a turn ends
+            s = self._state = s.evolve(turn=s.turn + 1, step=FIRST_STEP, played=0)
+            if s.turn < self._n:
+                return [self._turn_started()]
+        elif len(s.chosen) < self._n:
+            return []
+        return self._begin(NEXT_PHASE[stage.phase])
+
+    def _begin(self, phase: Phase) -> list[Event]:
+        s = self._state
+        if phase is Phase.ACTION:
+            # lowest disc first; equal discs (the forced case) in choosing order
+            position = {p: i for i, (p, _) in enumerate(s.chosen)}
+            order = tuple(
+                sorted((p for p, _ in s.chosen), key=lambda p: (self._chosen_disc(p), position[p]))
+            )
+            self._state = s.evolve(phase=phase, order=order, turn=0, step=FIRST_STEP)
+            return [self._turn_started()]
+        # the next round chooses in this round's order of play
+        new_round = s.round + 1
+        self._state = s.evolve(
+            round=new_round,
+            phase=phase,
+            choosing=s.order,
+            chosen=(),
+            order=(),
+            turn=0,
+            used=(frozenset(),) * self._n if (new_round - 1) % DISC_CYCLE == 0 else s.used,
+        )
+        return []
 
     def _apply_disc(self, move: ChooseDisc) -> list[Event]:
+        s = self._state
         index = self._index[move.player]
-        self._used[index] = self._used[index] | {move.number}
-        self._chosen.append((index, move.number))
-        events: list[Event] = [DiscChosen(self.round, 0, move.player, move.number)]
-        if len(self._chosen) == self._n:
-            position = {p: i for i, (p, _) in enumerate(self._chosen)}
-            self._order = tuple(
-                sorted(
-                    (p for p, _ in self._chosen), key=lambda p: (self._chosen_disc(p), position[p])
-                )
-            )
-            self.phase = Phase.ACTION
-            self._turn = 0
-            self.step = Step.CUBES
-            events.append(self._turn_started())
-        return events
+        self._state = s.evolve(
+            used=_put(s.used, index, s.used[index] | {move.number}),
+            chosen=(*s.chosen, (index, move.number)),
+        )
+        return [DiscChosen(s.round, 0, move.player, move.number)]
 
     def _turn_started(self) -> TurnStarted:
-        player = self._order[self._turn]
-        return TurnStarted(
-            self.round, self._turn + 1, self._names[player], self._chosen_disc(player)
-        )
+        s = self._state
+        player = s.order[s.turn]
+        return TurnStarted(s.round, s.turn + 1, self._names[player], self._chosen_disc(player))
 
     def _apply_cubes(self, move: PlayCubes) -> list[Event]:
+        s = self._state
         index = self._index[move.player]
-        played = Cubes.of(move.colours())
-        self._reserves[index] = self._reserves[index] - played
+        tiles = list(s.territory)
         for key, colours in move.territories:
             number = self._territory_number(key)
             assert number is not None
-            self._territory[number - 1] = self._territory[number - 1] + Cubes.of(colours)
+            tiles[number - 1] = tiles[number - 1] + Cubes.of(colours)
         court = Cubes.of(move.court)
-        self._courts[index] = self._courts[index] + court
-        self._played = move.count()
-        self.step = Step.EMPEROR
-        rnd, turn = self.round, self._turn + 1
+        self._state = s.evolve(
+            territory=tuple(tiles),
+            reserves=_put(s.reserves, index, s.reserves[index] - Cubes.of(move.colours())),
+            courts=_put(s.courts, index, s.courts[index] + court),
+            played=move.count(),
+        )
         events: list[Event] = [
             CubesPlayed(
-                rnd,
-                turn,
+                s.round,
+                s.turn + 1,
                 move.player,
                 move.court,
                 {str(self._territory_number(k)): list(c) for k, c in move.territories},
@@ -831,45 +885,51 @@ class Game:
     def _update_control(self, changed: Cubes) -> list[Event]:
         """Re-evaluate control of the colours in ``changed``: strictly most cubes wins,
         a tie keeps the holder."""
+        s = self._state
         events: list[Event] = []
-        for i in range(5):
+        control = list(s.control)
+        for i in range(COLOUR_COUNT):
             if not changed[i]:
                 continue
-            counts = [court[i] for court in self._courts]
+            counts = [court[i] for court in s.courts]
             best = max(counts)
             leaders = [p for p, n in enumerate(counts) if n == best]
-            holder = self._control[i]
+            holder = control[i]
             if len(leaders) == 1 and leaders[0] != holder:
-                self._control[i] = leaders[0]
+                control[i] = leaders[0]
                 events.append(
                     ControlGained(
-                        self.round,
-                        self._turn + 1,
+                        s.round,
+                        s.turn + 1,
                         COLOURS[i],
                         self._names[leaders[0]],
                         None if holder is None else self._names[holder],
                     )
                 )
+        if events:
+            self._state = s.evolve(control=tuple(control))
         return events
 
     def _apply_emperor(self, move: MoveEmperor) -> list[Event]:
-        self._emperor = (self._emperor + move.steps) % len(self._units)
-        self.step = Step.REFILL
-        self.last_turn_round = self.round
+        s = self._state
+        s = self._state = s.evolve(
+            emperor=(s.emperor + move.steps) % len(s.units), last_turn_round=s.round
+        )
         events: list[Event] = [
-            EmperorMoved(self.round, self._turn + 1, move.player, move.steps, self.emperor)
+            EmperorMoved(s.round, s.turn + 1, move.player, move.steps, self.emperor)
         ]
         events += self._resolve()
         return events
 
     def _majority(self, u: int) -> Majority:
-        unit = self._units[u]
-        cubes = sum((self._territory[t - 1] for t in unit), NO_CUBES)
-        owner = self._owner[u]
+        s = self._state
+        unit = s.units[u]
+        cubes = sum((s.territory[t - 1] for t in unit), NO_CUBES)
+        owner = s.owner[u]
         strengths = []
         for team in self.sides:
             members = [i for i in range(self._n) if self._side_of[i] == team]
-            counted = Cubes(cubes[c] if self._control[c] in members else 0 for c in range(5))
+            counted = Cubes(cubes[c] if s.control[c] in members else 0 for c in range(COLOUR_COUNT))
             strengths.append(
                 Strength(
                     team,
@@ -878,9 +938,9 @@ class Game:
                     len(unit) if owner == team else 0,
                 )
             )
-        totals = [s.total for s in strengths]
+        totals = [st.total for st in strengths]
         best = max(totals)
-        leaders = [s.side for s in strengths if s.total == best]
+        leaders = [st.side for st in strengths if st.total == best]
         leader = leaders[0] if len(leaders) == 1 and best > 0 else None
         side: str | None
         if owner is None:
@@ -892,19 +952,19 @@ class Game:
         return Majority(tuple(sorted(unit)), owner, cubes, tuple(strengths), outcome, side)
 
     def _resolve(self) -> list[Event]:
-        u = self._emperor
+        s = self._state
+        u = s.emperor
         majority = self._majority(u)
-        rnd, turn = self.round, self._turn + 1
+        rnd, turn = s.round, s.turn + 1
         events: list[Event] = []
         side = majority.side
         if majority.outcome == "build" and side is not None:
-            self._owner[u] = side
             events.append(CastleBuilt(rnd, turn, majority.territories, side))
         elif majority.outcome == "take" and side is not None and majority.owner is not None:
-            self._owner[u] = side
             events.append(CastleTaken(rnd, turn, majority.territories, side, majority.owner))
         else:
             return events
+        self._state = s.evolve(owner=_put(s.owner, u, side))
         merged = self._merge(u, side)
         if merged is not None:
             events.append(Merged(rnd, turn, merged, side))
@@ -913,28 +973,29 @@ class Game:
 
     def _merge(self, u: int, side: str) -> tuple[int, ...] | None:
         """Merge unit ``u`` with each ring neighbour owned by ``side``."""
-        count = len(self._units)
+        s = self._state
+        count = len(s.units)
         left, right = (u - 1) % count, (u + 1) % count
-        take_left = left != u and self._owner[left] == side
-        take_right = right != u and right != left and self._owner[right] == side
+        take_left = left != u and s.owner[left] == side
+        take_right = right != u and right != left and s.owner[right] == side
         if not (take_left or take_right):
             return None
         start = left if take_left else u
         pieces = 1 + take_left + take_right
-        ring = self._units[start:] + self._units[:start]
-        owners = self._owner[start:] + self._owner[:start]
+        ring = s.units[start:] + s.units[:start]
+        owners = s.owner[start:] + s.owner[:start]
         region = tuple(t for unit in ring[:pieces] for t in unit)
-        self._units = [region, *ring[pieces:]]
-        self._owner = [side, *owners[pieces:]]
-        self._emperor = 0
-        self._reindex()
+        units = (region, *ring[pieces:])
+        self._state = s.evolve(
+            units=units, owner=(side, *owners[pieces:]), unit_of=units_index(units), emperor=0
+        )
         return tuple(sorted(region))
 
     def _check_end(self) -> list[Event]:
         for side in self.sides:
             if self.castles(side) >= self.goal:
                 return self._finish(self._side_name(side), "castles")
-        if len(self._units) < 4:
+        if len(self._state.units) < FEW_UNITS:
             counts = {side: self.castles(side) for side in self.sides}
             best = max(counts.values())
             leaders = [s for s, c in counts.items() if c == best]
@@ -944,48 +1005,40 @@ class Game:
 
     def _side_name(self, side: str) -> str:
         """How a winner is named: the player (2-3 players) or the team's colour (4)."""
-        if self._n == 4:
+        if self._n == TEAM_GAME:
             return side
         return self._names[self._side_of.index(side)]
 
     def _finish(self, winner: str, reason: str) -> list[Event]:
-        self.winner, self.reason = winner, reason
-        self.phase = Phase.OVER
-        return [GameOver(self.round, self._turn + 1, winner, reason)]
+        s = self._state = self._state.evolve(winner=winner, reason=reason, phase=Phase.OVER)
+        return [GameOver(s.round, s.turn + 1, winner, reason)]
 
     def _apply_refill(self, move: Refill) -> list[Event]:
         index = self._index[move.player]
         planned = self._planned
         returns = planned[1] if planned and planned[0] is move else self._plan_refill(move)
         self._planned = None
-        rnd, turn = self.round, self._turn + 1
+        s = self._state
+        rnd, turn = s.round, s.turn + 1
         events: list[Event] = []
+        courts = list(s.courts)
         for i in sorted(returns):
             k = returns[i]
-            back = [0, 0, 0, 0, 0]
-            for p, court in enumerate(self._courts):
+            back = [0] * COLOUR_COUNT
+            for p, court in enumerate(courts):
                 back[i] = min(k, court[i])
-                self._courts[p] = court - Cubes(back)
+                courts[p] = court - Cubes(back)
             events.append(Returned(rnd, turn, COLOURS[i], k))
+        self._state = s.evolve(courts=tuple(courts))
         if returns:
-            events += self._update_control(Cubes(1 if i in returns else 0 for i in range(5)))
-        self._reserves[index] = self._reserves[index] + Cubes.of(move.colours)
+            events += self._update_control(
+                Cubes(1 if i in returns else 0 for i in range(COLOUR_COUNT))
+            )
+        s = self._state
+        self._state = s.evolve(
+            reserves=_put(s.reserves, index, s.reserves[index] + Cubes.of(move.colours))
+        )
         events.append(Refilled(rnd, turn, move.player, move.colours))
-        self._turn += 1
-        self.step = Step.CUBES
-        self._played = 0
-        if self._turn < self._n:
-            events.append(self._turn_started())
-            return events
-        # the round is over: the next one chooses in this round's order of play
-        self.round += 1
-        self.phase = Phase.OPENING
-        self._choosing = self._order
-        self._chosen = []
-        self._order = ()
-        self._turn = 0
-        if (self.round - 1) % 5 == 0:
-            self._used = [frozenset()] * self._n
         return events
 
     # ---------------------------------------------------------------- words
@@ -995,11 +1048,33 @@ class Game:
             return "the game goes on"
         how = {
             "castles": f"castles on {self.goal} territories",
-            "few-territories": "fewer than 4 territories left",
+            "few-territories": f"fewer than {FEW_UNITS} territories left",
         }.get(self.reason or "", self.reason or "")
         if self.winner == "draw":
             return f"a draw ({how})"
         return f"{self.winner} wins ({how})"
+
+
+@dataclass(frozen=True)
+class _Rule:
+    """How the engine checks and applies one kind of move."""
+
+    check: Callable[[Game, Any], None]
+    apply: Callable[[Game, Any], list[Event]]
+
+
+#: Dispatch by move type, in one place: `Game._check` and `Game._apply` look here.
+_RULES: Final[Mapping[type[Move], _Rule]] = {
+    ChooseDisc: _Rule(Game._check_disc, Game._apply_disc),
+    PlayCubes: _Rule(Game._check_cubes, Game._apply_cubes),
+    MoveEmperor: _Rule(Game._check_emperor, Game._apply_emperor),
+    Refill: _Rule(Game._check_refill, Game._apply_refill),
+}
+
+
+def _put(values: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
+    """``values`` with the one at ``i`` replaced: states are never changed in place."""
+    return (*values[:i], value, *values[i + 1 :])
 
 
 class LegalMoves:
