@@ -1,12 +1,14 @@
 """The verdict on a record: replay it through the rules and say where it breaks.
 
 This is ``carolus check`` without the command line: `judge` folds the record's moves
-over the set-up and reports the first broken rule in play order, the state after the
-last whole legal turn, and the events of the game (``docs/record.md``).
+over the set-up with `referee.replay.replay`, as the game log and the table referee do,
+and reports the first broken rule in play order, the state after the last whole legal
+turn, and the events of the game (``docs/record.md``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,9 +21,10 @@ from referee.errors import (
 )
 from referee.events import RECORD_KINDS, Event
 from referee.game import Game, Phase
-from referee.moves import ChooseDisc
+from referee.moves import ChooseDisc, Move
 from referee.pieces import COLOURS, NO_CUBES
 from referee.record import MalformedRecordError, Record, load
+from referee.replay import replay
 
 
 @dataclass
@@ -116,18 +119,48 @@ def judge(record: Record, name: str = "<record>") -> Verdict:
         game = Game(record.setup)
     except IllegalMoveError as exc:
         return Verdict(name, False, Fault(exc.code, 0, 0, exc.player, exc.message).to_json())
-    events: list[Event] = []
-    fault = _replay(record, game, events)
+    where = _Where()
+    done = replay(game, _moves(record, game, where))
+    fault = where.fault
+    if done.refused is not None:
+        refused = done.refused
+        fault = Fault(
+            refused.code, where.round, where.turn, refused.player or where.player, refused.message
+        )
+        while len(game.move_stack) > where.depth:  # a turn is taken whole or not at all
+            game.pop()
+    # the events of the whole turns; discs are not announced by check
+    events = [
+        event
+        for move, played in zip(game.move_stack, done.events, strict=False)
+        if not isinstance(move, ChooseDisc)
+        for event in played
+    ]
     if fault is None:
         return Verdict(name, True, None, game, events)
     return Verdict(name, False, fault.to_json(), game, events)
 
 
-def _replay(record: Record, game: Game, events: list[Event]) -> Fault | None:
+@dataclass
+class _Where:
+    """Where in the record the move being replayed stands, and the fault of the
+    record's own shape (a round short of turns, too many discs …) that ended it."""
+
+    round: int = 0
+    turn: int = 0  # 0: the opening phase
+    player: str | None = None
+    depth: int = 0  # moves pushed before this disc or turn
+    fault: Fault | None = None
+
+
+def _moves(record: Record, game: Game, where: _Where) -> Iterator[Move]:
+    """The record's moves in play order, read as `replay` pushes them on ``game``:
+    each round's discs, then its turns as three steps. A round that does not fit the
+    game as replayed so far ends the moves, with the fault in ``where``."""
     players = len(game.players)
     for r, rnd in enumerate(record.rounds, start=1):
         if r > 1 and not game.is_over and game.round != r:
-            return Fault(
+            where.fault = Fault(
                 TurnOrderError.code,
                 r - 1,
                 game.turn_number,
@@ -135,32 +168,34 @@ def _replay(record: Record, game: Game, events: list[Event]) -> Fault | None:
                 f"round {r - 1} is missing turns: {game.to_move} had not played when round "
                 f"{r} began",
             )
-        # the opening phase of round r; discs are not announced by check
+            return
+        # the opening phase of round r
         for name, number in rnd.discs:
             if game.is_over:
-                return Fault(
+                where.fault = Fault(
                     AfterEndError.code,
                     r,
                     0,
                     name,
                     f"{name} chose a disc after the game ended ({game.describe_result()})",
                 )
+                return
             if game.phase is not Phase.OPENING:
-                return Fault(
+                where.fault = Fault(
                     DiscOrderError.code,
                     r,
                     0,
                     name,
                     f"round {r} lists more discs than the {players} players",
                 )
-            try:
-                game.push(ChooseDisc(name, number))
-            except IllegalMoveError as exc:
-                return Fault(exc.code, r, 0, exc.player or name, exc.message)
+                return
+            where.round, where.turn, where.player = r, 0, name
+            where.depth = len(game.move_stack)
+            yield ChooseDisc(name, number)
         if not game.is_over and game.phase is Phase.OPENING:
             missing = game.choosers()
             who = missing[0] if missing else None
-            return Fault(
+            where.fault = Fault(
                 DiscOrderError.code,
                 r,
                 0,
@@ -168,36 +203,32 @@ def _replay(record: Record, game: Game, events: list[Event]) -> Fault | None:
                 f"round {r} lists {len(rnd.discs)} disc{'s' if len(rnd.discs) != 1 else ''} "
                 f"for {players} players: {', '.join(missing)} chose none",
             )
+            return
         for t, turn in enumerate(rnd.turns, start=1):
             if game.is_over:
-                return Fault(
+                where.fault = Fault(
                     AfterEndError.code,
                     r,
                     t,
                     turn.player,
                     f"{turn.player} played a turn after the game ended ({game.describe_result()})",
                 )
+                return
             if game.phase is not Phase.ACTION or game.round != r:
-                return Fault(
+                where.fault = Fault(
                     TurnOrderError.code,
                     r,
                     t,
                     None,
                     f"round {r} lists more turns than the {players} players",
                 )
-            depth = len(game.move_stack)
-            played: list[Event] = []
-            try:
-                played += game.push(turn.cube_play())
-                played += game.push(turn.emperor_move())
-                if not game.is_over:
-                    played += game.push(turn.refill_move())
-            except IllegalMoveError as exc:
-                while len(game.move_stack) > depth:
-                    game.pop()
-                return Fault(exc.code, r, t, exc.player or turn.player, exc.message)
-            events += played
-    return None
+                return
+            where.round, where.turn, where.player = r, t, turn.player
+            where.depth = len(game.move_stack)
+            yield turn.cube_play()
+            yield turn.emperor_move()
+            if not game.is_over:
+                yield turn.refill_move()
 
 
 # -------------------------------------------------------------------- words

@@ -36,11 +36,11 @@ from firmware.gamelog.steps import (
     setup_to_json,
 )
 from referee.check import final_state, judge
-from referee.errors import IllegalMoveError
 from referee.events import Event
 from referee.game import Game, Progress
 from referee.moves import Move
 from referee.record import UNFINISHED_TURN, MalformedRecordError, Record, parse
+from referee.replay import replay
 from referee.setup import Setup
 
 log = logging.getLogger("carolus.gamelog")
@@ -728,24 +728,32 @@ class GameLog:
         return [loads_move(r[0]) for r in rows]
 
     def rebuild(self, game_id: int) -> tuple[Game, list[str]]:
-        """The game as its steps left it: each move pushed on the set-up again. A step
-        the referee refuses (a log from a different rules version) stops the fold; the
-        reason is in the warnings."""
-        game = Game(self.setup(game_id))
-        warnings: list[str] = []
+        """The game as its steps left it: the moves folded over the set-up again
+        (`referee.replay.replay`, as ``check`` and the table referee do). A step that
+        is no move, or that the referee refuses (a log from a different rules version),
+        stops the fold; the reason is in the warnings."""
         rows = self._conn.execute(
             "SELECT seq, move FROM steps WHERE game_id = ? AND undone IS NULL ORDER BY seq",
             (game_id,),
         ).fetchall()
+        moves: list[Move] = []
+        unreadable: str | None = None
         for seq, text in rows:
             try:
-                game.push(loads_move(text))
-            except (BadStepError, IllegalMoveError) as exc:
-                warnings.append(f"game {game_id}: step {seq} not replayed: {exc}")
+                moves.append(loads_move(text))
+            except BadStepError as exc:
+                unreadable = f"game {game_id}: step {seq} not replayed: {exc}"
                 break
+        done = replay(self.setup(game_id), moves)
+        warnings: list[str] = []
+        if done.refused is not None:
+            seq = rows[done.pushed][0]
+            warnings.append(f"game {game_id}: step {seq} not replayed: {done.refused}")
+        elif unreadable is not None:
+            warnings.append(unreadable)
         for message in warnings:
             log.warning(message)
-        return game, warnings
+        return done.game, warnings
 
     def record_json(self, game_id: int) -> dict[str, Any]:
         """The record to export: the stored final record as it was written or imported,
@@ -847,16 +855,14 @@ def _replay_unfinished(record: Record, game: Game) -> tuple[list[Event], str]:
         moves = record.unfinished_moves()
     except MalformedRecordError as exc:
         return [], f"the steps of the unfinished turn were left out: {exc}"
-    events: list[Event] = []
-    for i, move in enumerate(moves):
-        try:
-            events += game.push(move)
-        except IllegalMoveError as exc:
-            left = len(moves) - i
-            return events, (
-                f"{left} of the {len(moves)} steps of the unfinished turn were left out: "
-                f"{exc.message}"
-            )
+    done = replay(game, moves)
+    events = [event for played in done.events for event in played]
+    if done.refused is not None:
+        left = len(moves) - done.pushed
+        return events, (
+            f"{left} of the {len(moves)} steps of the unfinished turn were left out: "
+            f"{done.refused.message}"
+        )
     return events, ""
 
 
