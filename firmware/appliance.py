@@ -13,6 +13,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any, Protocol
 
 from firmware.bare import BareStep
@@ -88,7 +89,6 @@ class Appliance:
         self.message = ""
         self.meta = dict(meta or {})
         self.game_id: int | None = None
-        self._logged: list[Move] = []
         self._lock = threading.RLock()
         self._render_display = render_display
         self.frames = 0
@@ -105,7 +105,6 @@ class Appliance:
         with self._lock:
             self.referee.resume(game)
             self.game_id = game_id
-            self._logged = list(game.move_stack)
             self.message = f"Resumed game {game_id} where it stopped (round {game.round})."
             trouble = self.bare.use(bare_table)
             if trouble:
@@ -173,7 +172,7 @@ class Appliance:
         game = self.referee.game
         if self.gamelog is None or game is None:
             return
-        from firmware.gamelog.store import GameLogError
+        from firmware.gamelog.store import GameLogError, LogWriteError
 
         t = self.referee.t
         try:
@@ -183,17 +182,22 @@ class Appliance:
                     game.setup, {p.name: p.seat or "" for p in self.players}, self.meta
                 )
                 self._store_bare(t)
-            stack = game.move_stack
-            same = 0
-            while (
-                same < len(self._logged) and same < len(stack) and self._logged[same] == stack[same]
-            ):
-                same += 1
-            for _ in range(len(self._logged) - same):
-                self.gamelog.undo(self.game_id, t)
-            for move in stack[same:]:
-                self.gamelog.step(self.game_id, move, (), t)
-            self._logged = list(stack)
+            # what the referee says it took back and played since the last write; a
+            # write the card refuses waits in the log's queue, so the rest go after it
+            changes = self.referee.take_changes()
+            game_id = self.game_id
+            writes: list[Callable[[], object]] = [
+                *(partial(self.gamelog.undo, game_id, t) for _ in changes.popped),
+                *(partial(self.gamelog.step, game_id, move, (), t) for move in changes.pushed),
+            ]
+            refused: LogWriteError | None = None
+            for write in writes:
+                try:
+                    write()
+                except LogWriteError as exc:
+                    refused = refused or exc
+            if refused is not None:
+                raise refused
             self._picture_turns(events, t)
             for event in events:
                 self.gamelog.event(self.game_id, event, t)
@@ -418,7 +422,7 @@ class Appliance:
             except (KeyError, TypeError, ValueError) as exc:
                 raise CommandError(f"cannot seat these players: {exc}") from None
             self.players, self.referee = tuple(seated), referee
-            self.game_id, self._logged = None, []
+            self.game_id = None
             self.training = False
             self.bare.reset()
             names = ", ".join(f"{p.name} ({p.castles}, {p.seat})" for p in seated)
@@ -441,7 +445,7 @@ class Appliance:
                 except GameLogError as exc:
                     log.error("game log: %s", exc)
             self.referee = TableReferee(self.players)
-            self.game_id, self._logged = None, []
+            self.game_id = None
             self.bare.reset()
             self.message = "Game ended. Set up the table for a new one."
             events = [{"kind": "game-ended", "t": None, "message": self.message}]

@@ -49,10 +49,13 @@ from referee.game import Game, Phase, Step
 from referee.moves import ChooseDisc, Move, MoveEmperor, PlayCubes, Refill, move_to_json
 from referee.pieces import COLOUR_INDEX, COLOURS, NO_CUBES, SEATS, Cubes
 from referee.record import Record
+from referee.replay import replay
 from referee.setup import Player, Setup
+from referee.state import DISC_CYCLE
 from referee.table import doubts
 from referee.table.corrections import Corrections, Value, read, write
 from referee.table.events import TableEvent, stamp, table_event
+from referee.table.journal import Changes, Journal
 from referee.table.problems import Problem, ProblemFound, find_problem
 from referee.table.reading import (
     DISCS,
@@ -146,6 +149,7 @@ class TableReferee:
         self._undone_chores: dict[int, tuple[Move, Chores]] = {}  # moves played -> after it
         self._placed_key: tuple[object, ...] | None = None
         self._cylinders_said: frozenset[str] = frozenset()
+        self._journal = Journal()  # what was pushed and popped, for `take_changes`
         self.events: list[TableEvent] = []
 
     # ------------------------------------------------------------------ public
@@ -176,19 +180,24 @@ class TableReferee:
     def resume(self, game: Game) -> None:
         """Carry on a game rebuilt elsewhere (the game log after a power cut): it becomes
         the accepted state and the next settled table is judged against it. Its moves are
-        replayed to learn what the table may still owe (the last castles, cylinders)."""
+        replayed (`referee.replay.replay`) to learn what the table may still owe (the last
+        castles, cylinders). What it holds counts as said: `take_changes` starts from it."""
         names = [(p.name, p.castles) for p in game.players]
         if names != [(p.name, p.castles) for p in self.players]:
             raise ValueError(f"the game's players {names} are not the table's")
-        scratch = Game(game.setup)
-        self.game = scratch
         self._chores = Chores(back={self._seat[p.name]: DISCS for p in self.players})
         self._chores_stack = []
-        for move in game.move_stack:
-            events = scratch.push(move)
+
+        def learn(scratch: Game, move: Move, events: list[Event]) -> None:
             self._chores_stack.append(self._chores)
             self._after_push(scratch, move, events, None)
+
+        self.game = Game(game.setup)
+        done = replay(self.game, game.move_stack, learn)
+        if done.refused is not None:
+            raise done.refused
         self.game = game
+        self._journal = Journal()
         self.illegal = None
         self.question = None
         self._held_since = None
@@ -200,6 +209,16 @@ class TableReferee:
         self._untouched.clear()
         self._accepted = self._judged = None
 
+    def take_changes(self) -> Changes:
+        """The moves taken back and played since the last call (or `resume`), net: what
+        a game log must undo and store to hold the game the referee holds now.
+
+        >>> anna, bob = Player("Anna", "white", "south"), Player("Bob", "black", "north")
+        >>> TableReferee([anna, bob]).take_changes()
+        Changes(popped=(), pushed=())
+        """
+        return self._journal.take()
+
     def record(self, meta: Mapping[str, object] | None = None) -> Record | None:
         """The game record so far (whole turns; a half-chosen round of discs left out)."""
         game = self.game
@@ -208,10 +227,10 @@ class TableReferee:
         taken: list[Move] = []
         if game.phase is Phase.OPENING:
             while game.move_stack and isinstance(game.move_stack[-1], ChooseDisc):
-                taken.append(game.pop())
+                taken.append(self._pop(game))
         record = Record.from_game(game, meta)
         for move in reversed(taken):
-            game.push(move)
+            self._push(game, move)
         return record
 
     def undo(self) -> list[TableEvent]:
@@ -220,7 +239,7 @@ class TableReferee:
         if game is None or not game.move_stack:
             return self._log([table_event("undone", self.t, "Nothing to undo.", move=None)])
         self._undone_chores[len(game.move_stack)] = (game.move_stack[-1], self._chores)
-        move = game.pop()
+        move = self._pop(game)
         self._chores = self._chores_stack.pop()
         self.corrections.forget_after(len(game.move_stack))
         self._ignore = self.table
@@ -705,6 +724,18 @@ class TableReferee:
         self.events += events
         return events
 
+    def _push(self, game: Game, move: Move) -> list[Event]:
+        """Play ``move`` on the referee's game, kept in the journal (`take_changes`)."""
+        events = game.push(move)
+        self._journal.push(move)
+        return events
+
+    def _pop(self, game: Game) -> Move:
+        """Take back the last move of the referee's game, kept in the journal."""
+        move = game.pop()
+        self._journal.pop(move)
+        return move
+
     def _resolved(self) -> TableEvent:
         standing = self.illegal or self.question or {}
         self.illegal = self.question = None
@@ -795,7 +826,7 @@ class TableReferee:
         if problem is not None:
             kept = self._redone(moves)
             for _ in pushed[kept:]:
-                game.pop()
+                self._pop(game)
                 self._chores = self._chores_stack.pop()
             del self._undone[len(self._undone) - kept :]
             return out + self._announce_moves(pushed[:kept]) + self._raise(problem, table)
@@ -823,7 +854,7 @@ class TableReferee:
                 if move is None:
                     break
                 try:
-                    events = game.push(move)
+                    events = self._push(game, move)
                 except IllegalMoveError as exc:
                     raise ProblemFound(Problem(exc.code, exc.message, exc.player)) from None
             except ProblemFound as found:
@@ -838,7 +869,7 @@ class TableReferee:
 
     def _take_back(self, game: Game, steps: int) -> None:
         for _ in range(steps):
-            game.pop()
+            self._pop(game)
             self._chores = self._chores_stack.pop()
 
     def _replay_undone(
@@ -861,7 +892,7 @@ class TableReferee:
             done: list[list[Event]] = []
             for move in replay[:k]:
                 try:
-                    events = game.push(move)
+                    events = self._push(game, move)
                 except IllegalMoveError:
                     break
                 self._chores_stack.append(self._chores)
@@ -941,7 +972,7 @@ class TableReferee:
             if table.castles[t - 1] != castle_of(old):
                 return []
         stop = game.emperor
-        game.pop()
+        self._pop(game)
         self._chores = self._chores_stack.pop()
         if self.reading.emperor_steps(game, table):
             message = (
@@ -1257,7 +1288,11 @@ class TableReferee:
             elif isinstance(event, CastleTaken):
                 castles = {t: (event.previous, event.side) for t in event.territories}
                 castles_by, castles_at = move.player, len(game.move_stack)
-        if isinstance(move, Refill) and game.phase is Phase.OPENING and (game.round - 1) % 5 == 0:
+        if (
+            isinstance(move, Refill)
+            and game.phase is Phase.OPENING
+            and (game.round - 1) % DISC_CYCLE == 0
+        ):
             back = {p.seat or "": frozenset() for p in self.players}
         tile = chores.emperor_tile
         if isinstance(move, MoveEmperor):
