@@ -50,6 +50,13 @@ def register(subparsers: Any) -> None:
     )
     follow.add_argument("--record", metavar="OUT", type=Path, help="write the game record here")
     follow.add_argument("--json", action="store_true", help="one JSON event per line")
+    follow.add_argument(
+        "--language",
+        default="en",
+        metavar="LANG",
+        help="the commentary's language: en, de, it, hu or fi (default en; --json events "
+        "keep the referee's English message)",
+    )
     follow.add_argument("--calibration", metavar="CALIB", type=Path, help="camera calibration")
     follow.add_argument("--layout", metavar="LAYOUT", type=Path, help="mat layout (default: ours)")
     follow.add_argument(
@@ -102,6 +109,9 @@ def parse_players(text: str) -> list[Any]:
 def run_follow(args: argparse.Namespace) -> int:
     from referee.table.events import describe
     from referee.table.referee import TableReferee
+    from web.i18n import closest, translations
+
+    tr = translations(closest(args.language))
 
     try:
         players = parse_players(args.players)
@@ -121,7 +131,7 @@ def run_follow(args: argparse.Namespace) -> int:
             if args.json:
                 sys.stdout.write(json_for_terminal(event) + "\n")
             else:
-                sys.stdout.write(for_terminal(describe(event)) + "\n")
+                sys.stdout.write(for_terminal(describe(event, tr)) + "\n")
             sys.stdout.flush()
 
     person = Person(sys.stdin, sys.stdout, args.json) if args.ask else None

@@ -4,9 +4,11 @@ Speaking takes seconds and the referee must not wait for it: `Voice.speak` only 
 line in a short queue that a worker thread reads. When lines come faster than they can
 be said, the oldest waiting ones are dropped — a stale "Anna's turn" is worse than none.
 
-The sentences are the referee's (`referee.announcements`, table events' ``message``),
-which exist in English only; another language's voice would mangle them, so until they
-are translated the voice speaks English whatever ``language`` says (and says so once).
+The voice speaks the table's language: each event is put into words by
+`referee.announcements.render` with the catalog of ``language`` (the same sentence the
+display and the page show), and espeak-ng is asked for that language's voice (``-v de``,
+``-v hu`` …; ``[voice] voice`` overrides it, e.g. ``de+f3``). A language the catalogs do
+not have is spoken in English, with an English voice, and said so once.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from firmware.config import Config
+from referee.announcements import render
+from web.i18n import LANGUAGES, translations
 
 #: Event kinds worth saying aloud (the rest are visible on the display and the page).
 SPOKEN = frozenset(
@@ -72,11 +76,13 @@ class Voice:
         self.enabled = self.program is not None
         if enabled and not self.enabled:
             say("voice: espeak-ng not found (sudo apt install espeak-ng); running silent")
-        if not voice and not language.lower().startswith("en"):
+        self.language = language.strip().replace("_", "-").split("-")[0].lower()
+        if self.language not in LANGUAGES:
             if self.enabled:
-                say(f"voice: announcements exist in English only; speaking English, not {language}")
-            voice = "en"
-        self.voice = voice or language
+                say(f"voice: no announcements in {language}; speaking English")
+            self.language = "en"
+        self._tr = translations(self.language)
+        self.voice = voice or self.language
         self.speed = speed
 
     @classmethod
@@ -115,9 +121,9 @@ class Voice:
             self.on_event(event)
 
     def on_event(self, event: Mapping[str, Any]) -> None:
-        """Say the event's sentence if it is one worth hearing."""
+        """Say the event's sentence, in the table's language, if it is one worth hearing."""
         if event.get("kind") in SPOKEN:
-            self.speak(str(event.get("message") or str(event.get("kind")).replace("-", " ")))
+            self.speak(render(event, self._tr) or "")
 
     def close(self, timeout: float = 2.0) -> None:
         """Stop after the line being said; lines still waiting are dropped."""

@@ -1,7 +1,18 @@
-"""Events said in words, as a referee at the table would say them (English).
+"""What the referee says, once, in every language of the table.
 
-The display, the voice and the terminal use these sentences; the web page translates
-its own (see the web issue).
+Every event kind — the engine's (`referee.events`) and the live table's
+(`referee.table.events`: ``question``, ``illegal``, ``cylinder-pending`` …) — has one
+message here: a gettext msgid with named fields, so each language translates a whole
+sentence in its own word order, and the game's words (colours, castles, territory,
+region) come from the rulebooks' glossary. `render` is the one function that turns an
+event into words; the display, the voice, the web page, ``carolus follow``, ``carolus
+play`` and the game log all call it, and no other module builds an announcement.
+
+The words are translated by a gettext-like object passed in (`Translator`), so this
+package stays pure Python: the catalogs are one set of ``.po`` files shared by every
+box, ``web/translations/<lang>/LC_MESSAGES/messages.po``, read by `web.i18n.translations`
+(Babel only, no Flask). Without one, `ENGLISH` says the msgids themselves. How
+translators add a string: ``docs/languages.md``.
 
 >>> from referee.events import CastleTaken
 >>> say(CastleTaken(3, 2, (5, 6, 7), "white", "black"))
@@ -10,21 +21,16 @@ its own (see the web issue).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import gettext
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from referee.events import (
-    CastleBuilt,
-    CastleTaken,
-    ControlGained,
     CubesPlayed,
     DiscChosen,
     EmperorMoved,
     Event,
-    GameOver,
-    Merged,
     Refilled,
-    Returned,
-    TurnStarted,
 )
 from referee.moves import ChooseDisc, Move, MoveEmperor, PlayCubes
 
@@ -32,63 +38,574 @@ if TYPE_CHECKING:
     from referee.game import Game
 
 
-def where(territories: tuple[int, ...] | list[int]) -> str:
+class Translator(Protocol):
+    """What `render` needs of a catalog: `gettext.NullTranslations` and
+    `babel.support.Translations` both are one (Babel's ``pgettext`` may return a lazy
+    string, hence ``object``: it is put through ``str``)."""
+
+    def gettext(self, message: str, /) -> str: ...
+    def ngettext(self, singular: str, plural: str, n: int, /) -> str: ...
+    def pgettext(self, context: str, message: str, /) -> object: ...
+    def npgettext(self, context: str, singular: str, plural: str, n: int, /) -> object: ...
+
+
+#: The msgids themselves: English without reading a catalog (the English catalog only
+#: adds the short titles of the illegal codes).
+ENGLISH: Translator = gettext.NullTranslations()
+
+CUBE_COLOURS = ("red", "green", "yellow", "blue", "pink")
+CASTLE_COLOURS = ("white", "black", "grey")
+SEATS = ("south", "west", "north", "east")
+
+Words = Mapping[str, Any]
+
+
+def N_(msgid: str) -> str:
+    """Mark a msgid for the catalogs (``pybabel extract -k N_``) where it is chosen;
+    it is translated where it is used."""
+    return msgid
+
+
+def mark(context: str, word: str) -> tuple[str, str]:
+    """Mark a word for the catalogs (``pybabel extract -k mark:1c,2``); it is translated
+    where it is used, with ``pgettext(context, word)``."""
+    return context, word
+
+
+#: The game's words that are looked up by value, so extraction cannot see them.
+WORDS = (
+    mark("colour", "red"),
+    mark("colour", "green"),
+    mark("colour", "yellow"),
+    mark("colour", "blue"),
+    mark("colour", "pink"),
+    mark("castle", "white"),
+    mark("castle", "black"),
+    mark("castle", "grey"),
+    mark("seat", "south"),
+    mark("seat", "west"),
+    mark("seat", "north"),
+    mark("seat", "east"),
+    # the referee's codes for what is not allowed (record.md, table.md), as short titles
+    mark("illegal", "bad-setup"),
+    mark("illegal", "after-end"),
+    mark("illegal", "disc-order"),
+    mark("illegal", "disc-unavailable"),
+    mark("illegal", "disc-taken"),
+    mark("illegal", "turn-order"),
+    mark("illegal", "unknown-territory"),
+    mark("illegal", "unknown-colour"),
+    mark("illegal", "cube-count"),
+    mark("illegal", "not-in-reserve"),
+    mark("illegal", "emperor-steps"),
+    mark("illegal", "refill-count"),
+    mark("illegal", "bad-return"),
+    mark("illegal", "supply-empty"),
+    mark("illegal", "wrong-court"),
+    mark("illegal", "cube-moved"),
+    mark("illegal", "castle-unearned"),
+    mark("illegal", "castle-missing"),
+    mark("illegal", "cylinder-wrong"),
+)
+
+
+# ---------------------------------------------------------------- the game's words
+
+
+def colour(tr: Translator, name: str) -> str:
+    """A cube or cylinder colour in the reader's language."""
+    return str(tr.pgettext("colour", name)) if name in CUBE_COLOURS else name
+
+
+def side(tr: Translator, name: str) -> str:
+    """A castle colour (a side) in the reader's language; player names stay as they are."""
+    return str(tr.pgettext("castle", name)) if name in CASTLE_COLOURS else name
+
+
+def seat(tr: Translator, name: str) -> str:
+    """A seat at the table (south, west …) in the reader's language."""
+    return str(tr.pgettext("seat", name)) if name in SEATS else name
+
+
+def where(tr: Translator, territories: Sequence[int]) -> str:
     """``territory 6`` or ``region 4+5+6``."""
     if len(territories) == 1:
-        return f"territory {territories[0]}"
-    return "region " + "+".join(str(t) for t in territories)
+        return tr.gettext("territory %(territory)s") % {"territory": territories[0]}
+    return tr.gettext("region %(territories)s") % {
+        "territories": "+".join(str(t) for t in territories)
+    }
 
 
-def _colours(colours: tuple[str, ...] | list[str]) -> str:
+def cubes(tr: Translator, colours: Sequence[str]) -> str:
+    """``2 red, 1 pink`` (in play order of first appearance), ``nothing`` when empty."""
     counts: dict[str, int] = {}
-    for colour in colours:
-        counts[colour] = counts.get(colour, 0) + 1
-    return ", ".join(f"{n} {c}" for c, n in counts.items()) or "nothing"
+    for c in colours:
+        counts[c] = counts.get(c, 0) + 1
+    parts = [
+        tr.gettext("%(count)s %(colour)s") % {"count": n, "colour": colour(tr, c)}
+        for c, n in counts.items()
+    ]
+    return ", ".join(parts) or tr.gettext("nothing")
 
 
-def say(event: Event) -> str:
-    """One sentence for ``event``."""
-    if isinstance(event, DiscChosen):
-        return f"{event.player} lays disc {event.number}."
-    if isinstance(event, TurnStarted):
-        return f"Round {event.round}: {event.player}'s turn (disc {event.disc})."
-    if isinstance(event, CubesPlayed):
-        parts = []
-        if event.court:
-            parts.append(f"{_colours(event.court)} to his court")
-        parts += [f"{_colours(c)} on territory {t}" for t, c in event.territories.items()]
-        return f"{event.player} plays {'; '.join(parts) or 'no cubes'}."
-    if isinstance(event, ControlGained):
-        was = f" from {event.previous}" if event.previous else ""
-        return (
-            f"{event.player} gains control of {event.colour}{was}: "
-            f"move the {event.colour} cylinder to {event.player}'s court."
+def zone_name(tr: Translator, zone: str) -> str:
+    """A zone id of the snapshot ("territory:7", "court:north") in the table's words:
+    the same msgids the page's ``Board.zoneName`` uses."""
+    kind, _, key = zone.partition(":")
+    if kind == "territory":
+        return tr.gettext("territory %(territory)s") % {"territory": key}
+    if kind in ("court", "reserve") and key in SEATS:
+        if kind == "court":
+            return tr.gettext("%(seat)s court") % {"seat": seat(tr, key)}
+        return tr.gettext("%(seat)s reserve") % {"seat": seat(tr, key)}
+    return zone
+
+
+def _upper_first(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _placed(tr: Translator, event: Words) -> str:
+    """``1 red to his court; 2 blue on territory 3``: where a turn's cubes went."""
+    parts = []
+    if event.get("court"):
+        parts.append(tr.gettext("%(cubes)s to his court") % {"cubes": cubes(tr, event["court"])})
+    for t, placed in dict(event.get("territories") or {}).items():
+        parts.append(
+            tr.gettext("%(cubes)s on territory %(territory)s")
+            % {"cubes": cubes(tr, placed), "territory": t}
         )
-    if isinstance(event, EmperorMoved):
-        steps = f"{event.steps} step{'s' if event.steps != 1 else ''}"
-        return f"The emperor moves {steps} to {where([event.territory])}."
-    if isinstance(event, CastleBuilt):
-        return f"{event.side.capitalize()} builds a castle on {where(event.territories)}."
-    if isinstance(event, CastleTaken):
-        return (
-            f"{event.side.capitalize()} takes over {where(event.territories)} "
-            f"from {event.previous}."
+    return "; ".join(parts)
+
+
+# ---------------------------------------------------------------- the engine's events
+
+
+def _disc_chosen(tr: Translator, e: Words) -> str:
+    return tr.gettext("%(player)s lays disc %(number)s.") % e
+
+
+def _turn_started(tr: Translator, e: Words) -> str:
+    return tr.gettext("Round %(round)s: %(player)s's turn (disc %(disc)s).") % e
+
+
+def _cubes_played(tr: Translator, e: Words) -> str:
+    played = _placed(tr, e) or tr.gettext("no cubes")
+    return tr.gettext("%(player)s plays %(cubes)s.") % {"player": e["player"], "cubes": played}
+
+
+def _control_gained(tr: Translator, e: Words) -> str:
+    words = {"player": e["player"], "colour": colour(tr, e["colour"])}
+    if e.get("from"):
+        return tr.gettext(
+            "%(player)s gains control of %(colour)s from %(previous)s: "
+            "move the %(colour)s cylinder to %(player)s's court."
+        ) % {**words, "previous": e["from"]}
+    return (
+        tr.gettext(
+            "%(player)s gains control of %(colour)s: "
+            "move the %(colour)s cylinder to %(player)s's court."
         )
-    if isinstance(event, Merged):
-        return f"{where(event.territories).capitalize()} is now one {event.side} region."
-    if isinstance(event, Returned):
-        return (
-            f"The supply ran short of {event.colour}: every player returns "
-            f"{event.k} {event.colour} from his court."
+        % words
+    )
+
+
+def _emperor_moved(tr: Translator, e: Words) -> str:
+    steps = int(e["steps"])
+    return tr.ngettext(
+        "The emperor moves %(steps)s step to %(where)s.",
+        "The emperor moves %(steps)s steps to %(where)s.",
+        steps,
+    ) % {"steps": steps, "where": where(tr, [e["territory"]])}
+
+
+def _castle_built(tr: Translator, e: Words) -> str:
+    return _upper_first(
+        tr.gettext("%(side)s builds a castle on %(where)s.")
+        % {"side": side(tr, e["side"]), "where": where(tr, e["territories"])}
+    )
+
+
+def _castle_taken(tr: Translator, e: Words) -> str:
+    return _upper_first(
+        tr.gettext("%(side)s takes over %(where)s from %(previous)s.")
+        % {
+            "side": side(tr, e["side"]),
+            "where": where(tr, e["territories"]),
+            "previous": side(tr, e["from"]),
+        }
+    )
+
+
+def _merged(tr: Translator, e: Words) -> str:
+    return _upper_first(
+        tr.gettext("%(where)s is now one %(side)s region.")
+        % {"where": where(tr, e["territories"]), "side": side(tr, e["side"])}
+    )
+
+
+def _returned(tr: Translator, e: Words) -> str:
+    return tr.gettext(
+        "The supply ran short of %(colour)s: every player returns %(k)s %(colour)s from his court."
+    ) % {"colour": colour(tr, e["colour"]), "k": e["k"]}
+
+
+def _refilled(tr: Translator, e: Words) -> str:
+    return tr.gettext("%(player)s refills %(cubes)s.") % {
+        "player": e["player"],
+        "cubes": cubes(tr, e["colours"]),
+    }
+
+
+def _game_over(tr: Translator, e: Words) -> str:
+    how = (
+        tr.gettext("by castles")
+        if e["reason"] == "castles"
+        else tr.gettext("with fewer than 4 territories left")
+    )
+    if e["winner"] == "draw":
+        return tr.gettext("Game over %(how)s: a draw.") % {"how": how}
+    return tr.gettext("Game over %(how)s: %(winner)s wins.") % {
+        "how": how,
+        "winner": side(tr, str(e["winner"])),
+    }
+
+
+# ---------------------------------------------------------------- the appliance's events
+
+
+def _game_started(tr: Translator, e: Words) -> str:
+    return tr.gettext("A new game starts.")
+
+
+def _game_ended(tr: Translator, e: Words) -> str:
+    return tr.gettext("The game was ended.")
+
+
+def _training(tr: Translator, e: Words) -> str:
+    if e.get("on"):
+        return tr.gettext("Training mode on: ask the advisor for threats and hints.")
+    return tr.gettext("Training mode off.")
+
+
+# ---------------------------------------------------------------- the live table's events
+
+
+def illegal_detail(event: Words, tr: Translator = ENGLISH) -> str:
+    """What an illegal act was, without the rule's title: said from the table's msgid
+    and fields (``say``, ``words``) where it gave them; else the referee's English words,
+    and in another language the rule's short title alone rather than English."""
+    if event.get("say"):
+        return _from_fields(tr, event)
+    msgid = N_("Not allowed (%(code)s): %(message)s")
+    if tr.gettext(msgid) != msgid:  # not English
+        return _upper_first(str(tr.pgettext("illegal", str(event.get("code", "?")))))
+    return str(event.get("message") or event.get("code") or "")
+
+
+def _illegal(tr: Translator, e: Words) -> str:
+    """What is not allowed: the rule's short title, then what was done."""
+    title = str(tr.pgettext("illegal", str(e["code"])))
+    msgid = N_("Not allowed (%(code)s): %(message)s")
+    if e.get("say") or tr.gettext(msgid) == msgid:
+        return tr.gettext(msgid) % {"code": title, "message": illegal_detail(e, tr)}
+    return tr.gettext("Not allowed: %(code)s.") % {"code": title}
+
+
+def and_list(tr: Translator, items: Sequence[object]) -> str:
+    """``4, 5 and 6``."""
+    words = [str(i) for i in items]
+    if len(words) <= 1:
+        return "".join(words)
+    return tr.gettext("%(items)s and %(last)s") % {
+        "items": ", ".join(words[:-1]),
+        "last": words[-1],
+    }
+
+
+def _territories(tr: Translator, numbers: Sequence[int]) -> str:
+    """``territory 6`` or ``territories 4, 5 and 6`` (tiles, not a region)."""
+    if len(numbers) == 1:
+        return tr.gettext("territory %(territory)s") % {"territory": numbers[0]}
+    return tr.gettext("territories %(territories)s") % {"territories": and_list(tr, numbers)}
+
+
+def _place(tr: Translator, place: object) -> str:
+    """Where a cylinder stands: ``the pool``, ``Anna's court`` (a player's name), or
+    ``the north court`` (a seat nobody sits at)."""
+    if place == "pool":
+        return tr.gettext("the pool")
+    if place in SEATS:
+        return tr.gettext("the %(seat)s court") % {"seat": seat(tr, str(place))}
+    return tr.gettext("%(player)s's court") % {"player": place}
+
+
+def _reserve(tr: Translator, holder: object) -> str:
+    """``Anna's reserve`` (a player's name) or ``the north reserve`` (a seat)."""
+    if holder in SEATS:
+        return tr.gettext("the %(seat)s reserve") % {"seat": seat(tr, str(holder))}
+    return tr.gettext("%(player)s's reserve") % {"player": holder}
+
+
+def _tray(tr: Translator, holder: object) -> str:
+    """``Anna's tray`` (a player's name) or ``the north tray`` (a seat)."""
+    if holder in SEATS:
+        return tr.gettext("the %(seat)s tray") % {"seat": seat(tr, str(holder))}
+    return tr.gettext("%(player)s's tray") % {"player": holder}
+
+
+def _castles(tr: Translator, sides: Sequence[str]) -> str:
+    """``1 white, 1 grey``: castles by colour."""
+    counts: dict[str, int] = {}
+    for c in sides:
+        counts[c] = counts.get(c, 0) + 1
+    return ", ".join(
+        tr.gettext("%(count)s %(colour)s") % {"count": n, "colour": side(tr, c)}
+        for c, n in counts.items()
+    )
+
+
+#: Named fields of a message that are game words, translated before they are put in:
+#: a field is known by its name (``cubes``, ``cubes2`` …: a list of cube colours).
+_FIELD_WORDS: dict[str, Callable[[Translator, Any], str]] = {
+    "colour": lambda tr, v: colour(tr, str(v)),
+    "side": lambda tr, v: side(tr, str(v)),
+    "old": lambda tr, v: side(tr, str(v)),
+    "seat": lambda tr, v: seat(tr, str(v)),
+    "cubes": lambda tr, v: cubes(tr, list(v)),
+    "discs": lambda tr, v: and_list(tr, list(v)),
+    "territories": lambda tr, v: _territories(tr, list(v)),
+    "where": lambda tr, v: where(tr, list(v)),
+    "zone": lambda tr, v: zone_name(tr, str(v)),
+    "place": _place,
+    "reserve": _reserve,
+    "tray": _tray,
+    "castles": lambda tr, v: _castles(tr, list(v)),
+    "numbers": lambda tr, v: ", ".join(str(n) for n in v),
+}
+
+
+def _said(tr: Translator, words: Words) -> dict[str, Any]:
+    """A message's fields in the reader's language: game words translated by their name,
+    numbers and player names as they are."""
+    out = {}
+    for key, value in words.items():
+        kind = key.rstrip("0123456789")
+        out[key] = _FIELD_WORDS[kind](tr, value) if kind in _FIELD_WORDS else value
+    return out
+
+
+class Said(str):
+    """A message of the referee in English that keeps its msgid and fields (JSON
+    values), so that `render` says it again in any language: `referee.table.events`
+    puts them in the event as ``say`` and ``words``. Being a ``str``, it reads and
+    compares as the English sentence it is."""
+
+    msgid: str
+    words: dict[str, object]
+
+
+def said(msgid: str, /, **words: object) -> Said:
+    """The message ``msgid`` (marked for the catalogs: ``-k said``) with its fields.
+
+    >>> said("%(cubes)s left territory %(territory)s", cubes=["red", "red"], territory=7)
+    '2 red left territory 7'
+    """
+    text = Said(msgid % _said(ENGLISH, words))
+    text.msgid, text.words = msgid, dict(words)
+    return text
+
+
+def _from_fields(tr: Translator, event: Words) -> str:
+    """A message the table gave as msgid and fields (`Said`), in ``tr``'s language."""
+    return tr.gettext(str(event["say"])) % _said(tr, event.get("words") or {})
+
+
+def _own_words(tr: Translator, msgid: str, event: Words) -> str | None:
+    """The msgid in the reader's language, or ``None`` where the catalog leaves it as it
+    is (English): there the table referee's own, richer sentence is said."""
+    text: str = tr.gettext(msgid)
+    return None if text == msgid and event.get("message") else text
+
+
+#: The table's events that are one fixed sentence.
+_PLAIN = {
+    "resolved": N_("The table is right again."),
+    "undone": N_("The last step was undone."),
+    "confirmed": N_("Confirmed: the pending action is done."),
+    "castles-placed": N_("The castles stand as the rules say."),
+    "setup": N_("The set-up is accepted: the game begins."),
+    # the set-up step before a game (firmware.bare): the camera learns the bare table
+    "bare-ask": N_("Lay out the tiles and the court cards, nothing else, then press Confirm."),
+    "bare-table": N_("Now set up: the emperor, one cube on each tile, the reserves."),
+    "resumed": N_("The game goes on where it stopped."),
+}
+
+#: Why a frame could not be the bare table, by `firmware.bare.PROBLEMS` code (the same
+#: English words).
+BARE_PROBLEMS = {
+    "no-frame": N_(
+        "No camera picture yet: wait until the camera shows the mat, then press Confirm again."
+    ),
+    "camera-lost": N_("The camera is lost: the bare table cannot be learnt until it is back."),
+    "moving": N_(
+        "Something is over the mat or moving: take your hands away and press Confirm again."
+    ),
+    "no-mat": N_(
+        "The mat is not found in the camera picture: make sure the whole mat and its corner "
+        "markers are in view and lit, then press Confirm again."
+    ),
+    "layout": N_(
+        "The camera picture does not fit the mat's layout: check the camera settings, then "
+        "press Confirm again."
+    ),
+}
+
+
+def _table_words(tr: Translator, e: Words) -> tuple[str, Words] | None:
+    """The msgid and fields of a live table event with fields, or None for other kinds."""
+    kind = e.get("kind")
+    if kind == "question":
+        return _question(tr, e)
+    if kind == "answered":
+        if e.get("answer") == "yes":
+            return N_("Answered yes: the camera is right."), {}
+        return N_("Answered no: the camera is wrong there."), {}
+    if kind == "corrected":
+        return N_("The referee was corrected: %(zone)s."), {
+            "zone": zone_name(tr, str(e.get("zone", "?")))
+        }
+    if kind == "cubes-placed":
+        return N_("%(player)s has placed %(count)s of %(of)s cubes: %(cubes)s."), {
+            "player": e["player"],
+            "count": e.get("count", "?"),
+            "of": e.get("of", "?"),
+            "cubes": _placed(tr, e),
+        }
+    if kind == "castle-pending":
+        return N_("Put a %(side)s castle on %(where)s."), {
+            "side": side(tr, e["side"]),
+            "where": where(tr, e["territories"]),
+        }
+    if kind in ("cylinder-pending", "cylinder-moved"):
+        msgid = {
+            ("cylinder-pending", True): N_("Put the %(colour)s cylinder back in the pool."),
+            ("cylinder-pending", False): N_("Move the %(colour)s cylinder to the %(seat)s court."),
+            ("cylinder-moved", True): N_("The %(colour)s cylinder is back in the pool."),
+            ("cylinder-moved", False): N_("The %(colour)s cylinder is on the %(seat)s court."),
+        }[(str(kind), e.get("to") == "pool")]
+        return msgid, {"colour": colour(tr, e["colour"]), "seat": seat(tr, str(e.get("to")))}
+    return None
+
+
+def _question(tr: Translator, event: Words) -> tuple[str, dict[str, Any]]:
+    """The referee's question about one zone of the table ("1 yellow on territory 7?"),
+    as a msgid and its words, from the event's ``zone``, ``part`` and ``counts``."""
+    kind, _, key = str(event["zone"]).partition(":")
+    counts: Mapping[str, Any] = event.get("counts") or {}
+    cubes_read = cubes(tr, [c for c in CUBE_COLOURS for _ in range(int(counts.get(c, 0)))])
+    if kind == "territory" and event.get("part") == "castles":
+        castles = ", ".join(
+            tr.gettext("%(count)s %(colour)s") % {"count": counts[c], "colour": side(tr, c)}
+            for c in CASTLE_COLOURS
+            if counts.get(c)
         )
-    if isinstance(event, Refilled):
-        return f"{event.player} refills {_colours(event.colours)}."
-    if isinstance(event, GameOver):
-        how = "by castles" if event.reason == "castles" else "with fewer than 4 territories left"
-        if event.winner == "draw":
-            return f"Game over {how}: a draw."
-        return f"Game over {how}: {event.winner} wins."
-    return event.kind
+        return N_("Castles on territory %(territory)s: %(castles)s?"), {
+            "territory": key,
+            "castles": castles or tr.gettext("none"),
+        }
+    if kind == "territory":
+        return N_("%(cubes)s on territory %(territory)s?"), {"cubes": cubes_read, "territory": key}
+    if kind == "court":
+        return N_("%(cubes)s in the %(seat)s court?"), {"cubes": cubes_read, "seat": seat(tr, key)}
+    if kind == "reserve":
+        return N_("%(cubes)s in the %(seat)s reserve?"), {
+            "cubes": cubes_read,
+            "seat": seat(tr, key),
+        }
+    if kind == "emperor":
+        if counts.get("territory") is None:
+            return N_("No emperor on the ring?"), {}
+        return N_("The emperor on territory %(territory)s?"), {"territory": counts["territory"]}
+    if kind == "cylinder":
+        place = counts.get("place")
+        words = {"colour": colour(tr, key), "seat": seat(tr, str(place))}
+        if place is None:
+            return N_("No %(colour)s cylinder anywhere?"), words
+        if place == "pool":
+            return N_("The %(colour)s cylinder in the pool?"), words
+        return N_("The %(colour)s cylinder on the %(seat)s court?"), words
+    discs = ", ".join(str(n) for n in counts.get("discs") or []) or tr.gettext("none")
+    return N_("Discs in the %(seat)s tray: %(discs)s?"), {"seat": seat(tr, key), "discs": discs}
+
+
+def _table_sentence(tr: Translator, e: Words) -> str | None:
+    """The live table's own events: translated from their fields; in English their
+    ``message`` as the table referee words it."""
+    kind = e.get("kind")
+    if e.get("say"):  # the table's message with its fields (a question …)
+        return _upper_first(_from_fields(tr, e))
+    if kind == "bare-refused":
+        msgid = BARE_PROBLEMS.get(str(e.get("problem")), "")
+        found = _own_words(tr, msgid, e) if msgid else None
+        return found if found is not None else str(e.get("message") or kind)
+    if kind in _PLAIN:
+        found = _own_words(tr, _PLAIN[str(kind)], e)
+        return found if found is not None else str(e["message"])
+    words = _table_words(tr, e)
+    if words is None:
+        return None
+    found = _own_words(tr, words[0], e)
+    return str(e["message"]) if found is None else _upper_first(found % words[1])
+
+
+#: The one sentence of each event kind of the rules.
+_SENTENCES: dict[str, Callable[[Translator, Words], str]] = {
+    "disc-chosen": _disc_chosen,
+    "turn-started": _turn_started,
+    "cubes-played": _cubes_played,
+    "control-gained": _control_gained,
+    "emperor-moved": _emperor_moved,
+    "castle-built": _castle_built,
+    "castle-taken": _castle_taken,
+    "merged": _merged,
+    "returned": _returned,
+    "refilled": _refilled,
+    "game-over": _game_over,
+    "illegal": _illegal,
+    "game-started": _game_started,
+    "game-ended": _game_ended,
+    "training": _training,
+}
+
+#: Events nobody needs to hear: the page's state and a gap in the stream.
+SILENT = frozenset({"state", "gap"})
+
+
+def render(event: Event | Words, tr: Translator = ENGLISH) -> str | None:
+    """One sentence for an event (an engine `Event` or the JSON form every box passes
+    on: the bus, the log, the table's events) in ``tr``'s language; ``None`` for events
+    nobody needs to hear (``state``, ``gap``)."""
+    data: Words = event.to_json() if isinstance(event, Event) else event
+    kind = data.get("kind")
+    if kind in SILENT or kind is None:
+        return None
+    try:
+        build = _SENTENCES.get(str(kind))
+        if build is not None:
+            return build(tr, data)
+        table = _table_sentence(tr, data)
+        if table is not None:
+            return table
+    except (KeyError, TypeError, ValueError):  # fields missing: the event's own words
+        return str(data.get("message") or kind)
+    message = data.get("message")  # an event this module has no words for says its own
+    return str(message) if message else str(kind)
+
+
+def say(event: Event, tr: Translator = ENGLISH) -> str:
+    """One sentence for an engine ``event``."""
+    return render(event, tr) or event.kind
 
 
 def move_event(move: Move, game: Game) -> Event:
@@ -105,7 +622,7 @@ def move_event(move: Move, game: Game) -> Event:
     return Refilled(rnd, turn, move.player, move.colours)
 
 
-def say_move(move: Move, game: Game) -> str:
+def say_move(move: Move, game: Game, tr: Translator = ENGLISH) -> str:
     """``move`` in words, with ``game`` as the move left it. A move is said as the event
     it causes, so a step reads the same when it is announced, replayed or taken back."""
-    return say(move_event(move, game))
+    return say(move_event(move, game), tr)

@@ -1,13 +1,17 @@
 """The page's languages: gettext catalogs read from the ``.po`` files at start.
 
 The ``.po`` files in ``web/translations/<lang>/LC_MESSAGES/`` are the only source: they
-are compiled in memory when the app starts (no ``.mo`` in git, no build step). The
-language of a request is ``?lang=`` (remembered in a cookie), else the cookie, else the
-club's configured language. Refresh the catalogs after changing strings with::
+are compiled in memory when first asked for (no ``.mo`` in git, no build step). They are
+one catalog for every box, not only the page: the referee's announcements and messages
+(`referee.announcements`, rendered with a catalog passed in, so ``referee`` needs no
+Babel), the display's screens (context ``display``), the voice and ``carolus follow``
+load theirs here (this module needs Babel only, no Flask). The language of a request is
+``?lang=`` (remembered in a cookie), else the cookie, else the club's configured
+language. Refresh the catalogs after changing strings (``docs/languages.md``)::
 
-    .venv/bin/pybabel extract -F web/babel.cfg -k t -k pt:1c,2 -k mark:1c,2 -k N_ --no-location \
-        --sort-output -o web/translations/messages.pot web
-    .venv/bin/pybabel update -i web/translations/messages.pot -d web/translations
+    .venv/bin/pybabel extract -F web/babel.cfg -k t -k pt:1c,2 -k mark:1c,2 -k N_ -k said \
+        -k _d:2c,3 --no-location --sort-output -w 100 -o web/translations/messages.pot .
+    .venv/bin/pybabel update -N -w 100 -i web/translations/messages.pot -d web/translations
 """
 
 from __future__ import annotations

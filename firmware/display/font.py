@@ -17,6 +17,9 @@ CASTLE = "\u2302"
 #: Width of a space in font pixels, and the gap between letters.
 SPACE = 3
 GAP = 1
+#: Letters the fonts lack (Hungarian ő ű, capitals with an accent) drawn as the nearest
+#: they have, so a translated sentence never shows "?".
+NEAREST = dict(zip("őűŐŰÁÍÓÚÀÈÌÒÙ", "öüÖÜAIOUAEIOU", strict=True))
 
 
 @lru_cache(maxsize=512)
@@ -24,6 +27,7 @@ def _columns(char: str) -> tuple[int, ...]:
     """The glyph's non-empty columns (bit 0 = top row); a space is blank columns.
 
     ASCII comes from the narrow LCD font; letters such as ü, é, ß (names!) from CP437."""
+    char = NEAREST.get(char, char)
     if char == " ":
         return (0,) * SPACE
     if char == CASTLE:

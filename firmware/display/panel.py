@@ -38,7 +38,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -46,6 +46,7 @@ from PIL import Image, ImageDraw
 from firmware.config import DisplayConfig
 from firmware.display import screens
 from firmware.hub import CommandError
+from web.i18n import closest, translations
 
 #: Events the panel announces for a few seconds (the rest are in the live view anyway).
 ANNOUNCED = frozenset(
@@ -96,7 +97,30 @@ def choose(
     advice: Mapping[str, Any] | None = None,
     language: str = "en",
 ) -> Screen:
-    """The screen for ``view`` given what the panel is asked to show on top of it."""
+    """The screen for ``view`` given what the panel is asked to show on top of it, in
+    ``language``."""
+    screen = _choose(
+        view,
+        event=event,
+        majority=majority,
+        page=page,
+        pages=pages,
+        illegal=illegal,
+        advice=advice,
+    )
+    return replace(screen, language=language)
+
+
+def _choose(
+    view: Mapping[str, Any],
+    *,
+    event: Mapping[str, Any] | None,
+    majority: Mapping[str, Any] | None,
+    page: int,
+    pages: int,
+    illegal: Mapping[str, Any] | None,
+    advice: Mapping[str, Any] | None,
+) -> Screen:
     if advice is not None:
         return Screen("advice", advice=advice, page=page, pages=pages)
     if majority is not None:
@@ -113,8 +137,8 @@ def choose(
     if view.get("phase") == "setup":
         step = (view.get("bare") or {}).get("step")
         if step in ("ask", "learnt"):
-            return Screen("lay-out" if step == "ask" else "pieces", language=language)
-        return Screen("setup", language=language)
+            return Screen("lay-out" if step == "ask" else "pieces")
+        return Screen("setup")
     if view.get("finished"):
         return Screen("game-over")
     pending = list(table.get("pending") or [])
@@ -160,33 +184,34 @@ def _same_cubes(shown: Mapping[str, Any], new: Mapping[str, Any]) -> bool:
 
 
 def draw(canvas: ImageDraw.ImageDraw, view: Mapping[str, Any], screen: Screen) -> None:
-    """Paint ``screen`` of ``view``."""
+    """Paint ``screen`` of ``view`` in the screen's language."""
+    tr = translations(closest(screen.language))
     event = screen.event or {}
     note = f"{screen.page}/{screen.pages}" if screen.pages > 1 else ""
     if screen.name == "advice" and screen.advice is not None:
-        screens.draw_advice(canvas, screen.advice, screen.page, screen.pages)
+        screens.draw_advice(canvas, screen.advice, screen.page, screen.pages, tr)
     elif screen.name == "majority" and screen.majority is not None:
-        screens.draw_majority(canvas, screen.majority, screen.page, screen.pages)
+        screens.draw_majority(canvas, screen.majority, screen.page, screen.pages, tr)
     elif screen.name == "illegal":
-        screens.draw_illegal(canvas, view, event)
+        screens.draw_illegal(canvas, view, event, tr)
     elif screen.name == "question":
-        screens.draw_question(canvas, view, event)
+        screens.draw_question(canvas, view, event, tr)
     elif screen.name == "cubes":
-        screens.draw_cubes(canvas, view, event)
+        screens.draw_cubes(canvas, view, event, tr)
     elif screen.name == "castle":
-        title = {"castle-built": "New castle", "castle-taken": "Takeover"}.get(
-            str(event.get("kind")), "Castle to place"
-        )
-        screens.draw_castle(canvas, view, event, title=title, note=note)
+        kind = str(event.get("kind"))
+        title = screens.title(tr, kind) if kind in ("castle-built", "castle-taken") else ""
+        screens.draw_castle(canvas, view, event, title=title, note=note, tr=tr)
     elif screen.name == "cylinder":
-        title = "Control" if event.get("kind") == "control-gained" else "Move the cylinder"
-        screens.draw_cylinder(canvas, view, event, title=title, note=note)
+        control = event.get("kind") == "control-gained"
+        title = screens.title(tr, "control-gained") if control else ""
+        screens.draw_cylinder(canvas, view, event, title=title, note=note, tr=tr)
     elif screen.name == "announcement":
-        screens.draw_announcement(canvas, view, event)
+        screens.draw_announcement(canvas, view, event, tr=tr)
     elif screen.name == "chore":
-        screens.draw_chore(canvas, view, event, note=note)
+        screens.draw_chore(canvas, view, event, note=note, tr=tr)
     elif screen.name == "game-over":
-        screens.draw_game_over(canvas, view)
+        screens.draw_game_over(canvas, view, tr)
     elif screen.name == "setup":
         screens.draw_setup(canvas, view, screen.language)
     elif screen.name == "lay-out":
@@ -194,7 +219,7 @@ def draw(canvas: ImageDraw.ImageDraw, view: Mapping[str, Any], screen: Screen) -
     elif screen.name == "pieces":
         screens.draw_pieces(canvas, view, screen.language)
     else:
-        screens.draw_turn(canvas, view)
+        screens.draw_turn(canvas, view, tr)
 
 
 def render(view: Mapping[str, Any], screen: Screen | None = None, mode: str = "1") -> Image.Image:

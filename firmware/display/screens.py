@@ -5,6 +5,12 @@ Each ``draw_<screen>(draw, ...)`` paints one screen from plain data (the view mo
 so the panel, the web mirror and the tests all get the same pixels. The layout is built
 for arm's length: the line that matters is in 16-pixel letters, details in 8-pixel ones.
 Colours of cubes are written as words or initials (R G Y B P) — the panel is monochrome.
+
+Every word on the panel is the table's language: the referee's sentences come from
+`referee.announcements.render` (the one vocabulary), and the panel's own short words are
+in the same catalogs under the context ``display`` (``tr.pgettext("display", …)``),
+written short enough for 128 pixels — `tests/firmware/test_display_languages.py` draws
+every screen in every language and fails on a cut word.
 """
 
 from __future__ import annotations
@@ -16,6 +22,15 @@ from PIL import ImageDraw
 
 from firmware.display.font import BIG, CASTLE, SMALL, TALL, Font
 from firmware.display.words import word
+from referee.announcements import (
+    ENGLISH,
+    Translator,
+    colour,
+    illegal_detail,
+    mark,
+    render,
+    side,
+)
 
 WIDTH = 128
 HEIGHT = 64
@@ -83,10 +98,23 @@ def where(territories: Sequence[int]) -> str:
     return "+".join(str(t) for t in territories)
 
 
-def _unit_name(territories: Sequence[int]) -> str:
+def _d(tr: Translator, context: str, text: str) -> str:
+    """The panel's own short words in the table's language: ``context`` is always
+    ``display`` (the catalogs keep the panel's short forms apart from the page's words;
+    extracted with ``-k _d:2c,3``)."""
+    return str(tr.pgettext(context, text))
+
+
+def _unit_name(tr: Translator, territories: Sequence[int]) -> str:
     if len(territories) == 1:
-        return f"territory {territories[0]}"
-    return f"region {where(territories)}"
+        return _d(tr, "display", "territory %(territory)s") % {"territory": territories[0]}
+    return _d(tr, "display", "region %(territories)s") % {"territories": where(territories)}
+
+
+def _letter(tr: Translator, name: str) -> str:
+    """A cube colour's initial, as the page letters its cubes (``letter`` in the catalogs)."""
+    letter = str(tr.pgettext("letter", name))
+    return letter if letter != name else name[:1].upper()
 
 
 def _scores(draw: ImageDraw.ImageDraw, view: View, y: int) -> None:
@@ -113,7 +141,7 @@ def cubes_to_play(view: View, name: str) -> int:
 # ---------------------------------------------------------------- screens
 
 
-def draw_turn(draw: ImageDraw.ImageDraw, view: View) -> None:
+def draw_turn(draw: ImageDraw.ImageDraw, view: View, tr: Translator = ENGLISH) -> None:
     """The live view: round, whose turn, what he does now, castles per player."""
     if view.get("phase") == "setup" or not view.get("players"):
         draw_setup(draw, view)
@@ -121,26 +149,37 @@ def draw_turn(draw: ImageDraw.ImageDraw, view: View) -> None:
     name = view.get("to_move") or ""
     player = next((p for p in view.get("players", []) if p["name"] == name), None)
     camera = view.get("status", {}).get("camera")
-    note = {"lost": "NO CAMERA", "demo": "DEMO"}.get(camera or "", "")
-    _bar(draw, f"Round {view.get('round', 0)}", note)
+    note = {"lost": _d(tr, "display", "NO CAMERA"), "demo": _d(tr, "display", "DEMO")}.get(
+        camera or "", ""
+    )
+    _bar(draw, _d(tr, "display", "Round %(round)s") % {"round": view.get("round", 0)}, note)
     y = _line(draw, BODY, name or "-")
     step = view.get("step")
     if view.get("phase") == "opening":
         discs = " ".join(str(d) for d in (player or {}).get("discs", []))
-        doing, then = "chooses a disc", f"left: {discs}"
+        doing, then = (
+            _d(tr, "display", "chooses a disc"),
+            _d(tr, "display", "left: %(discs)s") % {"discs": discs},
+        )
     elif step == "cubes":
         disc = (player or {}).get("disc")
-        doing, then = f"plays {cubes_to_play(view, name)} cubes", f"disc {disc}"
+        doing = _d(tr, "display", "plays %(count)s cubes") % {"count": cubes_to_play(view, name)}
+        then = _d(tr, "display", "disc %(disc)s") % {"disc": disc}
     elif step == "emperor":
         disc = (player or {}).get("disc") or 1
-        doing, then = "moves the emperor", f"1 to {disc} steps" if disc > 1 else "1 step"
+        doing = _d(tr, "display", "moves the emperor")
+        then = (
+            _d(tr, "display", "1 to %(disc)s steps") % {"disc": disc}
+            if disc > 1
+            else _d(tr, "display", "1 step")
+        )
     elif step == "refill":
-        doing, then = "refills his reserve", ""
+        doing, then = _d(tr, "display", "refills his reserve"), ""
     else:
         doing, then = "", ""
     order = list(view.get("order", []))
     if name in order and order.index(name) + 1 < len(order):
-        after = f"next {order[order.index(name) + 1]}"
+        after = _d(tr, "display", "next %(player)s") % {"player": order[order.index(name) + 1]}
         then = f"{then}, {after}" if then else after
     y = _line(draw, y + 1, doing, big=False)
     _line(draw, y, then, big=False)
@@ -153,8 +192,11 @@ APPLIANCE_SETUP = "Set up the table"
 
 #: The camera's state in the set-up title bar: the long note, else a short one that
 #: leaves the title whole.
-_SETUP_NOTES = {"lost": ("NO CAMERA", "NO CAM"), "demo": ("DEMO", "DEMO"),
-                "ok": ("camera ok", "cam ok")}
+_SETUP_NOTES = {
+    "lost": ("NO CAMERA", "NO CAM"),
+    "demo": ("DEMO", "DEMO"),
+    "ok": ("camera ok", "cam ok"),
+}
 
 
 def setup_lines(view: View, language: str = "en") -> tuple[str, str, str, str, str]:
@@ -219,24 +261,33 @@ def draw_pieces(draw: ImageDraw.ImageDraw, view: View, language: str = "en") -> 
     SMALL.draw(draw, (0, HEIGHT - 8), SMALL.fit(word(language, "then"), WIDTH), fill=ON)
 
 
-def draw_cubes(draw: ImageDraw.ImageDraw, view: View, event: Mapping[str, Any]) -> None:
+def draw_cubes(
+    draw: ImageDraw.ImageDraw, view: View, event: Mapping[str, Any], tr: Translator = ENGLISH
+) -> None:
     """Cubes played (or being placed): where each went, as big colour initials."""
     player = event.get("player", "")
     rows: list[tuple[str, list[str]]] = []
     if event.get("court"):
-        rows.append(("court", list(event["court"])))
+        rows.append((_d(tr, "display", "court"), list(event["court"])))
     for territory, colours in dict(event.get("territories", {})).items():
         if colours:
-            rows.append((f"T{territory}", list(colours)))
+            rows.append(
+                (_d(tr, "display", "T%(territory)s") % {"territory": territory}, list(colours))
+            )
     total = sum(len(colours) for _, colours in rows)
-    _bar(draw, f"{player} plays", f"{total} cube{'s' if total != 1 else ''}")
+    count = tr.npgettext("display", "%(count)s cube", "%(count)s cubes", total)
+    _bar(
+        draw,
+        _d(tr, "display", "%(player)s plays") % {"player": player},
+        str(count) % {"count": total},
+    )
     if not rows:
-        _line(draw, BODY, "no cubes")
+        _line(draw, BODY, _d(tr, "display", "no cubes"))
         return
     big = len(rows) <= 3
     y = BODY
     for label, colours in rows:
-        letters = " ".join(c[0].upper() for c in colours)
+        letters = " ".join(_letter(tr, c) for c in colours)
         if big:
             SMALL.draw(draw, (0, y + 4), label, fill=ON)
             _line(draw, y, letters, x=38)
@@ -252,15 +303,16 @@ def draw_castle(
     view: View,
     castle: Mapping[str, Any],
     *,
-    title: str = "Castle to place",
+    title: str = "",
     note: str = "",
+    tr: Translator = ENGLISH,
 ) -> None:
     """ "White castle in 7": a castle the rules built (or took over) that must stand there."""
-    _bar(draw, title, note)
-    y = _line(draw, BODY, str(castle.get("side", "")).capitalize())
+    _bar(draw, title or _d(tr, "display", "Castle to place"), note)
+    y = _line(draw, BODY, side(tr, str(castle.get("side", ""))).capitalize())
     territories = list(castle.get("territories", []))
-    y = _line(draw, y + 1, f"castle in {where(territories)}")
-    _line(draw, y + 2, _next_hint(view), big=False)
+    y = _line(draw, y + 1, _d(tr, "display", "castle in %(where)s") % {"where": where(territories)})
+    _line(draw, y + 2, _next_hint(view, tr), big=False)
 
 
 def draw_cylinder(
@@ -268,43 +320,68 @@ def draw_cylinder(
     view: View,
     cylinder: Mapping[str, Any],
     *,
-    title: str = "Move the cylinder",
+    title: str = "",
     note: str = "",
+    tr: Translator = ENGLISH,
 ) -> None:
     """ "Move the red cylinder to Anna": control changed hands, the cylinder must follow."""
-    _bar(draw, title, note)
-    y = _line(draw, BODY, str(cylinder.get("colour", "")).capitalize())
+    _bar(draw, title or _d(tr, "display", "Move the cylinder"), note)
+    y = _line(draw, BODY, colour(tr, str(cylinder.get("colour", ""))).capitalize())
     to = cylinder.get("player") or cylinder.get("to") or ""
-    y = _line(draw, y + 1, f"to {to}")
-    _line(draw, y + 2, _next_hint(view), big=False)
+    y = _line(draw, y + 1, _d(tr, "display", "to %(player)s") % {"player": to})
+    _line(draw, y + 2, _next_hint(view, tr), big=False)
 
 
 def draw_chore(
-    draw: ImageDraw.ImageDraw, view: View, chore: Mapping[str, Any], *, note: str = ""
+    draw: ImageDraw.ImageDraw,
+    view: View,
+    chore: Mapping[str, Any],
+    *,
+    note: str = "",
+    tr: Translator = ENGLISH,
 ) -> None:
     """A chore the table still owes, given in words only (``{"kind": "chore",
     "message": "move the red cylinder to Anna's court"}``): the sentence, big if it fits."""
-    _bar(draw, "To do", note)
-    message = str(chore.get("message") or "")
+    _bar(draw, _d(tr, "display", "To do"), note)
+    message = str(render(chore, tr) or "")
     _text(draw, BODY + 1, message[:1].upper() + message[1:] + ".", bottom=HEIGHT - 9)
-    SMALL.draw(draw, (0, HEIGHT - 8), "Confirm when done", fill=ON)
+    SMALL.draw(
+        draw, (0, HEIGHT - 8), SMALL.fit(_d(tr, "display", "Confirm when done"), WIDTH), fill=ON
+    )
 
 
-def _next_hint(view: View) -> str:
+#: The steps of a turn, as the panel names them under a chore.
+_STEPS = {
+    "cubes": mark("display", "cubes"),
+    "emperor": mark("display", "emperor"),
+    "refill": mark("display", "refill"),
+    None: mark("display", "discs"),
+}
+
+
+def _next_hint(view: View, tr: Translator = ENGLISH) -> str:
     """Under a chore: who is playing meanwhile, so the live view is not missed."""
     name = view.get("to_move")
-    return f"now: {name}, {view.get('step') or 'discs'}" if name else ""
+    step = view.get("step") or None
+    doing = _d(tr, *_STEPS[step]) if step in _STEPS else str(step)
+    return (
+        _d(tr, "display", "now: %(player)s, %(step)s") % {"player": name, "step": doing}
+        if name
+        else ""
+    )
 
 
-def draw_illegal(draw: ImageDraw.ImageDraw, view: View, illegal: Mapping[str, Any]) -> None:
+def draw_illegal(
+    draw: ImageDraw.ImageDraw, view: View, illegal: Mapping[str, Any], tr: Translator = ENGLISH
+) -> None:
     """An illegal act, shown inverted (white screen) until the table is put right."""
     draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), fill=ON)
     code = str(illegal.get("code") or "")
-    right = BIG.draw(draw, (2, 1), "ILLEGAL", fill=OFF) + 4
+    right = BIG.draw(draw, (2, 1), _d(tr, "display", "ILLEGAL"), fill=OFF) + 4
     for y, note in ((1, str(illegal.get("player") or "")), (9, code)):
         if note and SMALL.width(note) <= WIDTH - 2 - right:
             SMALL.draw(draw, (WIDTH - 2 - SMALL.width(note), y), note, fill=OFF)
-    message = str(illegal.get("message") or code)
+    message = illegal_detail(illegal, tr) or code
     lines = SMALL.wrap(message, WIDTH - 4)
     room = 5
     if len(lines) > room:
@@ -315,73 +392,104 @@ def draw_illegal(draw: ImageDraw.ImageDraw, view: View, illegal: Mapping[str, An
         y += LINE
 
 
-def draw_question(draw: ImageDraw.ImageDraw, view: View, question: Mapping[str, Any]) -> None:
+def draw_question(
+    draw: ImageDraw.ImageDraw, view: View, question: Mapping[str, Any], tr: Translator = ENGLISH
+) -> None:
     """The referee doubts the camera ("1 yellow on territory 7?"): the question, and which
     button answers what. Drawn plain, not inverted: it is no alarm."""
-    _bar(draw, "Is this right?")
-    message = str(question.get("message") or question.get("zone") or "")
+    _bar(draw, _d(tr, "display", "Is this right?"))
+    message = str(render(question, tr) or question.get("zone") or "")
     _text(draw, BODY + 1, message, bottom=HEIGHT - 9)
-    SMALL.draw(draw, (0, HEIGHT - 8), SMALL.fit("Confirm=yes Maj.=no", WIDTH), fill=ON)
+    SMALL.draw(
+        draw, (0, HEIGHT - 8), SMALL.fit(_d(tr, "display", "Confirm=yes Maj.=no"), WIDTH), fill=ON
+    )
 
 
 def draw_majority(
-    draw: ImageDraw.ImageDraw, majority: Mapping[str, Any], page: int = 1, pages: int = 1
+    draw: ImageDraw.ImageDraw,
+    majority: Mapping[str, Any],
+    page: int = 1,
+    pages: int = 1,
+    tr: Translator = ENGLISH,
 ) -> None:
     """One territory or region on demand: each side's strength (big) and what it is made
     of (castles ⌂, cubes of the colours it controls), then what the emperor would do."""
     territories = list(majority.get("territories", []))
     owner = majority.get("owner")
-    castle = f" {CASTLE}{owner}" if owner else ""
+    castle = f" {CASTLE}{_side_name(tr, owner)}" if owner else ""
     note = f"{page}/{pages}"
     room = WIDTH - 8 - SMALL.width(note)
-    title = _unit_name(territories) + castle
+    title = _unit_name(tr, territories) + castle
     if SMALL.width(title.upper()) > room:  # "4+5+6 ⌂WHITE" rather than a cut word
         title = where(territories) + castle
     _bar(draw, title, note)
     sides = list(majority.get("sides", []))
     pitch = 18 if len(sides) <= 2 else 17
     y = BODY
-    for side in sides:
+    for side in sides:  # noqa: F402 - a majority's side, not the word function
         total = str(side.get("total", 0))
         BIG.draw(draw, (22 - BIG.width(total), y + 1), total, fill=ON)
-        who = f"{side.get('side', '')} {' '.join(side.get('players', []))}"
+        who = f"{_side_name(tr, side.get('side', ''))} {' '.join(side.get('players', []))}"
         SMALL.draw(draw, (28, y), SMALL.fit(who, WIDTH - 28), fill=ON)
-        SMALL.draw(draw, (28, y + 8), _made_of(side, WIDTH - 28), fill=ON)
+        SMALL.draw(draw, (28, y + 8), _made_of(side, WIDTH - 28, tr), fill=ON)
         y += pitch
     if len(sides) <= 2:
-        SMALL.draw(draw, (0, HEIGHT - 8), SMALL.fit(_verdict(majority), WIDTH), fill=ON)
+        SMALL.draw(draw, (0, HEIGHT - 8), SMALL.fit(_verdict(majority, tr), WIDTH), fill=ON)
 
 
 COLOURS = ("red", "green", "yellow", "blue", "pink")
 
 
-def _initials(colours: Sequence[str]) -> str:
+def _side_name(tr: Translator, name: object) -> str:
+    return side(tr, str(name))
+
+
+def _initials(colours: Sequence[str], tr: Translator = ENGLISH) -> str:
     """``["yellow", "red", "yellow"]`` -> ``1R2Y`` (colour order, initials)."""
-    return "".join(f"{colours.count(c)}{c[0].upper()}" for c in COLOURS if c in colours)
+    return "".join(f"{colours.count(c)}{_letter(tr, c)}" for c in COLOURS if c in colours)
 
 
-def hint_words(hint: Mapping[str, Any]) -> tuple[str, str]:
+def hint_words(hint: Mapping[str, Any], tr: Translator = ENGLISH) -> tuple[str, str]:
     """A hint in a few words: ``("2Y court 1Y 6", "emperor 3 -> take 5+6+7")``."""
-    parts = [f"{_initials(hint.get('court', []))} court"] if hint.get("court") else []
+    court = _d(tr, "display", "%(cubes)s court")
+    parts = [court % {"cubes": _initials(hint.get("court", []), tr)}] if hint.get("court") else []
     territories = dict(hint.get("territories", {}))
-    parts += [f"{_initials(colours)} {key}" for key, colours in territories.items()]
-    verdict = {"build": "build", "take": "take"}.get(str(hint.get("outcome")), "no castle")
+    parts += [f"{_initials(colours, tr)} {key}" for key, colours in territories.items()]
+    verdict = {"build": _d(tr, "display", "build"), "take": _d(tr, "display", "take")}.get(
+        str(hint.get("outcome")), _d(tr, "display", "no castle")
+    )
     stop = where(list(hint.get("stop", [])))
-    return " ".join(parts) or "no cubes", f"emperor {hint.get('emperor')} -> {verdict} {stop}"
+    then = _d(tr, "display", "emperor %(steps)s -> %(verdict)s %(stop)s") % {
+        "steps": hint.get("emperor"),
+        "verdict": verdict,
+        "stop": stop,
+    }
+    return " ".join(parts) or _d(tr, "display", "no cubes"), then
 
 
-def _threat_words(threat: Mapping[str, Any]) -> str:
+def _threat_words(threat: Mapping[str, Any], tr: Translator = ENGLISH) -> str:
     """``Bob take 5+6 3c`` or ``Bob win red 2c``."""
     if "colour" in threat:
-        return f"{threat.get('player')} win {threat.get('colour')} {threat.get('needs')}c"
-    action = "take" if threat.get("owner") else "build"
+        return _d(tr, "display", "%(player)s win %(colour)s %(needs)sc") % {
+            "player": threat.get("player"),
+            "colour": colour(tr, str(threat.get("colour"))),
+            "needs": threat.get("needs"),
+        }
+    action = _d(tr, "display", "take") if threat.get("owner") else _d(tr, "display", "build")
     unit = where(threat.get("territories", []))
     cubes = int(threat.get("cubes") or 0)
-    return f"{threat.get('player')} {action} {unit} {f'{cubes}c' if cubes else 'free'}"
+    cost = (
+        _d(tr, "display", "%(cubes)sc") % {"cubes": cubes} if cubes else _d(tr, "display", "free")
+    )
+    return f"{threat.get('player')} {action} {unit} {cost}"
 
 
 def draw_advice(
-    draw: ImageDraw.ImageDraw, advice: Mapping[str, Any], page: int = 1, pages: int = 1
+    draw: ImageDraw.ImageDraw,
+    advice: Mapping[str, Any],
+    page: int = 1,
+    pages: int = 1,
+    tr: Translator = ENGLISH,
 ) -> None:
     """The advisor's page (training mode): the best play for the player about to play
     cubes, in a few words, and how many threats the others hold; before the cubes step,
@@ -392,91 +500,130 @@ def draw_advice(
     found = list(threats.get("units", [])) + list(threats.get("colours", []))
     if hint:
         player = str(hint.get("player", ""))
-        _bar(draw, f"Hint {player}", note)
+        _bar(draw, _d(tr, "display", "Hint %(player)s") % {"player": player}, note)
         y = BODY
-        for words in hint_words(hint):  # big letters if they fit, else tall narrow ones
+        for words in hint_words(hint, tr):  # big letters if they fit, else tall narrow ones
             font: Font = next((f for f in (BIG, TALL) if f.width(words) <= WIDTH), SMALL)
             font.draw(draw, (0, y), font.fit(words, WIDTH), fill=ON)
             y += 17 if font is not SMALL else LINE
         others = [t for t in found if t.get("player") != player]
         names = sorted({str(t.get("player")) for t in others})
-        watch = f"watch {' '.join(names)}: {len(others)} threats" if others else "no threats next"
+        if others:
+            watch = _d(tr, "display", "watch %(players)s: %(count)s threats") % {
+                "players": " ".join(names),
+                "count": len(others),
+            }
+        else:
+            watch = _d(tr, "display", "no threats next")
         SMALL.draw(draw, (0, HEIGHT - 8), SMALL.fit(watch, WIDTH), fill=ON)
         return
-    _bar(draw, "Advisor", note)
+    _bar(draw, _d(tr, "display", "Advisor"), note)
     if not found:
-        _text(draw, BODY + 1, "No hint now, no threats")
+        _text(draw, BODY + 1, _d(tr, "display", "No hint now, no threats"))
         return
-    SMALL.draw(draw, (0, BODY), "No hint now. Threats:", fill=ON)
+    SMALL.draw(
+        draw, (0, BODY), SMALL.fit(_d(tr, "display", "No hint now. Threats:"), WIDTH), fill=ON
+    )
     y = BODY + LINE + 1
     for threat in sorted(found, key=lambda t: int(t.get("cubes", t.get("needs", 0)) or 0))[:4]:
-        SMALL.draw(draw, (0, y), SMALL.fit(_threat_words(threat), WIDTH), fill=ON)
+        SMALL.draw(draw, (0, y), SMALL.fit(_threat_words(threat, tr), WIDTH), fill=ON)
         y += LINE
 
 
-def _made_of(side: Mapping[str, Any], width: int) -> str:
+def _made_of(side: Mapping[str, Any], width: int, tr: Translator = ENGLISH) -> str:
     castles = int(side.get("castles", 0))
     cubes = {c: n for c, n in dict(side.get("cubes", {})).items() if n}
-    words = ([f"{castles}{CASTLE}"] if castles else []) + [f"{n} {c}" for c, n in cubes.items()]
-    text = " ".join(words) or "nothing"
+    words = ([f"{castles}{CASTLE}"] if castles else []) + [
+        f"{n} {colour(tr, c)}" for c, n in cubes.items()
+    ]
+    text = " ".join(words) or _d(tr, "display", "nothing")
     if SMALL.width(text) > width:
         short = ([f"{castles}{CASTLE}"] if castles else []) + [
-            f"{n}{c[0].upper()}" for c, n in cubes.items()
+            f"{n}{_letter(tr, c)}" for c, n in cubes.items()
         ]
         text = " ".join(short)
     return SMALL.fit(text, width)
 
 
-def _verdict(majority: Mapping[str, Any]) -> str:
-    side = majority.get("side")
-    return {
-        "build": f"-> {side} would build",
-        "take": f"-> {side} would take it",
-        "keep": f"-> {majority.get('owner')} keeps it",
-    }.get(str(majority.get("outcome")), "-> nothing happens")
+def _verdict(majority: Mapping[str, Any], tr: Translator = ENGLISH) -> str:
+    words = {
+        "side": side(tr, str(majority.get("side"))),
+        "owner": side(tr, str(majority.get("owner"))),
+    }
+    verdicts = {
+        "build": _d(tr, "display", "-> %(side)s would build"),
+        "take": _d(tr, "display", "-> %(side)s would take it"),
+        "keep": _d(tr, "display", "-> %(owner)s keeps it"),
+    }
+    return (
+        verdicts.get(str(majority.get("outcome")), _d(tr, "display", "-> nothing happens")) % words
+    )
 
 
 def draw_announcement(
-    draw: ImageDraw.ImageDraw, view: View, event: Mapping[str, Any], *, note: str = ""
+    draw: ImageDraw.ImageDraw,
+    view: View,
+    event: Mapping[str, Any],
+    *,
+    note: str = "",
+    tr: Translator = ENGLISH,
 ) -> None:
     """Any other announcement: a title for its kind and the referee's sentence."""
     kind = str(event.get("kind", ""))
-    _bar(draw, TITLES.get(kind, kind.replace("-", " ")), note)
-    _text(draw, BODY + 1, str(event.get("message") or kind.replace("-", " ")))
+    _bar(draw, title(tr, kind), note)
+    _text(draw, BODY + 1, render(event, tr) or kind.replace("-", " "))
 
 
-def draw_game_over(draw: ImageDraw.ImageDraw, view: View) -> None:
+def title(tr: Translator, kind: str) -> str:
+    """The title bar of an announcement of ``kind``."""
+    return _d(tr, *TITLES[kind]) if kind in TITLES else kind.replace("-", " ")
+
+
+def draw_game_over(draw: ImageDraw.ImageDraw, view: View, tr: Translator = ENGLISH) -> None:
     """The end: who won and why, with the final castles."""
-    _bar(draw, "Game over", f"round {view.get('round', 0)}")
-    winner = str(view.get("winner") or "")
-    y = _line(draw, BODY, "A draw" if winner == "draw" else f"{winner} wins")
-    reason = view.get("reason")
-    why = {"castles": "by castles", "few-territories": "under 4 territories left"}.get(
-        str(reason), str(reason or "")
+    _bar(
+        draw,
+        _d(tr, "display", "Game over"),
+        _d(tr, "display", "round %(round)s") % {"round": view.get("round", 0)},
     )
+    winner = str(view.get("winner") or "")
+    won = _d(tr, "display", "%(winner)s wins") % {"winner": side(tr, winner)}
+    y = _line(draw, BODY, _d(tr, "display", "A draw") if winner == "draw" else won)
+    reason = view.get("reason")
+    why = {
+        "castles": _d(tr, "display", "by castles"),
+        "few-territories": _d(tr, "display", "under 4 territories left"),
+    }.get(str(reason), str(reason or ""))
     _line(draw, y + 2, why, big=False)
     _scores(draw, view, HEIGHT - 8)
 
 
+#: The title bar of each announcement, by event kind.
 TITLES = {
-    "control-gained": "Control",
-    "castle-built": "New castle",
-    "castle-taken": "Takeover",
-    "merged": "Region",
-    "returned": "Supply short",
-    "emperor-moved": "Emperor",
-    "refilled": "Refill",
-    "turn-started": "Turn",
-    "disc-chosen": "Disc",
-    "undone": "Undone",
-    "confirmed": "Confirmed",
-    "corrected": "Corrected",
-    "resolved": "Table in order",
-    "setup": "Set-up",
-    "resumed": "Resumed",
-    "castle-pending": "Castle to place",
-    "cylinder-pending": "Move the cylinder",
-    "castles-placed": "Castles placed",
-    "cylinder-moved": "Cylinder moved",
-    "game-over": "Game over",
+    "control-gained": mark("display", "Control"),
+    "castle-built": mark("display", "New castle"),
+    "castle-taken": mark("display", "Takeover"),
+    "merged": mark("display", "Region"),
+    "returned": mark("display", "Supply short"),
+    "emperor-moved": mark("display", "Emperor"),
+    "refilled": mark("display", "Refill"),
+    "turn-started": mark("display", "Turn"),
+    "disc-chosen": mark("display", "Disc"),
+    "undone": mark("display", "Undone"),
+    "confirmed": mark("display", "Confirmed"),
+    "corrected": mark("display", "Corrected"),
+    "resolved": mark("display", "Table in order"),
+    "setup": mark("display", "Set-up"),
+    "resumed": mark("display", "Resumed"),
+    "castle-pending": mark("display", "Castle to place"),
+    "cylinder-pending": mark("display", "Move the cylinder"),
+    "castles-placed": mark("display", "Castles placed"),
+    "cylinder-moved": mark("display", "Cylinder moved"),
+    "game-over": mark("display", "Game over"),
+    "bare-ask": mark("display", "Set-up"),
+    "bare-refused": mark("display", "Set-up"),
+    "bare-table": mark("display", "Set-up"),
+    "game-started": mark("display", "New game"),
+    "game-ended": mark("display", "Game ended"),
+    "training": mark("display", "Training"),
 }

@@ -14,18 +14,11 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from firmware.gamelog.store import GameLog, GameRow
-from referee.announcements import say_move
+from referee.announcements import say, say_move
 from referee.check import table_lines
-from referee.events import Event
+from referee.events import RECORD_KINDS, Event
 from referee.game import Game
 from referee.moves import ChooseDisc, Move, PlayCubes
-
-
-def unit_name(territories: Any) -> str:
-    units = list(territories)
-    if len(units) == 1:
-        return f"territory {units[0]}"
-    return "region " + "+".join(str(t) for t in units)
 
 
 def names(row: GameRow) -> str:
@@ -75,22 +68,9 @@ def move_words(move: Move, game: Game) -> str:
 
 
 def event_words(event: Event) -> str | None:
-    data = event.to_json()
-    kind = event.kind
-    if kind == "control-gained":
-        before = f" (from {data['from']})" if data["from"] else ""
-        return f"{data['player']} gains control of {data['colour']}{before}"
-    if kind == "castle-built":
-        return f"{data['side']} builds a castle on {unit_name(data['territories'])}"
-    if kind == "castle-taken":
-        return f"{data['side']} takes {unit_name(data['territories'])} from {data['from']}"
-    if kind == "merged":
-        return f"{data['side']}'s castles join into {unit_name(data['territories'])}"
-    if kind == "returned":
-        return f"every player returns up to {data['k']} {data['colour']}"
-    if kind == "game-over":
-        return f"GAME OVER: {data['winner']} ({data['reason']})"
-    return None
+    """A fact of the rules the story tells (`referee.events.RECORD_KINDS`), as the
+    referee announced it; None for steps of play, which `move_words` tells."""
+    return say(event) if event.kind in RECORD_KINDS else None
 
 
 def turns(setup: Any, moves: list[Move]) -> Iterator[tuple[Turn, Game]]:

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from referee.announcements import Said, said
 from referee.pieces import CASTLE_COLOURS, COLOURS, SEATS, Cubes
 from referee.table.corrections import read
-from referee.table.snapshot import Castles, Table
+from referee.table.snapshot import Table
 
 
 def parts(zone: str) -> tuple[str, ...]:
@@ -82,55 +83,66 @@ def counts(table: Table, zone: str) -> dict[str, object]:
     return {"discs": sorted(table.discs.get(key, frozenset()))}
 
 
-def castle_words(castles: Castles) -> str:
-    """``a white castle``, ``no castle``, ``2 castles: white, grey``."""
-    present = [(c, n) for c, n in zip(CASTLE_COLOURS, castles, strict=True) if n]
-    if not present:
-        return "no castle"
-    if len(present) == 1 and present[0][1] == 1:
-        return f"a {present[0][0]} castle"
-    return f"{sum(castles)} castles: " + ", ".join(f"{n} {c}" for c, n in present)
+def _holder(place: Callable[[str], str], seat: str) -> str:
+    """The name of the player at ``seat``, from how ``place`` names his court
+    (``Anna's court``), else the seat itself (nobody sits there)."""
+    court = place(seat)
+    return court[: -len("'s court")] if court.endswith("'s court") else seat
 
 
-def question(table: Table, zone: str, part: str | None, place: Callable[[str], str]) -> str:
+def question(table: Table, zone: str, part: str | None, place: Callable[[str], str]) -> Said:
     """The question about ``zone`` as the camera reads it in ``table``, e.g.
     ``"1 yellow on territory 7?"``; ``part`` (``castles 7``) says which of a tile's
-    readings is in doubt; ``place`` names a seat's court for people ("Anna's court")."""
+    readings is in doubt; ``place`` names a seat's court for people ("Anna's court").
+    The question keeps its msgid and fields (`referee.announcements.Said`): every
+    language asks it."""
     kind, _, key = zone.partition(":")
     if kind == "territory":
         number = int(key)
         if part is not None and part.startswith("castles"):
-            text = f"{castle_words(table.castle_on(number))} on territory {number}"
-        else:
-            cubes = table.territory(number)
-            text = f"{cubes.describe()} on territory {number}"
-    elif kind == "court":
-        cubes = table.courts.get(key, Cubes())
-        text = f"{cubes.describe()} in {place(key)}"
-    elif kind == "reserve":
-        cubes = table.reserves.get(key, Cubes())
-        where = place(key).rsplit(" ", 1)[0] + " reserve"
-        text = f"{cubes.describe()} in {where}"
-    elif kind == "emperor":
-        text = (
-            "no emperor on the ring"
-            if table.emperor is None
-            else f"the emperor on territory {table.emperor}"
-        )
-    elif kind == "cylinder":
+            castles = table.castle_on(number)
+            sides = [c for c, n in zip(CASTLE_COLOURS, castles, strict=True) for _ in range(n)]
+            if not sides:
+                return said("No castle on territory %(territory)s?", territory=number)
+            if len(sides) == 1:
+                return said(
+                    "A %(side)s castle on territory %(territory)s?", side=sides[0], territory=number
+                )
+            return said(
+                "%(count)s castles: %(castles)s on territory %(territory)s?",
+                count=len(sides),
+                castles=sides,
+                territory=number,
+            )
+        cubes = table.territory(number).colours()
+        if not cubes:
+            return said("No cubes on territory %(territory)s?", territory=number)
+        return said("%(cubes)s on territory %(territory)s?", cubes=cubes, territory=number)
+    if kind in ("court", "reserve"):
+        held = (table.courts if kind == "court" else table.reserves).get(key, Cubes()).colours()
+        who = _holder(place, key)
+        if kind == "court":
+            if not held:
+                return said("No cubes in %(place)s?", place=who)
+            return said("%(cubes)s in %(place)s?", cubes=held, place=who)
+        if not held:
+            return said("No cubes in %(reserve)s?", reserve=who)
+        return said("%(cubes)s in %(reserve)s?", cubes=held, reserve=who)
+    if kind == "emperor":
+        if table.emperor is None:
+            return said("No emperor on the ring?")
+        return said("The emperor on territory %(territory)s?", territory=table.emperor)
+    if kind == "cylinder":
         seen = table.cylinders[COLOURS.index(key)]  # type: ignore[arg-type,unused-ignore]
         if seen is None:
-            text = f"no {key} cylinder anywhere"
-        elif seen == "pool":
-            text = f"the {key} cylinder in the pool"
-        else:
-            text = f"the {key} cylinder on {place(seen)}"
-    else:
-        discs = sorted(table.discs.get(key, frozenset()))
-        tray = place(key).rsplit(" ", 1)[0] + " tray"
-        text = (
-            f"disc{'s' if len(discs) > 1 else ''} {', '.join(map(str, discs))} in {tray}"
-            if discs
-            else f"no discs in {tray}"
-        )
-    return text[:1].upper() + text[1:] + "?"
+            return said("No %(colour)s cylinder anywhere?", colour=key)
+        if seen == "pool":
+            return said("The %(colour)s cylinder in the pool?", colour=key)
+        return said("The %(colour)s cylinder on %(place)s?", colour=key, place=_holder(place, seen))
+    discs = sorted(table.discs.get(key, frozenset()))
+    tray = _holder(place, key)
+    if not discs:
+        return said("No discs in %(tray)s?", tray=tray)
+    if len(discs) == 1:
+        return said("Disc %(numbers)s in %(tray)s?", numbers=discs, tray=tray)
+    return said("Discs %(numbers)s in %(tray)s?", numbers=discs, tray=tray)

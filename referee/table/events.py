@@ -5,14 +5,15 @@ settled it). Engine events keep the fields of ``docs/record.md``; the table adds
 announcements (``cubes-placed``, ``castle-pending``, ``cylinder-pending`` …), judgement
 (``illegal``, ``question`` when the reading is in doubt, ``resolved``) and the log of
 human interventions (``undone``, ``confirmed``, ``corrected``, ``answered``). Table
-events carry a ``message`` in words.
+events carry a ``message``: the referee's English words, kept in the log; what people
+see and hear is `referee.announcements.render` of the event's fields, in their language.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from referee.announcements import say
+from referee.announcements import ENGLISH, Said, Translator, illegal_detail, render, say
 from referee.events import Event
 
 TableEvent = dict[str, Any]
@@ -27,17 +28,21 @@ def stamp(event: Event, t: float | None) -> TableEvent:
 
 
 def table_event(kind: str, t: float | None, message: str, **fields: Any) -> TableEvent:
-    return {"kind": kind, "t": t, **fields, "message": message}
+    """A table event; a `Said` message also gives its msgid and fields (``say``,
+    ``words``), so every box says it in its own language."""
+    if isinstance(message, Said):
+        fields = {**fields, "say": message.msgid, "words": message.words}
+    return {"kind": kind, "t": t, **fields, "message": str(message)}
 
 
-def describe(event: TableEvent) -> str:
-    """One line of commentary: time, then the words."""
+def describe(event: TableEvent, tr: Translator = ENGLISH) -> str:
+    """One line of commentary (``carolus follow``): time, then the words."""
     t = event.get("t")
     when = f"{t:8.1f}s" if isinstance(t, int | float) else "       -"
-    text = event.get("message") or event["kind"]
+    text = render(event, tr) or event["kind"]
     if event["kind"] == "illegal":
         who = f", {event['player']}" if event.get("player") else ""
-        text = f"ILLEGAL ({event.get('code')}{who}): {text}"
+        text = f"ILLEGAL ({event.get('code')}{who}): {illegal_detail(event, tr)}"
     elif event["kind"] == "question":
         code = f" ({event['code']})" if event.get("code") else ""
         text = f"QUESTION{code}: {text}"

@@ -10,15 +10,16 @@ arriving, castles and cylinders not yet moved) is not wrong.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+from referee.announcements import Said, said
 from referee.game import Game, Phase, Step
 from referee.pieces import CASTLE_COLOURS, COLOURS, NO_CUBES, Cubes
 from referee.table.reading import (
     NO_CASTLE,
     Chores,
     Reading,
-    and_list,
     automatic,
     castle_of,
     cubes_played,
@@ -108,8 +109,15 @@ class Judgement:
                 first = next(name for name in order if name not in took)
                 return Problem(
                     "disc-order",
-                    f"{first} chooses next, not {took[-1]} (round {game.round + 1} chooses in "
-                    f"round {game.round}'s order of play: {', '.join(order)})",
+                    said(
+                        "%(player)s chooses next, not %(took)s (round %(next)s chooses in "
+                        "round %(round)s's order of play: %(order)s)",
+                        player=first,
+                        took=took[-1],
+                        next=game.round + 1,
+                        round=game.round,
+                        order=", ".join(order),
+                    ),
                     first,
                     (f"discs:{reading.seat[took[-1]]}",),
                 )
@@ -125,21 +133,35 @@ class Judgement:
                 if game.disc(p.name) is not None:
                     return Problem(
                         "disc-order",
-                        f"{p.name} has already chosen disc {game.disc(p.name)} this round and "
-                        f"took disc {min(missing)} too",
+                        said(
+                            "%(player)s has already chosen disc %(disc)s this round and took "
+                            "disc %(extra)s too",
+                            player=p.name,
+                            disc=game.disc(p.name),
+                            extra=min(missing),
+                        ),
                         p.name,
                         (tray,),
                     )
                 return Problem(
                     "disc-order",
-                    f"{p.name} took discs {and_list(sorted(missing))} from the tray; choose one",
+                    said(
+                        "%(player)s took discs %(discs)s from the tray; choose one",
+                        player=p.name,
+                        discs=sorted(missing),
+                    ),
                     p.name,
                     (tray,),
                 )
             return Problem(
                 "disc-order",
-                f"{p.name} took disc {and_list(sorted(missing))} from the tray during round "
-                f"{game.round}'s action phase; discs are chosen before the turns",
+                said(
+                    "%(player)s took disc %(discs)s from the tray during round %(round)s's "
+                    "action phase; discs are chosen before the turns",
+                    player=p.name,
+                    discs=sorted(missing),
+                    round=game.round,
+                ),
                 p.name,
                 (tray,),
             )
@@ -166,7 +188,11 @@ class Judgement:
             if gone.total():
                 return Problem(
                     "cube-moved",
-                    f"{gone.describe()} left territory {t}; played cubes never move",
+                    said(
+                        "%(cubes)s left territory %(territory)s; played cubes never move",
+                        cubes=gone.colours(),
+                        territory=t,
+                    ),
                     who,
                     (f"territory:{t}",),
                 )
@@ -180,7 +206,11 @@ class Judgement:
             if gone.total():
                 return Problem(
                     "cube-moved",
-                    f"{gone.describe()} left {p.name}'s court; played cubes never move",
+                    said(
+                        "%(cubes)s left %(player)s's court; played cubes never move",
+                        cubes=gone.colours(),
+                        player=p.name,
+                    ),
                     who,
                     (f"court:{seat}",),
                 )
@@ -194,22 +224,31 @@ class Judgement:
                     if grown.total() > played:
                         return Problem(
                             "refill-count",
-                            f"{name} took {grown.total()} cubes into his reserve; the refill is "
-                            f"{played}",
+                            said(
+                                "%(player)s took %(count)s cubes into his reserve; the refill "
+                                "is %(refill)s",
+                                player=name,
+                                count=grown.total(),
+                                refill=played,
+                            ),
                             name,
                             reserve,
                         )
                 elif action and step is Step.EMPEROR and name == mover:
                     return Problem(
                         "turn-order",
-                        f"{name} must move the emperor before refilling",
+                        said("%(player)s must move the emperor before refilling", player=name),
                         name,
                         reserve,
                     )
                 else:
                     return Problem(
                         "refill-count",
-                        f"{name}'s reserve gained {grown.describe()} outside a refill",
+                        said(
+                            "%(player)s's reserve gained %(cubes)s outside a refill",
+                            player=name,
+                            cubes=grown.colours(),
+                        ),
                         name,
                         reserve,
                     )
@@ -221,8 +260,13 @@ class Judgement:
                 if out.total() > want:
                     return Problem(
                         "cube-count",
-                        f"{name} took {out.total()} cubes from his reserve; a turn plays "
-                        f"exactly {want}",
+                        said(
+                            "%(player)s took %(count)s cubes from his reserve; a turn plays "
+                            "exactly %(want)s",
+                            player=name,
+                            count=out.total(),
+                            want=want,
+                        ),
                         name,
                         reserve,
                     )
@@ -235,36 +279,60 @@ class Judgement:
                     if any(gained(own.court)) and not gained(own.taken).covers(gained(own.placed)):
                         return Problem(
                             "not-in-reserve",
-                            f"{actor} took {out.describe()} from {name}'s reserve; cubes come "
-                            f"from one's own reserve",
+                            said(
+                                "%(actor)s took %(cubes)s from %(player)s's reserve; cubes come "
+                                "from one's own reserve",
+                                actor=actor,
+                                cubes=out.colours(),
+                                player=name,
+                            ),
                             actor,
                             (*reserve, f"court:{reading.seat[actor]}"),
                         )
                 if name == done:
                     return Problem(
                         "cube-count",
-                        f"{name} played a cube more after his {cubes_played(game)}; a turn "
-                        f"plays exactly {game.cubes_per_turn}",
+                        said(
+                            "%(player)s played a cube more after his %(played)s; a turn plays "
+                            "exactly %(want)s",
+                            player=name,
+                            played=cubes_played(game),
+                            want=game.cubes_per_turn,
+                        ),
                         name,
                         reserve,
                     )
                 if phase is Phase.OPENING:
-                    message = (
-                        f"{name} cannot play cubes yet: the discs of round {game.round} are "
-                        f"being chosen"
+                    message = said(
+                        "%(player)s cannot play cubes yet: the discs of round %(round)s are "
+                        "being chosen",
+                        player=name,
+                        round=game.round,
                     )
                 elif step is Step.EMPEROR and reading.next_player(game) == name:
-                    message = f"{name} must wait: {mover} has not moved the emperor yet"
+                    message = said(
+                        "%(player)s must wait: %(mover)s has not moved the emperor yet",
+                        player=name,
+                        mover=mover,
+                    )
                 else:
-                    message = f"it is {actor or mover}'s turn, not {name}'s"
+                    message = said(
+                        "it is %(actor)s's turn, not %(player)s's",
+                        actor=actor or mover,
+                        player=name,
+                    )
                 return Problem("turn-order", message, name, reserve)
         for p in reading.players:
             court_up = gained(table.courts.get(reading.seat[p.name], NO_CUBES) - game.court(p.name))
             if court_up.total() and p.name != actor:
                 return Problem(
                     "wrong-court",
-                    f"{court_up.describe()} went into {p.name}'s court; each player plays only "
-                    f"to his own court",
+                    said(
+                        "%(cubes)s went into %(player)s's court; each player plays only to his "
+                        "own court",
+                        cubes=court_up.colours(),
+                        player=p.name,
+                    ),
                     who,
                     (f"court:{reading.seat[p.name]}",),
                 )
@@ -278,7 +346,11 @@ class Judgement:
                     places.append(f"court:{seat}")
                 return Problem(
                     "not-in-reserve",
-                    f"{extra.describe()} came onto the table but not from {actor}'s reserve",
+                    said(
+                        "%(cubes)s came onto the table but not from %(player)s's reserve",
+                        cubes=extra.colours(),
+                        player=actor,
+                    ),
                     actor,
                     (*places, f"reserve:{seat}"),
                 )
@@ -296,15 +368,23 @@ class Judgement:
                 if done is not None:
                     return Problem(
                         "cube-count",
-                        f"{arrived.describe()} more on the ring after {done}'s "
-                        f"{cubes_played(game)} cubes; a turn plays exactly "
-                        f"{game.cubes_per_turn}",
+                        said(
+                            "%(cubes)s more on the ring after %(player)s's %(played)s cubes; a "
+                            "turn plays exactly %(want)s",
+                            cubes=arrived.colours(),
+                            player=done,
+                            played=cubes_played(game),
+                            want=game.cubes_per_turn,
+                        ),
                         done,
                         ring,
                     )
                 return Problem(
                     "turn-order",
-                    f"{arrived.describe()} arrived on the ring outside a player's turn",
+                    said(
+                        "%(cubes)s arrived on the ring outside a player's turn",
+                        cubes=arrived.colours(),
+                    ),
                     who,
                     ring,
                 )
@@ -325,7 +405,7 @@ class Judgement:
             if phase is Phase.OPENING:
                 return Problem(
                     "turn-order",
-                    "the emperor moved while the discs are being chosen",
+                    said("the emperor moved while the discs are being chosen"),
                     who,
                     EMPEROR,
                 )
@@ -333,8 +413,11 @@ class Judgement:
                 seat = reading.seat[mover or ""]
                 return Problem(
                     "turn-order",
-                    f"{mover} must play his {game.cubes_to_play(mover or '')} cubes before "
-                    f"moving the emperor",
+                    said(
+                        "%(player)s must play his %(count)s cubes before moving the emperor",
+                        player=mover,
+                        count=game.cubes_to_play(mover or ""),
+                    ),
                     mover,
                     (*SHORT, f"court:{seat}", f"reserve:{seat}"),
                 )
@@ -342,7 +425,7 @@ class Judgement:
                 if actor is None:
                     return Problem(
                         "turn-order",
-                        f"the emperor moved again after {refiller}'s move",
+                        said("the emperor moved again after %(player)s's move", player=refiller),
                         refiller,
                         EMPEROR,
                     )
@@ -351,8 +434,11 @@ class Judgement:
                     seat = reading.seat[actor]
                     return Problem(
                         "turn-order",
-                        f"{actor} must play his {game.cubes_to_play(actor)} cubes before moving "
-                        f"the emperor",
+                        said(
+                            "%(player)s must play his %(count)s cubes before moving the emperor",
+                            player=actor,
+                            count=game.cubes_to_play(actor),
+                        ),
                         actor,
                         (*SHORT, f"court:{seat}", f"reserve:{seat}"),
                     )
@@ -360,7 +446,6 @@ class Judgement:
 
     def castles(self) -> Problem | None:
         """Castles where the rules built none, or missing where they did."""
-        reading = self.reading
         game = self.game
         table = self.table
         chores = self.chores
@@ -394,10 +479,22 @@ class Judgement:
                 for c, s, w in zip(CASTLE_COLOURS, seen, castle_of(game.owner(t)), strict=True)
                 if s > w
             ]
-            intruder = intruders[0] if intruders else "second"
+            unearned = (
+                said(
+                    "a %(side)s castle stands on territory %(territory)s, where the rules built "
+                    "none",
+                    side=intruders[0],
+                    territory=t,
+                )
+                if intruders
+                else said(
+                    "a second castle stands on territory %(territory)s, where the rules built none",
+                    territory=t,
+                )
+            )
             return Problem(
                 "castle-unearned",
-                f"a {intruder} castle stands on territory {t}, where the rules built none",
+                unearned,
                 who,
                 (f"territory:{t}",),
             )
@@ -408,8 +505,7 @@ class Judgement:
                     who_next = actor or mover or chores.castles_by
                     return Problem(
                         "castle-missing",
-                        f"{who_next}'s turn began before the castles were done: "
-                        f"{reading.castle_words(chores.castles)}",
+                        _castles_late(who_next, chores.castles),
                         chores.castles_by,
                         tuple(f"territory:{n}" for n in sorted(chores.castles)),
                     )
@@ -418,7 +514,11 @@ class Judgement:
             if side is not None and seen != castle_of(side):
                 return Problem(
                     "castle-missing",
-                    f"the {side} castle on territory {t} is missing",
+                    said(
+                        "the %(side)s castle on territory %(territory)s is missing",
+                        side=side,
+                        territory=t,
+                    ),
                     who,
                     (f"territory:{t}",),
                 )
@@ -446,10 +546,65 @@ class Judgement:
                     continue  # he is about to gain it
             return Problem(
                 "cylinder-wrong",
-                f"the {hue} cylinder stands on {reading.place_name(seen_place)}, which does "
-                f"not control {hue}; it belongs {'in' if place == 'pool' else 'on'} "
-                f"{reading.place_name(place)}",
+                said(
+                    "the %(colour)s cylinder stands on %(place)s, which does not control "
+                    "%(colour)s; it belongs in %(place2)s",
+                    colour=hue,
+                    place=_place(reading, seen_place),
+                    place2=_place(reading, place),
+                )
+                if place == "pool"
+                else said(
+                    "the %(colour)s cylinder stands on %(place)s, which does not control "
+                    "%(colour)s; it belongs on %(place2)s",
+                    colour=hue,
+                    place=_place(reading, seen_place),
+                    place2=_place(reading, place),
+                ),
                 who,
                 (f"cylinder:{hue}",),
             )
         return None
+
+
+def _place(reading: Reading, place: str | None) -> str | None:
+    """A cylinder's place as a message field: ``pool``, the name of the player at that
+    seat, else the seat (`referee.announcements` words each)."""
+    for name, seat in reading.seat.items():
+        if seat == place:
+            return name
+    return place
+
+
+def _castles_late(who: str | None, castles: Mapping[int, tuple[str | None, str]]) -> Said:
+    """The next turn began while castles were still owed (as `Reading.castle_words` says
+    the chore)."""
+    places = sorted(castles)
+    side = next(iter(castles.values()))[1]
+    olds = {old for old, _ in castles.values()}
+    if olds == {None}:
+        return said(
+            "%(player)s's turn began before the castles were done: build a %(side)s castle on "
+            "%(territories)s",
+            player=who,
+            side=side,
+            territories=places,
+        )
+    old = next(iter(olds))
+    if len(places) == 1:
+        return said(
+            "%(player)s's turn began before the castles were done: swap the %(old)s castle on "
+            "%(territories)s for %(side)s",
+            player=who,
+            old=old,
+            territories=places,
+            side=side,
+        )
+    return said(
+        "%(player)s's turn began before the castles were done: swap the %(old)s castles on "
+        "%(territories)s for %(side)s",
+        player=who,
+        old=old,
+        territories=places,
+        side=side,
+    )

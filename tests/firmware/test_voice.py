@@ -8,6 +8,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from firmware.voice import Voice
 
 
@@ -82,13 +84,38 @@ def test_off_by_default_and_silent_without_espeak() -> None:
     assert said == ["voice: espeak-ng not found (sudo apt install espeak-ng); running silent"]
 
 
-def test_english_sentences_are_not_read_with_another_languages_voice() -> None:
+@pytest.mark.parametrize("language", ["de", "it", "hu", "fi"])
+def test_the_voice_speaks_the_tables_language(language: str) -> None:
+    """espeak-ng is asked for the table's language, and the line it is given is the
+    referee's sentence in that language (the same words the display and page show)."""
+    from referee.announcements import render
+    from web.i18n import translations
+
+    runner = Runner()
     said: list[str] = []
-    voice = Voice(True, "de", runner=Runner(), which=found, say=said.append)
-    assert voice.command("x")[1:3] == ["-v", "en"]
-    assert said == ["voice: announcements exist in English only; speaking English, not de"]
-    chosen = Voice(True, "de", voice="en-gb", runner=Runner(), which=found, say=said.append)
-    assert chosen.command("x")[1:3] == ["-v", "en-gb"] and len(said) == 1
+    voice = Voice(True, f"{language}_XX", runner=runner, which=found, say=said.append)
+    event = {"kind": "castle-built", "territories": [7], "side": "white", "message": "x"}
+    voice.on_event(event)
+    wait_for(lambda: len(runner.calls) == 1)
+    voice.close()
+    assert runner.calls[0][1:3] == ["-v", language] and said == []
+    spoken = runner.calls[0][-1]
+    assert spoken == render(event, translations(language))
+    assert "castle" not in spoken and "territory" not in spoken
+
+
+def test_a_chosen_voice_wins_and_an_unknown_language_is_spoken_in_english() -> None:
+    said: list[str] = []
+    chosen = Voice(True, "de", voice="de+f3", runner=Runner(), which=found, say=said.append)
+    assert chosen.command("x")[1:3] == ["-v", "de+f3"]
+    runner = Runner()
+    other = Voice(True, "sv", runner=runner, which=found, say=said.append)
+    assert other.command("x")[1:3] == ["-v", "en"]
+    assert said == ["voice: no announcements in sv; speaking English"]
+    other.on_event({"kind": "castle-built", "territories": [7], "side": "white"})
+    wait_for(lambda: len(runner.calls) == 1)
+    other.close()
+    assert runner.calls[0][-1] == "White builds a castle on territory 7."
 
 
 def test_a_failing_espeak_is_said_once_and_the_voice_goes_on() -> None:

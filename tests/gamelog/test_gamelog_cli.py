@@ -123,7 +123,7 @@ def test_replay_all_prints_every_step(
     assert out.count("lays disc") == sum(
         1 for m in game.move_stack if type(m).__name__ == "ChooseDisc"
     )
-    assert "GAME OVER" in out and out.rstrip().endswith("End of the game log.")
+    assert "Game over " in out and out.rstrip().endswith("End of the game log.")
 
 
 def test_replay_steps_on_enter_and_quits_on_q(

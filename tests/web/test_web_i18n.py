@@ -230,8 +230,15 @@ def test_what_is_not_allowed_is_named_in_every_language() -> None:
     assert sentence(event, translations("en")) == (
         "Not allowed (a cube in another player's court): Anna put a red cube into Bob's court."
     )
-    assert sentence(event, translations("de")).startswith(  # type: ignore[union-attr]
-        "Nicht erlaubt (Ritter im fremden Burghof): "
+    # an English detail is left out rather than mixed in; given with its fields, said
+    assert sentence(event, translations("de")) == "Nicht erlaubt: Ritter im fremden Burghof."
+    fields = {
+        "say": "%(cubes)s went into %(player)s's court; each player plays only to his own court",
+        "words": {"cubes": ["red"], "player": "Bob"},
+    }
+    assert sentence({**event, **fields}, translations("de")) == (
+        "Nicht erlaubt (Ritter im fremden Burghof): in den Burghof von Bob gesetzt: 1 Rot; "
+        "jeder setzt nur in seinen eigenen Burghof"
     )
     codes = [word for context, word in WORDS if context == "illegal"]
     for lang in LANGUAGES:

@@ -1,0 +1,256 @@
+"""Every announcement in every language: one example of each event kind (and of each
+free-text message of the table referee, by its msgid) is rendered in en, de, it, hu and
+fi by `referee.announcements.render`; each is a whole sentence, and no English word is
+left in the four other languages (an allow-list names the words that are the same)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from babel.messages.extract import extract_from_file
+from babel.messages.pofile import read_po
+
+from referee.announcements import ENGLISH, render, said
+from web.i18n import LANGUAGES, translations
+
+ROOT = Path(__file__).resolve().parents[2]
+OTHERS = [lang for lang in LANGUAGES if lang != "en"]
+
+#: One event of every kind the boxes pass on, in its JSON form (as the bus and the log
+#: carry it); variants where a kind has more than one sentence.
+EVENTS: dict[str, dict[str, Any]] = {
+    "disc-chosen": {"kind": "disc-chosen", "player": "Anna", "number": 3},
+    "turn-started": {"kind": "turn-started", "round": 2, "player": "Anna", "disc": 3},
+    "cubes-played": {
+        "kind": "cubes-played",
+        "player": "Bob",
+        "court": ["blue"],
+        "territories": {"7": ["green", "blue"]},
+    },
+    "cubes-played-none": {"kind": "cubes-played", "player": "Bob", "court": [], "territories": {}},
+    "control-gained": {"kind": "control-gained", "colour": "red", "player": "Anna", "from": None},
+    "control-gained-from": {
+        "kind": "control-gained",
+        "colour": "pink",
+        "player": "Anna",
+        "from": "Bob",
+    },
+    "emperor-moved": {"kind": "emperor-moved", "player": "Bob", "steps": 1, "territory": 7},
+    "emperor-moved-far": {"kind": "emperor-moved", "player": "Bob", "steps": 3, "territory": 9},
+    "castle-built": {"kind": "castle-built", "territories": [6], "side": "white"},
+    "castle-taken": {
+        "kind": "castle-taken",
+        "territories": [5, 6, 7],
+        "side": "black",
+        "from": "white",
+    },
+    "merged": {"kind": "merged", "territories": [4, 5, 6], "side": "grey"},
+    "returned": {"kind": "returned", "colour": "yellow", "k": 2},
+    "refilled": {"kind": "refilled", "player": "Anna", "colours": ["red", "red", "pink"]},
+    "game-over": {"kind": "game-over", "winner": "white", "reason": "castles"},
+    "game-over-draw": {"kind": "game-over", "winner": "draw", "reason": "few-territories"},
+    "illegal": {
+        "kind": "illegal",
+        "code": "turn-order",
+        "player": "Bob",
+        "message": "Not Bob's turn.",
+    },
+    "resolved": {"kind": "resolved", "code": "wrong-court", "message": "The table is back."},
+    "undone": {"kind": "undone", "move": None, "message": "Nothing to undo."},
+    "confirmed": {"kind": "confirmed", "done": [], "message": "Confirmed: nothing."},
+    "castles-placed": {"kind": "castles-placed", "territories": [9], "message": "Done."},
+    "setup": {"kind": "setup", "message": "Set-up accepted."},
+    "bare-ask": {"kind": "bare-ask", "message": "Lay out the tiles."},
+    "bare-table": {"kind": "bare-table", "message": "Now the pieces."},
+    "bare-refused": {"kind": "bare-refused", "problem": "moving", "message": "Moving."},
+    "resumed": {"kind": "resumed", "game": 3, "message": "Resumed game 3."},
+    "answered-yes": {"kind": "answered", "answer": "yes", "message": "Answered yes."},
+    "answered-no": {"kind": "answered", "answer": "no", "message": "Answered no."},
+    "corrected": {"kind": "corrected", "zone": "court:north", "message": "Corrected."},
+    "cubes-placed": {
+        "kind": "cubes-placed",
+        "player": "Anna",
+        "court": ["red"],
+        "territories": {"3": ["blue"]},
+        "count": 2,
+        "of": 3,
+        "message": "Anna has placed 2 of 3 cubes.",
+    },
+    "castle-pending": {
+        "kind": "castle-pending",
+        "territories": [9],
+        "side": "white",
+        "message": "Said.",
+    },
+    "cylinder-pending": {
+        "kind": "cylinder-pending",
+        "colour": "yellow",
+        "to": "south",
+        "message": "Said.",
+    },
+    "cylinder-pending-pool": {
+        "kind": "cylinder-pending",
+        "colour": "yellow",
+        "to": "pool",
+        "message": "Said.",
+    },
+    "cylinder-moved": {
+        "kind": "cylinder-moved",
+        "colour": "green",
+        "to": "east",
+        "message": "Said.",
+    },
+    "cylinder-moved-pool": {
+        "kind": "cylinder-moved",
+        "colour": "green",
+        "to": "pool",
+        "message": "Said.",
+    },
+    "question": {
+        "kind": "question",
+        "zone": "territory:7",
+        "part": None,
+        "counts": {"yellow": 1},
+        "message": "Said.",
+    },
+    "training-on": {"kind": "training", "on": True},
+    "training-off": {"kind": "training", "on": False},
+    "game-started": {"kind": "game-started"},
+    "game-ended": {"kind": "game-ended"},
+}
+
+#: Example values of a message's fields, by the field's name (see `_FIELD_WORDS`).
+VALUES: dict[str, object] = {
+    "cubes": ["red", "blue", "blue"],
+    "player": "Anna",
+    "actor": "Bob",
+    "mover": "Bob",
+    "took": "Bob",
+    "order": "Anna, Bob",
+    "territory": 7,
+    "territories": [4, 5],
+    "side": "white",
+    "old": "black",
+    "colour": "red",
+    "place": "Anna",
+    "place2": "pool",
+    "reserve": "north",
+    "tray": "Anna",
+    "numbers": [1, 2],
+    "discs": [2, 4],
+    "castles": ["white", "grey"],
+}
+
+
+def _free_text() -> dict[str, str]:
+    """Every message the table referee words with `said` (its illegal acts and its
+    questions), by msgid, as pybabel extracts them."""
+    found = {}
+    for name in ("problems.py", "doubts.py"):
+        path = ROOT / "referee" / "table" / name
+        for _, msgid, _, _ in extract_from_file("python", str(path), keywords={"said": None}):
+            found[f"said: {msgid}"] = msgid
+    assert len(found) > 35
+    return found
+
+
+FREE_TEXT = _free_text()
+
+
+def _said_event(msgid: str) -> dict[str, Any]:
+    names = re.findall(r"%\((\w+)\)s", msgid)
+    words = {n: VALUES.get(n, 3) for n in names}
+    text = said(msgid, **words)
+    kind = "question" if text.endswith("?") else "illegal"
+    return {
+        "kind": kind,
+        "code": "cube-moved",
+        "zone": "territory:7",
+        "say": text.msgid,
+        "words": text.words,
+        "message": str(text),
+    }
+
+
+ALL = {**EVENTS, **{key: _said_event(msgid) for key, msgid in FREE_TEXT.items()}}
+
+#: Words that are the same in English and another language (names, shared words),
+#: or short words that are words in both (Italian "a", Finnish "on").
+SAME = {
+    "anna",
+    "bob",
+    "region",  # de
+    "reserve",  # de
+    "a",  # it, hu: "to", "the"
+    "in",  # de, it
+    "e",  # it: "and"
+    "is",
+    "no",  # it: "no"
+    "on",  # fi: "is"
+    "per",  # it: "by", "for"
+    "most",  # hu: "now"
+}
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in re.findall(r"[^\W\d_]+", text)}
+
+
+def _english_vocabulary() -> set[str]:
+    """Every word of the English sentences: all msgids of the catalogs (the page's too),
+    the English titles of the illegal codes, and the examples as English renders them."""
+    words: set[str] = set()
+    with (ROOT / "web" / "translations" / "messages.pot").open("rb") as pot:
+        template = read_po(pot)
+    english = translations("en")
+    for message in template:
+        if not message.id or message.context == "letter":
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        for msgid in ids:
+            words |= _words(re.sub(r"%\(\w+\)s", " ", msgid))
+        if message.context == "illegal":
+            words |= _words(str(english.pgettext("illegal", message.id)))
+    for event in ALL.values():
+        words |= _words(render(event, ENGLISH) or "")
+    return {w for w in words if len(w) > 1} - SAME
+
+
+ENGLISH_WORDS = _english_vocabulary()
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+@pytest.mark.parametrize("name", sorted(ALL))
+def test_every_event_is_a_whole_sentence_in_every_language(name: str, lang: str) -> None:
+    event = ALL[name]
+    text = render(event, translations(lang))
+    assert text, (name, lang)
+    assert "%(" not in text and text != event["kind"], (name, lang, text)
+    assert text[:1] == text[:1].upper() or text[:1].isdigit() or name.startswith("said"), text
+    if lang == "en":
+        return
+    english = render(event, translations("en"))
+    assert text != english, (name, lang, text)
+    left = _words(text) & ENGLISH_WORDS
+    assert not left, f"{lang} {name}: English words {sorted(left)} in {text!r}"
+
+
+def test_english_is_the_referees_own_words() -> None:
+    """In English the table's events keep their ``message`` and a free-text message reads
+    exactly as before it had fields (`said` keeps the English sentence)."""
+    for name, event in ALL.items():
+        text = render(event, translations("en")) or ""
+        if event.get("say") and event["kind"] == "question":
+            assert text == event["message"][:1].upper() + event["message"][1:], name
+        elif event.get("say"):
+            assert text.endswith(": " + event["message"]), name
+
+
+def test_every_free_text_message_is_in_the_catalogs() -> None:
+    for lang in OTHERS:
+        tr = translations(lang)
+        for msgid in FREE_TEXT.values():
+            assert tr.gettext(msgid) != msgid, (lang, msgid)
