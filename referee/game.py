@@ -3,7 +3,8 @@
 Modelled on python-chess's ``Board``: `Game.play` checks a move and raises the
 `IllegalMoveError` subclass naming the broken rule, `Game.push` applies it and returns
 the events it caused, `Game.pop` takes it back, and `Game.legal_moves` is a lazy view.
-The flow of play is data: a round is an opening phase (discs chosen one by one) and an
+The position is one value (`referee.state.GameState`) and the flow of play is data
+(`referee.state.STAGES`): a round is an opening phase (discs chosen one by one) and an
 action phase (each player's turn in disc order, as three steps).
 
 >>> from referee.setup import Player, Setup
@@ -653,11 +654,14 @@ class Game:
         number = move.number
         if isinstance(number, bool) or number not in DISCS:
             raise DiscUnavailableError(
-                f"{move.player} chose disc {number!r}; discs are numbered 1 to 5", move.player
+                f"{move.player} chose disc {number!r}; discs are numbered "
+                f"{min(DISCS)} to {max(DISCS)}",
+                move.player,
             )
         if number not in in_hand:
             raise DiscUnavailableError(
-                f"{move.player} has already played disc {number} in this cycle of 5 rounds; "
+                f"{move.player} has already played disc {number} in this cycle of "
+                f"{DISC_CYCLE} rounds; "
                 f"he holds {_list(sorted(in_hand))}",
                 move.player,
             )
@@ -675,7 +679,7 @@ class Game:
         for key, _ in move.territories:
             if self._territory_number(key) is None:
                 raise UnknownTerritoryError(
-                    f"{move.player} played onto territory {key!r}; territories are 1 to 15",
+                    f"{move.player} played onto territory {key!r}; territories are 1 to {RING}",
                     move.player,
                 )
         for colour in move.colours():
@@ -1155,8 +1159,8 @@ def _hands(reserve: Cubes, size: int) -> Iterator[tuple[int, ...]]:
     """Every multiset of ``size`` cubes the reserve can give, as counts per colour."""
 
     def build(i: int, left: int) -> Iterator[tuple[int, ...]]:
-        if i == 4:
-            if left <= reserve[4]:
+        if i == COLOUR_COUNT - 1:
+            if left <= reserve[i]:
                 yield (left,)
             return
         for n in range(min(left, reserve[i]), -1, -1):
