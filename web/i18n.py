@@ -1,4 +1,4 @@
-"""The page's languages: gettext catalogs read from the ``.po`` files at start.
+"""The languages of every box: gettext catalogs read from the ``.po`` files when needed.
 
 The ``.po`` files in ``web/translations/<lang>/LC_MESSAGES/`` are the only source: they
 are compiled in memory when first asked for (no ``.mo`` in git, no build step). They are
@@ -11,7 +11,8 @@ language. Refresh the catalogs after changing strings (``docs/languages.md``)::
 
     .venv/bin/pybabel extract -F web/babel.cfg -k t -k pt:1c,2 -k mark:1c,2 -k N_ -k said \
         -k _d:2c,3 --no-location --sort-output -w 100 -o web/translations/messages.pot .
-    .venv/bin/pybabel update -N -w 100 -i web/translations/messages.pot -d web/translations
+    .venv/bin/pybabel update -N --ignore-obsolete -w 100 -i web/translations/messages.pot \
+        -d web/translations
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ SPACE = 3
 GAP = 1
 #: Letters the fonts lack (Hungarian ő ű, capitals with an accent) drawn as the nearest
 #: they have, so a translated sentence never shows "?".
-NEAREST = dict(zip("őűŐŰÁÍÓÚÀÈÌÒÙ", "öüÖÜAIOUAEIOU", strict=True))
+NEAREST = dict(zip("őűŐŰÁÍÓÚÀÈÌÒÙ×–—’", "öüÖÜAIOUAEIOUx--'", strict=True))
 
 
 @lru_cache(maxsize=512)

@@ -592,7 +592,7 @@ def draw_game_over(draw: ImageDraw.ImageDraw, view: View, tr: Translator = ENGLI
     reason = view.get("reason")
     why = {
         "castles": _d(tr, "display", "by castles"),
-        "few-territories": _d(tr, "display", "under 4 territories left"),
+        "few-territories": _d(tr, "display", "under 4 territories"),
     }.get(str(reason), str(reason or ""))
     _line(draw, y + 2, why, big=False)
     _scores(draw, view, HEIGHT - 8)
