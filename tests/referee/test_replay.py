@@ -8,33 +8,14 @@ from pathlib import Path
 
 from firmware.gamelog.store import GameLog
 from referee.check import judge
-from referee.game import Game, Phase
-from referee.moves import Move, MoveEmperor
+from referee.game import Phase
 from referee.record import Record, loads
 from referee.replay import replay
-from referee.selfplay import choose_disc, greedy_player, random_player, roll_refill, table_players
+from referee.selfplay import greedy_player, play_game, random_player, table_players
 from referee.setup import Setup
 from referee.table.referee import TableReferee
 
 GAMES = 200
-
-
-def random_moves(rng: random.Random, setup: Setup, greedy: bool) -> list[Move]:
-    """The moves of a random legal game, as `test_properties` plays them."""
-    game = Game(setup)
-    strategy = greedy_player if greedy else random_player
-    while not game.is_over and game.round <= 60:
-        if game.phase is Phase.OPENING:
-            game.push(choose_disc(game, rng))
-            continue
-        player = game.to_move
-        assert player is not None
-        play, steps = strategy(game, rng)
-        game.push(play)
-        game.push(MoveEmperor(player, steps))
-        if not game.is_over:
-            game.push(roll_refill(game, rng))
-    return list(game.move_stack)
 
 
 def test_check_the_game_log_and_resume_agree_on_200_random_games(tmp_path: Path) -> None:
@@ -43,7 +24,8 @@ def test_check_the_game_log_and_resume_agree_on_200_random_games(tmp_path: Path)
         for number in range(GAMES):
             players = table_players(rng.choice([2, 3, 4]))
             setup = Setup.random(players, rng)
-            moves = random_moves(rng, setup, greedy=number % 20 == 0)
+            strategy = greedy_player if number % 20 == 0 else random_player
+            moves = play_game(players, rng, [strategy] * len(players), 60, setup).move_stack
             # stopped anywhere: mid-turn, mid-opening, or at the end
             stop = len(moves) if number % 5 == 0 else rng.randint(0, len(moves))
             played = replay(setup, moves[:stop])
