@@ -291,14 +291,22 @@ def _training(tr: Translator, e: Words) -> str:
 # ---------------------------------------------------------------- the live table's events
 
 
+_NOT_ALLOWED = N_("Not allowed (%(code)s): %(message)s")
+
+
+def speaks_english(tr: Translator) -> bool:
+    """Whether ``tr`` says the msgids as they are: there, and only there, the referee's
+    English words that came without fields may be shown."""
+    return tr.gettext(_NOT_ALLOWED) == _NOT_ALLOWED
+
+
 def illegal_detail(event: Words, tr: Translator = ENGLISH) -> str:
     """What an illegal act was, without the rule's title: said from the table's msgid
     and fields (``say``, ``words``) where it gave them; else the referee's English words,
     and in another language the rule's short title alone rather than English."""
     if event.get("say"):
         return _from_fields(tr, event)
-    msgid = N_("Not allowed (%(code)s): %(message)s")
-    if tr.gettext(msgid) != msgid:  # not English
+    if not speaks_english(tr):
         return _upper_first(str(tr.pgettext("illegal", str(event.get("code", "?")))))
     return str(event.get("message") or event.get("code") or "")
 
@@ -306,9 +314,8 @@ def illegal_detail(event: Words, tr: Translator = ENGLISH) -> str:
 def _illegal(tr: Translator, e: Words) -> str:
     """What is not allowed: the rule's short title, then what was done."""
     title = str(tr.pgettext("illegal", str(e["code"])))
-    msgid = N_("Not allowed (%(code)s): %(message)s")
-    if e.get("say") or tr.gettext(msgid) == msgid:
-        return tr.gettext(msgid) % {"code": title, "message": illegal_detail(e, tr)}
+    if e.get("say") or speaks_english(tr):
+        return tr.gettext(_NOT_ALLOWED) % {"code": title, "message": illegal_detail(e, tr)}
     return tr.gettext("Not allowed: %(code)s.") % {"code": title}
 
 

@@ -30,6 +30,7 @@ from referee.announcements import (
     mark,
     render,
     side,
+    speaks_english,
 )
 
 WIDTH = 128
@@ -378,7 +379,8 @@ def draw_illegal(
     draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), fill=ON)
     code = str(illegal.get("code") or "")
     right = BIG.draw(draw, (2, 1), _d(tr, "display", "ILLEGAL"), fill=OFF) + 4
-    for y, note in ((1, str(illegal.get("player") or "")), (9, code)):
+    shown = code if speaks_english(tr) else ""  # the code is the English rule's id
+    for y, note in ((1, str(illegal.get("player") or "")), (9, shown)):
         if note and SMALL.width(note) <= WIDTH - 2 - right:
             SMALL.draw(draw, (WIDTH - 2 - SMALL.width(note), y), note, fill=OFF)
     message = illegal_detail(illegal, tr) or code

@@ -13,7 +13,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.announcements import ENGLISH, Said, Translator, illegal_detail, render, say
+from referee.announcements import (
+    ENGLISH,
+    Said,
+    Translator,
+    illegal_detail,
+    render,
+    say,
+    speaks_english,
+)
 from referee.events import Event
 
 TableEvent = dict[str, Any]
@@ -40,6 +48,8 @@ def describe(event: TableEvent, tr: Translator = ENGLISH) -> str:
     t = event.get("t")
     when = f"{t:8.1f}s" if isinstance(t, int | float) else "       -"
     text = render(event, tr) or event["kind"]
+    if not speaks_english(tr):
+        return f"{when}  {text}"  # another language says the whole sentence, no marker
     if event["kind"] == "illegal":
         who = f", {event['player']}" if event.get("player") else ""
         text = f"ILLEGAL ({event.get('code')}{who}): {illegal_detail(event, tr)}"
