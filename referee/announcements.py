@@ -4,9 +4,10 @@ Every event kind — the engine's (`referee.events`) and the live table's
 (`referee.table.events`: ``question``, ``illegal``, ``cylinder-pending`` …) — has one
 message here: a gettext msgid with named fields, so each language translates a whole
 sentence in its own word order, and the game's words (colours, castles, territory,
-region) come from the rulebooks' glossary. `render` is the one function that turns an
-event into words; the display, the voice, the web page, ``carolus follow``, ``carolus
-play`` and the game log all call it, and no other module builds an announcement.
+region) are each language's rulebook's (``docs/rules.md``, "Words"). `render` is the
+one function that turns an event into words; the display, the voice, the web page,
+``carolus follow``, ``carolus play`` and the game log all call it, and no other module
+builds an announcement.
 
 The words are translated by a gettext-like object passed in (`Translator`), so this
 package stays pure Python: the catalogs are one set of ``.po`` files shared by every
@@ -33,6 +34,8 @@ from referee.events import (
     Refilled,
 )
 from referee.moves import ChooseDisc, Move, MoveEmperor, PlayCubes
+from referee.pieces import CASTLE_COLOURS, SEATS
+from referee.pieces import COLOURS as CUBE_COLOURS
 
 if TYPE_CHECKING:
     from referee.game import Game
@@ -52,10 +55,6 @@ class Translator(Protocol):
 #: The msgids themselves: English without reading a catalog (the English catalog only
 #: adds the short titles of the illegal codes).
 ENGLISH: Translator = gettext.NullTranslations()
-
-CUBE_COLOURS = ("red", "green", "yellow", "blue", "pink")
-CASTLE_COLOURS = ("white", "black", "grey")
-SEATS = ("south", "west", "north", "east")
 
 Words = Mapping[str, Any]
 
@@ -319,6 +318,9 @@ def _illegal(tr: Translator, e: Words) -> str:
     return tr.gettext("Not allowed: %(code)s.") % {"code": title}
 
 
+# ---------------------------------------------------------------- the table referee's messages
+
+
 def and_list(tr: Translator, items: Sequence[object]) -> str:
     """``4, 5 and 6``."""
     words = [str(i) for i in items]
@@ -507,7 +509,9 @@ def _table_words(tr: Translator, e: Words) -> tuple[str, Words] | None:
 
 def _question(tr: Translator, event: Words) -> tuple[str, dict[str, Any]]:
     """The referee's question about one zone of the table ("1 yellow on territory 7?"),
-    as a msgid and its words, from the event's ``zone``, ``part`` and ``counts``."""
+    as a msgid and its words, from the event's ``zone``, ``part`` and ``counts``: for a
+    question that came without its own msgid and fields (``say``; a game logged before
+    `referee.table.doubts.question` gave them), naming seats rather than players."""
     kind, _, key = str(event["zone"]).partition(":")
     counts: Mapping[str, Any] = event.get("counts") or {}
     cubes_read = cubes(tr, [c for c in CUBE_COLOURS for _ in range(int(counts.get(c, 0)))])
