@@ -254,3 +254,41 @@ def test_every_free_text_message_is_in_the_catalogs() -> None:
         tr = translations(lang)
         for msgid in FREE_TEXT.values():
             assert tr.gettext(msgid) != msgid, (lang, msgid)
+
+
+KEYWORDS = {
+    "gettext": None,
+    "ngettext": (1, 2),
+    "pgettext": ((1, "c"), 2),
+    "npgettext": ((1, "c"), 2, 3),
+    "N_": None,
+    "said": None,
+    "mark": ((1, "c"), 2),
+    "_d": ((2, "c"), 3),
+}
+
+
+def test_every_word_of_the_referee_and_the_display_is_translated() -> None:
+    """What `web/babel.cfg` extracts from outside the page (the page's own words are in
+    `tests/web/test_web_i18n.py`): in every catalog, translated, nothing left fuzzy."""
+    sources = [
+        ROOT / "referee" / "announcements.py",
+        ROOT / "referee" / "table" / "problems.py",
+        ROOT / "referee" / "table" / "doubts.py",
+        *sorted((ROOT / "firmware" / "display").glob("*.py")),
+    ]
+    used = set()
+    for path in sources:
+        for _, message, _, context in extract_from_file("python", str(path), KEYWORDS):
+            used.add((context, message[0] if isinstance(message, tuple) else message))
+    assert len(used) > 150
+    for lang in OTHERS:
+        with (ROOT / "web" / "translations" / lang / "LC_MESSAGES" / "messages.po").open(
+            "rb"
+        ) as po:
+            catalog = read_po(po, locale=lang)
+        for context, msgid in used:
+            entry = catalog.get(msgid, context=context)
+            assert entry is not None and not entry.fuzzy, (lang, context, msgid)
+            strings = entry.string if isinstance(entry.string, tuple) else (entry.string,)
+            assert all(strings), (lang, context, msgid)
