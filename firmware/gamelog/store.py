@@ -3,8 +3,9 @@
 The log is the referee's first subscriber. The appliance calls `GameLog.step` after the
 referee accepted a move and announces it only when `step` returns: the step is committed
 (WAL, ``synchronous=FULL``) by then, so a power cut never loses an announced move.
-Resuming folds the stored moves over the set-up through `referee.game.Game` again —
-the log keeps decisions, never a pickled position.
+Resuming folds the stored moves over the set-up again (`referee.replay.replay`, the
+fold ``carolus check`` and the table referee use) — the log keeps decisions, never a
+pickled position.
 
 A full or read-only disk makes a write raise `LogWriteError` (`LogFullError`,
 `LogReadOnlyError`); the refused writes stay queued in memory, in order, and go in with
