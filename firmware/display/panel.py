@@ -45,8 +45,9 @@ from PIL import Image, ImageDraw
 
 from firmware.config import DisplayConfig
 from firmware.display import screens
+from firmware.display.words import language_of
 from firmware.hub import CommandError
-from web.i18n import closest, translations
+from web.i18n import translations
 
 #: Events the panel announces for a few seconds (the rest are in the live view anyway).
 ANNOUNCED = frozenset(
@@ -185,7 +186,7 @@ def _same_cubes(shown: Mapping[str, Any], new: Mapping[str, Any]) -> bool:
 
 def draw(canvas: ImageDraw.ImageDraw, view: Mapping[str, Any], screen: Screen) -> None:
     """Paint ``screen`` of ``view`` in the screen's language."""
-    tr = translations(closest(screen.language))
+    tr = translations(language_of(screen.language))
     event = screen.event or {}
     note = f"{screen.page}/{screen.pages}" if screen.pages > 1 else ""
     if screen.name == "advice" and screen.advice is not None:
