@@ -22,7 +22,7 @@ from typing import Any, Final
 from referee.moves import ChooseDisc, Move, MoveEmperor, PlayCubes, Refill
 from referee.pieces import COLOURS, TERRITORIES, Cubes
 
-# The rules' numbers (../shared/rules/carolus-magnus.md), each named after the rule.
+# The rules' numbers (docs/rules.md), each named after the rule.
 
 #: "Components": 15 territory tiles in a ring, numbered 1-15 clockwise.
 RING: Final = len(TERRITORIES)
