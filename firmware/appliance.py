@@ -23,40 +23,48 @@ from firmware.view import game_view, majorities_view, majority_view, question_vi
 from referee.game import Game
 from referee.moves import Move
 from referee.pieces import COLOURS
-from referee.setup import Player
+from referee.setup import Player, Setup
+from referee.table.events import TableEvent, table_event
 from referee.table.referee import TableReferee
 from referee.table.snapshot import Snapshot, SnapshotError, parse_snapshot
 
 log = logging.getLogger("carolus")
 
-Event = dict[str, Any]
-
 
 class Output(Protocol):
     """Anything that shows the game: the display, the LEDs and buzzer, the voice."""
 
-    def update(self, view: Mapping[str, Any], events: Sequence[Event]) -> None: ...
+    def update(self, view: Mapping[str, Any], events: Sequence[TableEvent]) -> None: ...
 
 
 class GameLogLike(Protocol):
-    """What the appliance asks of the game log (`firmware.gamelog.store.GameLog`)."""
+    """What the appliance asks of the game log (`firmware.gamelog.store.GameLog`): what
+    it writes while a game is played, and nothing it reads."""
 
     def start_game(
         self,
-        setup: Any,
+        setup: Setup,
         seats: Mapping[str, str] | None = ...,
         meta: Mapping[str, Any] | None = ...,
         t: float | None = ...,
         source: str = ...,
     ) -> int: ...
 
-    def step(self, game_id: int, move: Move, events: Any = ..., t: float | None = ...) -> int: ...
+    def step(
+        self, game_id: int, move: Move, events: Sequence[TableEvent] = ..., t: float | None = ...
+    ) -> int: ...
 
-    def event(self, game_id: int, event: Any, t: float | None = ...) -> None: ...
+    def event(self, game_id: int, event: TableEvent, t: float | None = ...) -> None: ...
 
-    def undo(self, game_id: int, t: float | None = ...) -> Any: ...
+    def undo(self, game_id: int, t: float | None = ...) -> Move | None: ...
 
-    def finish(self, game_id: int, *args: Any, **kwargs: Any) -> Any: ...
+    def finish(self, game_id: int) -> object: ...
+
+    def turn_image(
+        self, game_id: int, round: int, turn: int, jpeg: bytes, t: float | None = ...
+    ) -> bool: ...
+
+    def set_bare_table(self, game_id: int, png: bytes, t: float | None = ...) -> None: ...
 
 
 class Appliance:
@@ -109,12 +117,13 @@ class Appliance:
             trouble = self.bare.use(bare_table)
             if trouble:
                 self.message += f" But {trouble}."
-            self._announce([{"kind": "resumed", "t": t, "game": game_id, "message": self.message}])
+            self._announce([table_event("resumed", t, self.message, game=game_id)])
 
     # ------------------------------------------------------------ the camera
 
-    def feed(self, snapshot: Snapshot | Mapping[str, Any]) -> list[Event]:
-        """One frame's snapshot in; the events it caused out (already logged/announced)."""
+    def feed(self, snapshot: object) -> list[TableEvent]:
+        """One frame's snapshot in (a `Snapshot`, or what `parse_snapshot` reads: the
+        vision's own, its JSON); the events it caused out (already logged/announced)."""
         if not isinstance(snapshot, Snapshot):
             try:
                 snapshot = parse_snapshot(snapshot)
@@ -135,32 +144,27 @@ class Appliance:
         """``ok``, ``lost``, ``demo`` …: shown on the display and the page."""
         with self._lock:
             # a camera to learn the bare table with: now ask for it (once)
-            ask = self.bare.ask_event(self.referee.t) if status in ("ok", "demo") else []
+            ask = self._ask_bare(self.referee.t) if status in ("ok", "demo") else []
             if status == self.camera and message == self.message:
                 if ask:
                     self._announce(ask)
                 return
             self.camera, self.message = status, message
-            self._announce(
-                [
-                    {
-                        "kind": "camera",
-                        "t": self.referee.t,
-                        "status": status,
-                        "message": message or f"Camera {status}.",
-                    },
-                    *ask,
-                ]
-            )
+            said = message or f"Camera {status}."
+            self._announce([table_event("camera", self.referee.t, said, status=status), *ask])
+
+    def _ask_bare(self, t: float | None) -> list[TableEvent]:
+        """The set-up step's request to lay the table bare, if it is to be asked now."""
+        return [TableEvent.from_json(event) for event in self.bare.ask_event(t)]
 
     # -------------------------------------------------------- announcements
 
-    def _announce(self, events: list[Event]) -> None:
+    def _announce(self, events: Sequence[TableEvent]) -> None:
         """Log first, then tell everyone."""
         self._write_log(events)
         for event in events:
             self.bus.publish(event)
-            log.info("%s: %s", event.get("kind"), event.get("message", ""))
+            log.info("%s: %s", event.kind, event.message or "")
         view = self._view()
         for output in self.outputs:
             try:
@@ -168,7 +172,12 @@ class Appliance:
             except Exception:  # an output must never stop the referee
                 log.exception("output %s failed", type(output).__name__)
 
-    def _write_log(self, events: list[Event]) -> None:
+    def _announced(self, events: Sequence[TableEvent]) -> dict[str, Any]:
+        """Announce ``events`` and say them in a command's reply (the HTTP API's JSON)."""
+        self._announce(events)
+        return {"events": [event.to_json() for event in events]}
+
+    def _write_log(self, events: Sequence[TableEvent]) -> None:
         game = self.referee.game
         if self.gamelog is None or game is None:
             return
@@ -201,27 +210,26 @@ class Appliance:
             self._picture_turns(events, t)
             for event in events:
                 self.gamelog.event(self.game_id, event, t)
-            if game.is_over and any(e.get("kind") == "game-over" for e in events):
+            if game.is_over and any(e.kind == "game-over" for e in events):
                 self.gamelog.finish(self.game_id)
         except GameLogError as exc:
             # a full or read-only card: the game goes on in memory, people are told
             log.error("game log: %s", exc)
             self.message = f"Game log not written: {exc}"
-            self.bus.publish({"kind": "warning", "t": t, "message": self.message})
+            self.bus.publish(table_event("warning", t, self.message))
 
     def _store_bare(self, t: float | None) -> None:
         """The bare table this game is read against goes into the log with the game."""
         png = self.bare.png()
-        store = getattr(self.gamelog, "set_bare_table", None)
-        if png is not None and store is not None and self.game_id is not None:
-            store(self.game_id, png, t)
+        if png is not None and self.gamelog is not None and self.game_id is not None:
+            self.gamelog.set_bare_table(self.game_id, png, t)
 
-    def _picture_turns(self, events: list[Event], t: float | None) -> None:
+    def _picture_turns(self, events: Sequence[TableEvent], t: float | None) -> None:
         """A small picture of the table at the end of each turn, for the history."""
         if self.camera_view is None or self.gamelog is None or self.game_id is None:
             return
         for event in events:
-            if event.get("kind") not in ("refilled", "game-over"):
+            if event.kind not in ("refilled", "game-over"):
                 continue
             jpeg = self.camera_view.jpeg(width=480, quality=60)
             if jpeg is not None:
@@ -291,41 +299,35 @@ class Appliance:
                 events = self.referee.correct(f"{kind} {where}", counts)
             except ValueError as exc:
                 raise CommandError(str(exc)) from None
-            self._announce(events)
-            return {"events": events}
+            return self._announced(events)
 
     def undo(self) -> dict[str, Any]:
         with self._lock:
             game = self.referee.game
             if game is None or not game.move_stack:
                 raise CommandError("nothing to undo")
-            events = self.referee.undo()
-            self._announce(events)
-            return {"events": events}
+            return self._announced(self.referee.undo())
 
     def confirm(self) -> dict[str, Any]:
         if self.bare.waiting:
             return self.learn_bare()
         with self._lock:
-            events = self.referee.confirm()
-            self._announce(events)
-            return {"events": events}
+            return self._announced(self.referee.confirm())
 
     def learn_bare(self) -> dict[str, Any]:
         """Confirm in the set-up step: the camera's latest frame becomes the bare table.
         A refusal (no frame, a hand over the mat, no mat) is announced and raised as
         `CommandError`; the step stays until a frame serves."""
         with self._lock:
+            t = self.referee.t
             try:
-                event = self.bare.learn(self.camera)
+                learnt = self.bare.learn(self.camera)
             except CommandError as exc:
-                problem = {"kind": "bare-refused", "t": self.referee.t}
-                problem.update(problem=self.bare.problem, message=str(exc))
-                self._announce([problem])
+                self._announce(
+                    [table_event("bare-refused", t, str(exc), problem=self.bare.problem)]
+                )
                 raise
-            event["t"] = self.referee.t
-            self._announce([event])
-            return {"events": [event]}
+            return self._announced([TableEvent.from_json({**learnt, "t": t})])
 
     def answer(self, answer: str) -> dict[str, Any]:
         """The players answer the referee's question: ``yes`` (the camera is right) or
@@ -337,8 +339,7 @@ class Appliance:
                 events = self.referee.answer(answer == "yes")
             except ValueError as exc:
                 raise CommandError(str(exc)) from None
-            self._announce(events)
-            return {"events": events}
+            return self._announced(events)
 
     def press(self, button: str, long: bool = False) -> dict[str, Any]:
         if button == "confirm":  # while a question stands, a short press answers yes
@@ -347,15 +348,10 @@ class Appliance:
             return self.answer("no")
         if button == "majorities":
             with self._lock:
-                event = {
-                    "kind": "button",
-                    "t": self.referee.t,
-                    "button": button,
-                    "long": long,
-                    "message": "Live view." if long else "Majorities.",
-                }
-                self._announce([event])
-                return {"events": [event]}
+                said = "Live view." if long else "Majorities."
+                return self._announced(
+                    [table_event("button", self.referee.t, said, button=button, long=long)]
+                )
         raise CommandError(f"no button {button!r}: the buttons are 'majorities' and 'confirm'")
 
     # ------------------------------------------------------------ advisor
@@ -365,13 +361,8 @@ class Appliance:
         with self._lock:
             self.training = bool(on)
             words = "on: ask for threats and hints" if on else "off"
-            event = {
-                "kind": "training",
-                "t": self.referee.t,
-                "on": self.training,
-                "message": f"Training mode {words}.",
-            }
-            self._announce([event])
+            said = f"Training mode {words}."
+            self._announce([table_event("training", self.referee.t, said, on=self.training)])
             return {"training": self.training}
 
     def advice(self) -> dict[str, Any]:
@@ -388,7 +379,7 @@ class Appliance:
 
     # ------------------------------------------------ the web page's extras
 
-    def keep_frame(self, frame: Any, snapshot: dict[str, Any]) -> None:
+    def keep_frame(self, frame: Any, snapshot: Any) -> None:
         """The camera loop shows us each frame (kept by reference for the web page and
         for learning the bare table)."""
         self.bare.keep(frame, snapshot)
@@ -427,10 +418,9 @@ class Appliance:
             self.bare.reset()
             names = ", ".join(f"{p.name} ({p.castles}, {p.seat})" for p in seated)
             self.message = f"New game: {names}. Set up the table."
-            events = [{"kind": "new-game", "t": None, "message": self.message}]
-            events += self.bare.ask_event(None)
-            self._announce(events)
-            return {"events": events}
+            return self._announced(
+                [table_event("new-game", None, self.message), *self._ask_bare(None)]
+            )
 
     def end_game(self) -> dict[str, Any]:
         """Stop refereeing the running game; it stays in the log as it stands."""
@@ -448,10 +438,9 @@ class Appliance:
             self.game_id = None
             self.bare.reset()
             self.message = "Game ended. Set up the table for a new one."
-            events = [{"kind": "game-ended", "t": None, "message": self.message}]
-            events += self.bare.ask_event(None)
-            self._announce(events)
-            return {"events": events}
+            return self._announced(
+                [table_event("game-ended", None, self.message), *self._ask_bare(None)]
+            )
 
     def display_png(self) -> bytes:
         if self._render_display is None:

@@ -5,12 +5,16 @@ bounded history. Readers (the game log, the display, each web page's SSE stream)
 the history at their own pace from the id they last saw — so a browser that reconnects
 with ``Last-Event-ID`` misses nothing, and a slow reader never blocks the referee.
 
+Events are `referee.table.events.TableEvent` values (the referee's and the appliance's
+alike), numbered by the bus; a reader that fell behind the history gets a `Gap`.
+
+>>> from referee.table.events import table_event
 >>> bus = EventBus()
->>> bus.publish({"kind": "turn-started", "player": "Anna"})
+>>> bus.publish(table_event("camera", 0.0, "Camera ok.", status="ok"))
 1
 >>> reader = bus.subscribe(since=0)
 >>> reader.get(timeout=0)
-(1, {'kind': 'turn-started', 'player': 'Anna', 'id': 1})
+(1, TableEvent({'kind': 'camera', 't': 0.0, 'status': 'ok', 'message': 'Camera ok.', 'id': 1}))
 >>> reader.get(timeout=0) is None
 True
 """
@@ -20,16 +24,33 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
+from dataclasses import dataclass
 from typing import Any
 
-Event = dict[str, Any]
+from referee.table.events import TableEvent
+
+
+@dataclass(frozen=True)
+class Gap:
+    """Events between the reader's last and ``id`` left the history before it read them
+    (a page that slept): it should fetch the whole state again."""
+
+    id: int
+    kind: str = "gap"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "id": self.id}
+
+
+#: What a reader of the bus gets.
+Announcement = TableEvent | Gap
 
 
 class EventBus:
     """Thread-safe publish/subscribe over a bounded history of events."""
 
     def __init__(self, history: int = 5000) -> None:
-        self._events: deque[tuple[int, Event]] = deque(maxlen=history)
+        self._events: deque[tuple[int, TableEvent]] = deque(maxlen=history)
         self._last = 0
         self._changed = threading.Condition()
         self._closed = False
@@ -38,16 +59,15 @@ class EventBus:
     def last_id(self) -> int:
         return self._last
 
-    def publish(self, event: Event) -> int:
-        """Append ``event`` (a JSON-able dict with ``kind``); returns its id."""
+    def publish(self, event: TableEvent) -> int:
+        """Append ``event``; returns its id (the event is kept with it, `TableEvent.id`)."""
         with self._changed:
             self._last += 1
-            stamped = {**event, "id": self._last}
-            self._events.append((self._last, stamped))
+            self._events.append((self._last, event.published(self._last)))
             self._changed.notify_all()
             return self._last
 
-    def since(self, last_seen: int) -> list[tuple[int, Event]]:
+    def since(self, last_seen: int) -> list[tuple[int, TableEvent]]:
         """Events after ``last_seen`` still in the history, oldest first."""
         with self._changed:
             return [(i, e) for i, e in self._events if i > last_seen]
@@ -80,20 +100,20 @@ class Subscription:
     def __init__(self, bus: EventBus, last_seen: int) -> None:
         self._bus = bus
         self.last_seen = last_seen
-        self._pending: deque[tuple[int, Event]] = deque()
+        self._pending: deque[tuple[int, Announcement]] = deque()
 
-    def get(self, timeout: float | None = None) -> tuple[int, Event] | None:
+    def get(self, timeout: float | None = None) -> tuple[int, Announcement] | None:
         """The next event, waiting up to ``timeout`` seconds; ``None`` if none came.
 
-        If the reader fell so far behind that events left the history, a
-        ``{"kind": "gap"}`` event says so before the oldest one still kept.
+        If the reader fell so far behind that events left the history, a `Gap` says
+        so before the oldest one still kept.
         """
         deadline = None if timeout is None else time.monotonic() + timeout
         while not self._pending:
             fresh = self._bus.since(self.last_seen)
             if fresh:
                 if fresh[0][0] > self.last_seen + 1:
-                    self._pending.append((fresh[0][0] - 1, {"kind": "gap", "id": fresh[0][0] - 1}))
+                    self._pending.append((fresh[0][0] - 1, Gap(fresh[0][0] - 1)))
                 self._pending.extend(fresh)
                 break
             if self._bus.closed:

@@ -18,11 +18,14 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from referee.terminal import for_terminal, json_for_terminal, say
+
+if TYPE_CHECKING:
+    from referee.table.events import TableEvent
 
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})
 VIDEO_SUFFIXES = frozenset({".mp4", ".avi", ".mov", ".mkv", ".h264", ".webm", ".m4v"})
@@ -124,12 +127,12 @@ def run_follow(args: argparse.Namespace) -> int:
     progress = Progress(sys.stderr) if sys.stderr.isatty() else None
     error: str | None = None
 
-    def emit(events: list[dict[str, Any]]) -> None:
+    def emit(events: Sequence[TableEvent]) -> None:
         for event in events:
             if progress:
                 progress.clear()
             if args.json:
-                sys.stdout.write(json_for_terminal(event) + "\n")
+                sys.stdout.write(json_for_terminal(event.to_json()) + "\n")
             else:
                 sys.stdout.write(for_terminal(describe(event, tr)) + "\n")
             sys.stdout.flush()
@@ -202,7 +205,7 @@ class Person:
                 emit(events)
                 break
 
-    def _take(self, referee: Any, line: str) -> list[dict[str, Any]]:
+    def _take(self, referee: Any, line: str) -> list[TableEvent]:
         from referee.table.corrections import parse_correction
 
         word = line.lower()
@@ -217,7 +220,7 @@ class Person:
         zone, value = parse_correction(line)
         return list(referee.correct(zone, value))
 
-    def _prompt(self, question: dict[str, Any]) -> None:
+    def _prompt(self, question: TableEvent) -> None:
         if self.json_lines:
             fields = ("t", "zone", "part", "counts", "code", "why")
             ask = {"kind": "ask", **{k: question.get(k) for k in fields}}
@@ -228,7 +231,7 @@ class Person:
             self.stdout.write(for_terminal(f"  {question.get('message')} {self.PROMPT}") + "\n> ")
         self.stdout.flush()
 
-    def _refuse(self, question: dict[str, Any], why: str) -> None:
+    def _refuse(self, question: TableEvent, why: str) -> None:
         message = why[:1].upper() + why[1:]
         if not message.endswith("."):
             message += "."

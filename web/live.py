@@ -22,7 +22,7 @@ from typing import Any
 
 from babel.support import Translations
 
-from firmware.bus import EventBus
+from firmware.bus import Announcement, EventBus
 from web.announce import sentence
 
 #: Announcements sent with the first message of a stream.
@@ -68,9 +68,10 @@ def recent(bus: EventBus, tr: Translations, upto: int, count: int = RECENT) -> l
     for event_id, event in bus.since(max(0, upto - 20 * count)):
         if event_id > upto:
             break
-        text = sentence(event, tr)
+        data = event.to_json()
+        text = sentence(data, tr)
         if text is not None:
-            out.append({**event, "text": text})
+            out.append({**data, "text": text})
     return out[-count:]
 
 
@@ -133,13 +134,13 @@ def stream(
 
 
 def write(
-    items: list[tuple[int, dict[str, Any]]], cache: StateCache, tr: Translations, epoch: str
+    items: list[tuple[int, Announcement]], cache: StateCache, tr: Translations, epoch: str
 ) -> Iterator[str]:
     """The messages for events that piled up. Only the last ``state`` among them carries
     the view model (earlier ones are stale already: they keep their id, so nothing is
     lost, but not their 7 KB); a hub that publishes no ``state`` events gets one after
     the last event anyway (without an id: it is not a bus event)."""
-    kinds = [event.get("kind") for _, event in items]
+    kinds = [event.kind for _, event in items]
     newest = max((i for i, kind in enumerate(kinds) if kind == "state"), default=-1)
     for i, (event_id, event) in enumerate(items):
         if kinds[i] == "state" and i != newest:
@@ -147,17 +148,18 @@ def write(
         else:
             yield render(event_id, event, cache, tr, epoch)
     last_id, last = items[-1]
-    if last.get("kind") not in ("state", "gap"):
+    if last.kind not in ("state", "gap"):
         state = cache.json_at_least(last_id)
         yield frame(None, f'{{"kind": "state", "id": {last_id}, "state": {state}}}')
 
 
 def render(
-    event_id: int, event: dict[str, Any], cache: StateCache, tr: Translations, epoch: str
+    event_id: int, event: Announcement, cache: StateCache, tr: Translations, epoch: str
 ) -> str:
     """One bus event as an SSE message in the reader's language."""
-    if event.get("kind") == "state":
-        data = f'{{"kind": "state", "id": {event_id}, "state": {cache.json_at_least(event_id)}}}'
-        return frame(f"{epoch}.{event_id}", data)
-    text = sentence(event, tr)
-    return frame(f"{epoch}.{event_id}", json.dumps({**event, "text": text}, ensure_ascii=False))
+    if event.kind == "state":
+        state = f'{{"kind": "state", "id": {event_id}, "state": {cache.json_at_least(event_id)}}}'
+        return frame(f"{epoch}.{event_id}", state)
+    data = event.to_json()
+    text = sentence(data, tr)
+    return frame(f"{epoch}.{event_id}", json.dumps({**data, "text": text}, ensure_ascii=False))

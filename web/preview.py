@@ -2,8 +2,9 @@
 benchmark and a preview on a laptop (``python -m web.preview``).
 
 It follows the `firmware.hub.Hub` contract like the appliance does: every engine event
-is published on the bus as ``{**event.to_json(), "t": ...}`` and each change of the
-position is followed by ``{"kind": "state"}``. Corrections lay the position out with
+is published on the bus as a `referee.table.events.TableEvent` stamped with the time
+(and no referee's words: the page says them), and each change of the position is
+followed by a ``state`` event. Corrections lay the position out with
 `Game.arrange`, as a person correcting the referee would.
 """
 
@@ -13,6 +14,8 @@ import io
 import random
 import threading
 import time
+from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,11 +23,13 @@ from firmware.bus import EventBus
 from firmware.hub import CommandError
 from firmware.view import game_view, majorities_view, majority_view
 from referee.check import check_file
+from referee.events import Event
 from referee.game import Game, Phase
 from referee.moves import MoveEmperor
 from referee.pieces import COLOURS
 from referee.selfplay import choose_disc, random_player, roll_refill
 from referee.setup import Player, Setup
+from referee.table.events import TableEvent
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "club-night.json"
 
@@ -50,11 +55,12 @@ class PreviewHub:
 
     # ------------------------------------------------------------ playing
 
-    def _publish(self, events: list[dict[str, Any]]) -> None:
+    def _publish(self, events: Sequence[Event | TableEvent]) -> None:
         t = round(time.monotonic() - self._t0, 3)
         for event in events:
-            self.bus.publish({**event, "t": t})
-        self.bus.publish({"kind": "state", "t": t})
+            stamped = TableEvent.of(event, t) if isinstance(event, Event) else replace(event, t=t)
+            self.bus.publish(stamped)
+        self.bus.publish(TableEvent("state", t))
 
     def advance(self) -> list[dict[str, Any]]:
         """Play the next move (disc, cubes, emperor or refill); its events as published.
@@ -73,9 +79,9 @@ class PreviewHub:
                 move = MoveEmperor(player, self._planned_steps or 1)
             else:
                 move = roll_refill(game, self.rng)
-            events = [e.to_json() for e in game.push(move)]
+            events = game.push(move)
             self._publish(events)
-            return events
+            return [e.to_json() for e in events]
 
     def play_out(self, max_moves: int = 5000) -> int:
         """Advance until the game is over; the number of moves made."""
@@ -118,7 +124,7 @@ class PreviewHub:
                     raise CommandError(f"unknown zone {zone!r}")
             except ValueError as exc:
                 raise CommandError(str(exc)) from None
-            self._publish([{"kind": "corrected", "zone": zone, "counts": dict(counts)}])
+            self._publish([_said("corrected", zone=zone, counts=dict(counts))])
             return self.state()
 
     def undo(self) -> dict[str, Any]:
@@ -126,13 +132,13 @@ class PreviewHub:
             if not self.game.move_stack:
                 raise CommandError("there is no step to undo")
             self.game.pop()
-            self._publish([{"kind": "undone"}])
+            self._publish([_said("undone")])
             return self.state()
 
     def confirm(self) -> dict[str, Any]:
         with self._lock:
             self.confirmed += 1
-            self._publish([{"kind": "confirmed"}])
+            self._publish([_said("confirmed")])
             return self.state()
 
     def press(self, button: str, long: bool = False) -> dict[str, Any]:
@@ -168,14 +174,14 @@ class PreviewHub:
             except ValueError as exc:
                 raise CommandError(str(exc)) from None
             self.training = False  # off by default, enabled per game
-            self._publish([{"kind": "game-started", "players": [p["name"] for p in players]}])
+            self._publish([_said("game-started", players=[p["name"] for p in players])])
             return self.state()
 
     def set_training(self, on: bool) -> dict[str, Any]:
         """Training mode for this game: the advisor answers when asked, never unasked."""
         with self._lock:
             self.training = bool(on)
-            self._publish([{"kind": "training", "on": self.training}])
+            self._publish([_said("training", on=self.training)])
             return {"training": self.training}
 
     def advice(self) -> dict[str, Any]:
@@ -191,8 +197,13 @@ class PreviewHub:
 
     def end_game(self) -> dict[str, Any]:
         with self._lock:
-            self._publish([{"kind": "game-ended"}])
+            self._publish([_said("game-ended")])
             return self.state()
+
+
+def _said(kind: str, **fields: Any) -> TableEvent:
+    """One of the preview's own events: no referee's words, stamped when published."""
+    return TableEvent(kind, None, fields=fields)
 
 
 def main() -> None:  # pragma: no cover - a manual preview

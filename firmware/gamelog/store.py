@@ -43,6 +43,7 @@ from referee.moves import Move
 from referee.record import UNFINISHED_TURN, MalformedRecordError, Record, parse
 from referee.replay import replay
 from referee.setup import Setup
+from referee.table.events import TableEvent
 
 log = logging.getLogger("carolus.gamelog")
 log.addHandler(logging.NullHandler())  # warnings also go to GameLog.warnings
@@ -456,7 +457,7 @@ class GameLog:
         self,
         game_id: int,
         move: Move,
-        events: Iterable[Event | Mapping[str, Any]] = (),
+        events: Iterable[Event | TableEvent | Mapping[str, Any]] = (),
         t: float | None = None,
     ) -> int:
         """Store one accepted move and the events it caused; its number once committed."""
@@ -476,7 +477,9 @@ class GameLog:
         self._known(game_id)
         return self._write(op)
 
-    def event(self, game_id: int, event: Event | Mapping[str, Any], t: float | None = None) -> None:
+    def event(
+        self, game_id: int, event: Event | TableEvent | Mapping[str, Any], t: float | None = None
+    ) -> None:
         """Store an event that no step caused (e.g. the table saw a cube put back)."""
         when = time.time() if t is None else t
         fact = _event_json(event)
@@ -904,8 +907,8 @@ def _insert_game(
     return game_id
 
 
-def _event_json(event: Event | Mapping[str, Any]) -> dict[str, Any]:
-    if isinstance(event, Event):
+def _event_json(event: Event | TableEvent | Mapping[str, Any]) -> dict[str, Any]:
+    if isinstance(event, Event | TableEvent):
         return event.to_json()
     if "kind" not in event:
         raise ValueError(f"an event needs a 'kind': {dict(event)!r}")

@@ -737,7 +737,7 @@ class TableReferee:
         return move
 
     def _resolved(self) -> TableEvent:
-        standing = self.illegal or self.question or {}
+        standing: Mapping[str, object] = self.illegal or self.question or {}
         self.illegal = self.question = None
         self._held_since = None
         self._held_zones = ()

@@ -15,6 +15,7 @@ from firmware.hub import CommandError
 from referee.check import judge
 from referee.events import RECORD_KINDS
 from referee.record import load
+from referee.table.events import TableEvent
 from referee.table.simulate import Options, seated, simulate
 
 EXAMPLE = Path("examples/club-night.json")
@@ -34,7 +35,7 @@ class CheckingBus(EventBus):
         self.appliance: Appliance | None = None
         self.checked = 0
 
-    def publish(self, event: dict[str, Any]) -> int:
+    def publish(self, event: TableEvent) -> int:
         appliance = self.appliance
         if (
             appliance is not None

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import threading
 
-from firmware.bus import EventBus
+from firmware.bus import EventBus, Gap
+from referee.table.events import TableEvent
+
+
+def tick(n: int) -> TableEvent:
+    return TableEvent("tick", None, fields={"n": n})
 
 
 def test_thirty_readers_see_every_event_in_order() -> None:
@@ -25,7 +30,7 @@ def test_thirty_readers_see_every_event_in_order() -> None:
     for t in threads:
         t.start()
     for n in range(500):
-        bus.publish({"kind": "tick", "n": n})
+        bus.publish(tick(n))
     for t in threads:
         t.join(timeout=10)
     assert all(s == list(range(500)) for s in seen)
@@ -34,7 +39,7 @@ def test_thirty_readers_see_every_event_in_order() -> None:
 def test_a_reconnecting_reader_resumes_after_its_last_id() -> None:
     bus = EventBus()
     for n in range(5):
-        bus.publish({"kind": "tick", "n": n})
+        bus.publish(tick(n))
     reader = bus.subscribe(since=3)
     item = reader.get(timeout=0)
     assert item is not None and item[0] == 4 and item[1]["n"] == 3
@@ -44,9 +49,10 @@ def test_a_reader_that_fell_behind_is_told_of_the_gap() -> None:
     bus = EventBus(history=3)
     reader = bus.subscribe(since=0)
     for n in range(10):
-        bus.publish({"kind": "tick", "n": n})
+        bus.publish(tick(n))
     first = reader.get(timeout=0)
-    assert first is not None and first[1]["kind"] == "gap"
+    assert first is not None and first[1] == Gap(7)
+    assert first[1].to_json() == {"kind": "gap", "id": 7}  # as the page gets it
     second = reader.get(timeout=0)
     assert second is not None and second[1]["n"] == 7
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from flask.testing import FlaskClient
 
 from conftest import sse_messages
+from referee.events import Event
+from referee.table.events import TableEvent
 from web.preview import PreviewHub
 
 
@@ -149,9 +151,11 @@ def test_state_is_computed_once_per_event_for_all_readers(hub: PreviewHub) -> No
 class SilentHub(PreviewHub):
     """A hub like the appliance's, which publishes its events but no ``state``."""
 
-    def _publish(self, events: list[dict[str, object]]) -> None:
+    def _publish(self, events: Sequence[Event | TableEvent]) -> None:
         for event in events:
-            self.bus.publish({**event, "t": 0.0})
+            if isinstance(event, Event):
+                event = TableEvent.of(event, 0.0)
+            self.bus.publish(event)
 
 
 def test_a_hub_without_state_events_still_updates_the_page(client: FlaskClient) -> None:
