@@ -115,7 +115,7 @@ def hands(layout: Layout, n: int, seed0: int) -> dict[str, Any]:
         scene = sc.random_scene(layout, rng, hard=i % 4 >= 2,
                                 hand_probability=1.0 if with_hand else 0.0, **VARIETY)
         truth = sc.truth(layout, scene)["occluded"]
-        flagged = Reader(layout).read(sc.render(layout, scene, seed0 + i))["occluded"]
+        flagged = Reader(layout).read(sc.render(layout, scene, seed0 + i)).occluded
         tp += truth and flagged
         fn += truth and not flagged
         fp += (not truth) and flagged

@@ -26,6 +26,7 @@ import threading
 from typing import Any, NoReturn
 
 from firmware.hub import CommandError
+from vision.snapshot import Snapshot
 
 log = logging.getLogger("carolus")
 
@@ -79,7 +80,9 @@ class BareStep:
         if self.state != "ask":
             return
         self._frame = frame
-        if isinstance(snapshot, dict):
+        if isinstance(snapshot, Snapshot):
+            self._occluded, self._mat = snapshot.occluded, snapshot.mat
+        elif isinstance(snapshot, dict):
             self._occluded = bool(snapshot.get("occluded"))
             self._mat = bool(snapshot.get("mat", True))
 

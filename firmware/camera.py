@@ -11,6 +11,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from vision.snapshot import Snapshot
+
 
 class CameraView:
     """The latest frame and the vision that reads it."""
@@ -20,10 +22,10 @@ class CameraView:
         self.layout = layout
         self.calibration_path = Path(calibration_path) if calibration_path else None
         self._frame: Any = None
-        self._snapshot: dict[str, Any] | None = None
+        self._snapshot: Snapshot | None = None
         self._lock = threading.Lock()
 
-    def keep(self, frame: Any, snapshot: dict[str, Any]) -> None:
+    def keep(self, frame: Any, snapshot: Snapshot) -> None:
         with self._lock:
             self._frame, self._snapshot = frame, snapshot
 
@@ -63,10 +65,12 @@ class CameraView:
             pixels = cv2.perspectiveTransform(points, pose.homography).reshape(-1, 2) * scale
             if zone.kind == "territory":
                 name = f"territory:{zone.raw['territory']}"
-                counts = snapshot["territories"][str(zone.raw["territory"])]["cubes"]
+                counts = snapshot.territory(int(zone.raw["territory"])).cubes.to_json()
             else:
                 name = f"{zone.kind}:{zone.seat}"
-                counts = snapshot[f"{zone.kind}s"].get(zone.seat, {})
+                seats = snapshot.courts if zone.kind == "court" else snapshot.reserves
+                held = seats.get(zone.seat) if zone.seat else None
+                counts = {} if held is None else held.to_json()
             zones.append(
                 {
                     "zone": name,

@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from vision.snapshot import Snapshot
+
 log = logging.getLogger("carolus")
 
 
@@ -28,15 +30,16 @@ class FrameSource(Protocol):
 
 
 class Eyes(Protocol):
-    """`vision.reader.Reader`: a frame into a ``carolus-snapshot/1`` dict."""
+    """`vision.reader.Reader`: a frame into a `vision.snapshot.Snapshot` (a recorded
+    stream's eyes pass its ``carolus-snapshot/1`` dicts through)."""
 
-    def read(self, frame: Any, t: float | None = None) -> dict[str, Any]: ...
+    def read(self, frame: Any, t: float | None = None) -> Snapshot | dict[str, Any]: ...
 
 
 class Table(Protocol):
     """The appliance's side of the loop."""
 
-    def feed(self, snapshot: dict[str, Any]) -> Any: ...
+    def feed(self, snapshot: Snapshot | dict[str, Any]) -> Any: ...
 
     def set_camera(self, status: str, message: str = "") -> None: ...
 

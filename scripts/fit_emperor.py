@@ -46,7 +46,7 @@ def blobs_of(seed: int, hard: bool) -> tuple[list[tuple[float, bool]], bool]:
     table, reader = calibrated_table(layout, seed, hard)
     reader.emperor_disc = None
     reader.collect_yellow = []
-    found = reader.read(scenes.render(layout, table, seed))["emperor"] is not None
+    found = reader.read(scenes.render(layout, table, seed)).emperor is not None
     emperor = [p for p in table.pieces if p.kind == "emperor"]
     out = []
     for zone, _, _, blob, box, _ in reader.collect_yellow:

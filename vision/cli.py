@@ -9,9 +9,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     mat = subparsers.add_parser("mat", help="write the printable mat or the default layout")
     mat.add_argument("--png", type=Path, help="write the mat as a PNG image")
     mat.add_argument("--px-per-mm", type=float, default=4.0, help="PNG resolution (default 4)")
@@ -76,7 +80,7 @@ def run_mat(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load_image(path: Path):  # type: ignore[no-untyped-def]
+def _load_image(path: Path) -> np.ndarray:
     import cv2
     import numpy as np
 
@@ -133,9 +137,9 @@ def run_read(args: argparse.Namespace) -> int:
             return _fail(str(exc))
         t = i / args.fps if args.fps else None
         snap = reader.read(frame, t)
-        if not snap.get("mat"):
+        if not snap.mat:
             why = getattr(reader.locator, "failure", None) or "the mat is not in view"
             print(f"carolus: {path}: mat not found: {why}", file=sys.stderr)
-        sys.stdout.write(json.dumps(snap, separators=(",", ":")) + "\n")
+        sys.stdout.write(json.dumps(snap.to_json(), separators=(",", ":")) + "\n")
         sys.stdout.flush()
     return 0

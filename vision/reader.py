@@ -20,11 +20,12 @@ from vision import colours, cube_count
 from vision.atlas import ATLAS_KINDS, CATCH_MM, Atlas, Cell
 from vision.cube_count import CubeCount, blob_features
 from vision.glare import GlareMap
-from vision.layout import CASTLE_COLOURS, CUBE_COLOURS, Layout
+from vision.layout import Layout
 from vision.markers import MatLocator
 from vision.mat import STRIPE_MM
 from vision.occlusion import BorderWatch, MotionWatch, WhiteField
 from vision.reference import ROW_SHARE, BareTable, Comparison, Difference, RowModel
+from vision.snapshot import Snapshot, SnapshotJSON, empty_snapshot
 from vision.steady import Steady
 
 FITTED_DIR = Path(__file__).with_name("fitted")
@@ -64,22 +65,11 @@ class Tuning:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def empty_snapshot(seats: list[str], mat: bool = False) -> dict[str, Any]:
-    return {
-        "format": "carolus-snapshot/1",
-        "mat": mat,
-        "occluded": False,
-        "territories": {str(n): {"cubes": dict.fromkeys(CUBE_COLOURS, 0),
-                                 "castles": dict.fromkeys(CASTLE_COLOURS, 0)}
-                        for n in range(1, 16)},
-        "emperor": None,
-        "courts": {s: dict.fromkeys(CUBE_COLOURS, 0) for s in seats},
-        "reserves": {s: dict.fromkeys(CUBE_COLOURS, 0) for s in seats},
-        "cylinders": dict.fromkeys(CUBE_COLOURS),
-        "discs": {s: [] for s in seats},
-    }
-
-
+#: A blob to count: its colour class, area (px), centre (atlas px), mask, box (x, y, w, h)
+#: and, for a patch found by its change alone, (share touching another piece, share of a
+#: piece's colour).
+Blob = tuple[int, float, float, float, np.ndarray, tuple[int, ...],
+             tuple[float, float] | None]
 #: A yellow territory blob: its zone, where it lies (mm), its area, the cubes it gave, and
 #: the blob.
 Yellow = tuple[Cell, float, float, float, int, np.ndarray]
@@ -130,8 +120,8 @@ class Reader:
         core = round(0.55 * self._sizes["castle"] * scale) | 1
         self._castle_core = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (core, core))
         rows = self.atlas.blob_rows
-        kinds = np.array([False] + [c.zone.kind == "territory" for c in self.atlas.cells])
-        self._territory_rows = kinds[self.atlas.zone_index[:rows]]
+        territory = np.array([False] + [c.zone.kind == "territory" for c in self.atlas.cells])
+        self._territory_rows: np.ndarray = territory[self.atlas.zone_index[:rows]]
         self._on_paper = ([c for c in self.atlas.cells if c.zone.kind in ON_PAPER]
                           if on_paper else [])
         self.debug: list[tuple[Any, ...]] | None = None
@@ -228,7 +218,7 @@ class Reader:
         self.glare.set_homography(homography)
         h, w = frame_shape[:2]
         inv = np.linalg.inv(homography)
-        nadir = cv2.perspectiveTransform(np.float32([[[w / 2, h / 2]]]), inv)[0, 0]
+        nadir = cv2.perspectiveTransform(np.array([[[w / 2, h / 2]]], np.float32), inv)[0, 0]
         self._nadir = (float(nadir[0]), float(nadir[1]))
         self._build_samplers()
 
@@ -288,7 +278,13 @@ class Reader:
             self._discs.append((cell, (ys[ring] + cell.y, xs[ring] + cell.x), wave))
 
     # -- reading ----------------------------------------------------------------------
-    def read(self, frame: np.ndarray, t: float | None = None) -> dict[str, Any]:
+    def read(self, frame: np.ndarray, t: float | None = None) -> Snapshot:
+        """What `frame` shows (`t`: seconds since the stream started, if any).
+
+        The counting fills a `SnapshotJSON` dict, and the zones that did not move are
+        copied into it from the last frame's; the dict becomes the `Snapshot` only here,
+        once (see `vision.snapshot` for why).
+        """
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3:
             raise ValueError("frame must be a BGR image")
         moving = self.motion.check_frame(frame)
@@ -297,7 +293,7 @@ class Reader:
         if still is not None:
             if t is not None:
                 still["t"] = round(float(t), 3)
-            return still
+            return Snapshot.from_json(still)
         pose = self.locator.locate(frame)
         snap = empty_snapshot(self.seats, mat=pose is not None)
         if t is not None:
@@ -305,7 +301,7 @@ class Reader:
         if pose is None:
             self._pose_id = None
             self.steady.reset()
-            return snap
+            return Snapshot.from_json(snap)
         if self._pose_id != id(pose):
             self._set_pose(pose.homography, frame.shape)
             self._pose_id = id(pose)
@@ -370,7 +366,7 @@ class Reader:
         self._count_discs(snap, atlas)
         snap["confidence"] = {k: round(v, 2) for k, v in sorted(self._confidence.items())
                               if v < 1.0}
-        return self.steady.merge(snap, atlas, changed)
+        return Snapshot.from_json(self.steady.merge(snap, atlas, changed))
 
     def balance(self, frame: np.ndarray, atlas: np.ndarray) -> WhiteField:
         """White-balance the atlas in place so paper reads `WHITE_LEVEL` in every channel.
@@ -386,7 +382,9 @@ class Reader:
         self.dim = float(np.median(refs.max(axis=1))) < DIM_PAPER
         clipped = None
         if int(atlas.max()) >= CLIPPED:
-            clipped = [cv2.compare(c, CLIPPED - 1, cv2.CMP_GT) for c in cv2.split(atlas)]
+            # OpenCV's stubs allow no scalar to compare with, which it takes.
+            clipped = [cv2.compare(c, CLIPPED - 1, cv2.CMP_GT)  # type: ignore[call-overload]
+                       for c in cv2.split(atlas)]
         for cell, ref in zip(self.atlas.cells, refs, strict=True):
             if cell.zone.kind == "reference":
                 continue
@@ -394,7 +392,8 @@ class Reader:
             g = self.glare.over(cell.origin_mm, cell.h, cell.w, self.scale) if glare else None
             if g is None:
                 gains = (*tuple(float(colours.WHITE_LEVEL / max(8.0, v)) for v in ref), 0.0)
-                cv2.multiply(roi, gains, dst=roi)
+                # OpenCV's stubs allow no scalar (a tuple per channel), which it takes.
+                cv2.multiply(roi, gains, dst=roi)  # type: ignore[call-overload]
                 continue
             g3 = g[..., None]
             lit = (roi.astype(np.float32) - 255.0 * g3) / np.maximum(0.1, 1.0 - g3)
@@ -408,7 +407,7 @@ class Reader:
             cv2.merge(channels, atlas)
         return white
 
-    def _count_blobs(self, snap: dict[str, Any], atlas: np.ndarray, labels: np.ndarray,
+    def _count_blobs(self, snap: SnapshotJSON, atlas: np.ndarray, labels: np.ndarray,
                      castle_labels: np.ndarray | None = None) -> None:
         """Territories, reserves and the pool: one labelling of all coloured pixels.
 
@@ -450,7 +449,7 @@ class Reader:
             speck = (stats[:, cv2.CC_STAT_AREA] < smallest) & self._territory_rows[cy, cx]
             speck[0] = False
             big = big[~speck[big]]
-        blobs: list[tuple[int, float, float, float, np.ndarray, tuple[int, ...]]] = []
+        blobs: list[Blob] = []
         for k in big:
             bx, by, bw, bh = (int(v) for v in stats[k, :4])
             blob = cc[by:by + bh, bx:bx + bw] == k
@@ -464,14 +463,14 @@ class Reader:
                 blobs.append((cls, float(stats[k, cv2.CC_STAT_AREA]), ax, ay, blob,
                               (bx, by, bw, bh), None))
                 continue
-            for cls in colours_here:
-                part = (blob & (sub_lab == cls)).astype(np.uint8)
+            for each in colours_here:
+                part = (blob & (sub_lab == each)).astype(np.uint8)
                 m, pcc, pst, pce = _components(part)
                 for j in range(1, m):
                     if pst[j, cv2.CC_STAT_AREA] < least:
                         continue
                     px, py, pw, ph = (int(v) for v in pst[j, :4])
-                    blobs.append((int(cls), float(pst[j, cv2.CC_STAT_AREA]), bx + pce[j][0],
+                    blobs.append((int(each), float(pst[j, cv2.CC_STAT_AREA]), bx + pce[j][0],
                                   by + pce[j][1], pcc[py:py + ph, px:px + pw] == j,
                                   (bx + px, by + py, pw, ph), None))
         if dyed:
@@ -486,7 +485,7 @@ class Reader:
 
     def _shaded_cubes(self, coloured: np.ndarray, specks: np.ndarray,
                       castle_labels: np.ndarray | None, territories: np.ndarray,
-                      least: float) -> list[tuple[Any, ...]]:
+                      least: float) -> list[Blob]:
         """Cubes on art of their own colour: where the frame is darker than the bare
         table by more than light drifts (`self.shade`, fitted), apart from every other
         piece, a cube's shaded sides may be all that differs; specks of a piece's colour
@@ -536,7 +535,7 @@ class Reader:
         hit = np.zeros(n, bool)
         hit[np.unique(cc[seeds])] = True
         hit[0] = False
-        found: list[tuple[Any, ...]] = []
+        found: list[Blob] = []
         for k in np.flatnonzero(hit):
             area = float(stats[k, cv2.CC_STAT_AREA])
             if area < least:
@@ -565,7 +564,7 @@ class Reader:
                           (bx, by, bw, bh), (attached, tinted)))
         return found
 
-    def _count_castles(self, snap: dict[str, Any], atlas: np.ndarray, lab: np.ndarray,
+    def _count_castles(self, snap: SnapshotJSON, atlas: np.ndarray, lab: np.ndarray,
                        inside: np.ndarray) -> None:
         """Castles: colourless blobs as big as a castle on the territories."""
         mask = ((lab == colours.NEUTRAL) & inside).astype(np.uint8)
@@ -586,7 +585,7 @@ class Reader:
             x, y = cell.mm(ax, ay, self.scale)
             self._castles(snap, cell, atlas, blob, (bx, by, bw, bh), area, x, y)
 
-    def _interpret(self, snap: dict[str, Any], atlas: np.ndarray, blobs: list) -> None:
+    def _interpret(self, snap: SnapshotJSON, atlas: np.ndarray, blobs: list[Blob]) -> None:
         cells = self.atlas.cells
         zone_index = self.atlas.zone_index
         best_cylinder: dict[str, float] = {}
@@ -660,7 +659,7 @@ class Reader:
             if snap["cylinders"][colour] is None:
                 snap["cylinders"][colour] = "pool"
 
-    def _yellow_counted(self, snap: dict[str, Any], cell: Cell, blob: np.ndarray,
+    def _yellow_counted(self, snap: SnapshotJSON, cell: Cell, blob: np.ndarray,
                         x: float, y: float, area: float, box: tuple[int, ...],
                         shade: tuple[float, float] | None) -> int:
         """Count a yellow territory blob as cubes and say how many it gave (taken back
@@ -670,7 +669,7 @@ class Reader:
         self._count_cube_blob(snap, cell, "yellow", blob, x, y, area, box=box, shade=shade)
         return int(cubes["yellow"] - before)
 
-    def _emperor_among(self, snap: dict[str, Any], yellows: list[Yellow]) -> None:
+    def _emperor_among(self, snap: SnapshotJSON, yellows: list[Yellow]) -> None:
         """The emperor when no yellow blob looks like him; his blobs' cubes taken back.
 
         On ochre or yellow art, or in hard light, he differs from the bare table only in
@@ -696,7 +695,7 @@ class Reader:
             if other is cell and np.hypot(x - x0, y - y0) <= reach:
                 cubes["yellow"] -= n
 
-    def _count_cube_blob(self, snap: dict[str, Any], cell: Cell, colour: str, blob: np.ndarray,
+    def _count_cube_blob(self, snap: SnapshotJSON, cell: Cell, colour: str, blob: np.ndarray,
                          x: float, y: float, area: float | None = None,
                          beside: bool = False, box: tuple[int, ...] | None = None,
                          shade: tuple[float, float] | None = None) -> None:
@@ -792,9 +791,9 @@ class Reader:
         what the opening removes, away from his outline, is cubes (or nothing).
         """
         d = round(0.55 * self._sizes["emperor"] * self.scale) | 1
-        mask = blob.astype(np.uint8)
         pad = d // 2 + 2
-        mask = cv2.copyMakeBorder(mask, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+        mask: np.ndarray = cv2.copyMakeBorder(blob.astype(np.uint8), pad, pad, pad, pad,
+                                              cv2.BORDER_CONSTANT, value=0)
         contours, _ = cv2.findContours(self._close_ring(mask), cv2.RETR_EXTERNAL,
                                        cv2.CHAIN_APPROX_SIMPLE)
         hull = np.zeros_like(mask)
@@ -817,7 +816,7 @@ class Reader:
         return cv2.morphologyEx(mask, cv2.MORPH_CLOSE,
                                 cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
 
-    def _add_cubes(self, snap: dict[str, Any], cell: Cell, colour: str, n: int) -> None:
+    def _add_cubes(self, snap: SnapshotJSON, cell: Cell, colour: str, n: int) -> None:
         if n <= 0:
             return
         zone = cell.zone
@@ -844,7 +843,7 @@ class Reader:
             return 0.0, inner
         return min(area, expected), inner
 
-    def _castles(self, snap: dict[str, Any], cell: Cell, atlas: np.ndarray, blob: np.ndarray,
+    def _castles(self, snap: SnapshotJSON, cell: Cell, atlas: np.ndarray, blob: np.ndarray,
                  box: tuple[int, ...], area: float, x: float, y: float) -> None:
         one = self._footprint_px("castle", x, y)
         if area < 0.4 * one:
@@ -904,7 +903,7 @@ class Reader:
                                              "black": (0.0, tune.castle_black)}[colour])))
         castles[colour] += n
 
-    def _count_courts(self, snap: dict[str, Any], labels: np.ndarray,
+    def _count_courts(self, snap: SnapshotJSON, labels: np.ndarray,
                       index: np.ndarray) -> None:
         """Cubes by the length of each row's colour run; cylinders by colour on the dots."""
         pitch = CUBE_PITCH_MM * self.scale
@@ -979,7 +978,7 @@ class Reader:
         """Distance from the dot to the board's edge, where the first cube begins."""
         return float(cell.zone.raw.get("row_start_mm", 17.0))
 
-    def _count_discs(self, snap: dict[str, Any], atlas: np.ndarray) -> None:
+    def _count_discs(self, snap: SnapshotJSON, atlas: np.ndarray) -> None:
         """A slot is empty while its printed stripes show: the stripes' frequency in the ring
         around the slot's centre, whatever their phase (so a slightly off homography or
         lens distortion does not matter)."""
@@ -1031,8 +1030,9 @@ def _stacked_hits(labels: np.ndarray, stack: Stack, fraction: float | None
         return None
     hits = labels[stack[0], stack[1]] == stack[2]
     if fraction is None:
-        return hits.sum(axis=(1, 2))
-    share = hits.mean(axis=2)
+        counts: np.ndarray = hits.sum(axis=(1, 2))
+        return counts
+    share: np.ndarray = hits.mean(axis=2)
     return share if fraction <= 0 else share >= fraction
 
 

@@ -15,12 +15,12 @@ judged on the grey thumbnail the motion check takes anyway (one pixel in 64).
 from __future__ import annotations
 
 import copy
-from typing import Any
 
 import cv2
 import numpy as np
 
 from vision.atlas import Atlas, Cell
+from vision.snapshot import SnapshotJSON
 
 #: Thumbnail pixels (one in 8 x 8) that must change for the frame to be read again. A
 #: cube alone covers one or two of them, but no piece moves without a hand, which
@@ -38,21 +38,21 @@ class Steady:
         self.levels = changed_levels
         self.least_px = least_px
         self._pixels: np.ndarray | None = None
-        self._snap: dict[str, Any] | None = None
+        self._snap: SnapshotJSON | None = None
         self._thumb: np.ndarray | None = None
         self._cells = len(atlas.cells)
 
     def reset(self) -> None:
         self._pixels = self._snap = self._thumb = None
 
-    def still(self, thumb: np.ndarray) -> dict[str, Any] | None:
+    def still(self, thumb: np.ndarray) -> SnapshotJSON | None:
         """The last snapshot when this frame (its grey thumbnail) shows what the one
         before did."""
         last, self._thumb = self._thumb, thumb
         if self._snap is None or last is None or last.shape != thumb.shape:
             return None
         moved = int(np.count_nonzero(cv2.absdiff(thumb, last) > STILL_LEVELS))
-        if moved >= STILL_PIXELS or self._snap.get("occluded"):
+        if moved >= STILL_PIXELS or self._snap["occluded"]:
             return None
         return copy.deepcopy(self._snap)
 
@@ -65,8 +65,8 @@ class Steady:
         counts[0] = 0
         return np.flatnonzero(counts >= self.least_px)
 
-    def merge(self, snap: dict[str, Any], atlas_img: np.ndarray, changed: np.ndarray
-              ) -> dict[str, Any]:
+    def merge(self, snap: SnapshotJSON, atlas_img: np.ndarray, changed: np.ndarray
+              ) -> SnapshotJSON:
         """`snap` with every unchanged zone's counts as they were; remembers the result."""
         last = self._snap
         if last is not None and self._pixels is not None and len(changed) < self._cells:
@@ -82,7 +82,12 @@ class Steady:
         return snap
 
 
-def _zone_key(cell: Cell) -> tuple[str, Any]:
+#: A zone as the snapshot files it: a territory by number, a disc slot by seat and disc,
+#: any other zone by its seat (None for the pool).
+ZoneKey = tuple[str, int | tuple[str | None, int] | str | None]
+
+
+def _zone_key(cell: Cell) -> ZoneKey:
     zone = cell.zone
     if zone.kind == "territory":
         return ("territory", int(zone.raw["territory"]))
@@ -91,7 +96,7 @@ def _zone_key(cell: Cell) -> tuple[str, Any]:
     return (zone.kind, zone.seat)
 
 
-def _keep(snap: dict[str, Any], last: dict[str, Any], still: list[Cell], moved: np.ndarray,
+def _keep(snap: SnapshotJSON, last: SnapshotJSON, still: list[Cell], moved: np.ndarray,
           cells: list[Cell]) -> None:
     """Copy the still zones' counts from `last` into `snap`.
 
@@ -110,16 +115,20 @@ def _keep(snap: dict[str, Any], last: dict[str, Any], still: list[Cell], moved: 
     for kind, key in still_keys:
         if kind == "territory":
             snap["territories"][str(key)] = copy.deepcopy(last["territories"][str(key)])
-        elif kind in ("court", "reserve") and key in snap[kind + "s"]:
-            snap[kind + "s"][key] = dict(last[kind + "s"][key])
-        elif kind == "disc-slot" and key[0] in snap["discs"]:
+        elif kind == "court" and isinstance(key, str) and key in snap["courts"]:
+            snap["courts"][key] = dict(last["courts"][key])
+        elif kind == "reserve" and isinstance(key, str) and key in snap["reserves"]:
+            snap["reserves"][key] = dict(last["reserves"][key])
+        elif kind == "disc-slot" and isinstance(key, tuple):
             seat, disc = key
-            now = set(snap["discs"][seat]) - {disc}
+            if seat is None or seat not in snap["discs"]:
+                continue
+            lying = set(snap["discs"][seat]) - {disc}
             if disc in last["discs"][seat]:
-                now.add(disc)
-            snap["discs"][seat] = sorted(now)
-    emperor = last.get("emperor")
-    new = snap.get("emperor")
+                lying.add(disc)
+            snap["discs"][seat] = sorted(lying)
+    emperor = last["emperor"]
+    new = snap["emperor"]
     if emperor is not None and ("territory", emperor) in still_keys and (
             new is None or ("territory", new) not in moved_keys):
         snap["emperor"] = emperor

@@ -21,6 +21,7 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from referee.pieces import CASTLE_COLOURS, COLOURS, SEATS, Cubes
+from vision.snapshot import Snapshot as VisionSnapshot
 
 FORMAT: Final = "carolus-snapshot/1"
 CYLINDER_PLACES: Final = frozenset({*SEATS, "pool"})
@@ -136,7 +137,14 @@ class Snapshot:
 
 
 def parse_snapshot(data: object) -> Snapshot:
-    """Build a `Snapshot` from decoded JSON; `SnapshotError` names what is wrong."""
+    """Build a `Snapshot` from decoded JSON or from the vision's own
+    `vision.snapshot.Snapshot`; `SnapshotError` names what is wrong.
+
+    The vision's value goes through its JSON, so that a frame read live and the same
+    frame read back from a file are judged by one set of checks.
+    """
+    if isinstance(data, VisionSnapshot):
+        data = data.to_json()
     root = _object(data, "snapshot")
     fmt = _required(root, "format")
     if fmt != FORMAT:

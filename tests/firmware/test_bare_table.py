@@ -27,6 +27,7 @@ from referee.table.simulate import Options, simulate
 from vision.layout import load_layout
 from vision.reader import Reader
 from vision.render.table import TableRenderer
+from vision.snapshot import Snapshot
 
 LAYOUT = load_layout(None)
 PINS = GpioConfig()
@@ -61,7 +62,7 @@ class Table:
         self.said: list[str] = []
         self.controls._say = self.said.append
 
-    def show(self, frame: np.ndarray, t: float = 0.0) -> dict[str, Any]:
+    def show(self, frame: np.ndarray, t: float = 0.0) -> Snapshot:
         """One camera frame through the appliance, as the camera loop hands it over."""
         snapshot = self.reader.read(frame, t)
         self.appliance.keep_frame(frame, snapshot)
@@ -98,7 +99,7 @@ def test_the_set_up_step_is_shown_and_confirm_learns_the_bare_table(
     assert state["bare"]["step"] == "ask"
     assert state["status"]["message"].startswith("Lay out the tiles and the court cards")
     assert table.display.screen.name == "lay-out"
-    assert table.show(bare_frame)["reader"] == "absolute"
+    assert table.show(bare_frame).reader == "absolute"
     assert appliance.referee.table is None  # the referee does not watch the step
     table.press_confirm()
     assert table.said == []
@@ -107,7 +108,7 @@ def test_the_set_up_step_is_shown_and_confirm_learns_the_bare_table(
     assert state["status"]["message"].startswith("Now set up: the emperor")
     assert table.display.screen.name == "pieces"
     assert table.reader.bare is not None
-    assert table.show(bare_frame, 0.2)["reader"] == "reference"
+    assert table.show(bare_frame, 0.2).reader == "reference"
     # the players set up and play: the game is logged with the bare table it is read against
     for snapshot in snapshots(record):
         appliance.feed(snapshot)
@@ -124,7 +125,7 @@ def test_confirm_on_a_frame_without_the_mat_stays_in_the_step(table: Table) -> N
     table.press_confirm()  # no frame at all yet
     assert "No camera picture yet" in table.said[-1]
     nothing = np.full((648, 1152, 3), 40, np.uint8)
-    assert table.show(nothing)["mat"] is False
+    assert table.show(nothing).mat is False
     table.press_confirm()
     assert "The mat is not found" in table.said[-1] and "Traceback" not in table.said[-1]
     state = appliance.state()
@@ -163,10 +164,11 @@ def test_the_demo_learns_the_bare_table_then_plays_against_it(tmp_path: Path) ->
     stop = threading.Event()
     appliance: Appliance
 
-    def spy(frame: Any, t: float | None = None) -> dict[str, Any]:
+    def spy(frame: Any, t: float | None = None) -> Snapshot:
         snapshot = read(frame, t)
-        if snapshot.get("mat"):
-            seen.append(snapshot["reader"])
+        if snapshot.mat:
+            assert snapshot.reader is not None
+            seen.append(snapshot.reader)
         game = appliance.referee.game
         if game is not None and len(game.move_stack) >= 3:
             stop.set()  # the game is on: enough seen
@@ -220,5 +222,5 @@ def test_a_resumed_game_reuses_its_stored_bare_table(
     again.appliance.set_camera("ok")
     assert again.display.screen.name not in ("lay-out", "pieces")
     assert again.reader.bare is not None and again.reader.bare.to_bytes() == stored
-    assert again.show(bare_frame, 99.0)["reader"] == "reference"
+    assert again.show(bare_frame, 99.0).reader == "reference"
     again.close()

@@ -21,8 +21,8 @@ import numpy as np
 from firmware.demo import demo_record
 from referee.table.simulate import Options, simulate
 from vision.layout import load_layout
-from vision.reader import empty_snapshot
 from vision.render.table import GAP_MM, TableRenderer
+from vision.snapshot import empty_snapshot
 
 RECORD = demo_record()
 SNAPSHOTS = simulate(RECORD, random.Random(1), Options(fps=5.0, illegal=0.0)).snapshots

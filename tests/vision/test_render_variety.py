@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 
 from vision.layout import CUBE_COLOURS, Layout
-from vision.reader import empty_snapshot
 from vision.render import scene as sc
 from vision.render.optics import EXPOSURE, Lighting
 from vision.render.pieces import CUBE_BGR
 from vision.render.table import TableRenderer
+from vision.snapshot import empty_snapshot
 
 #: Small frames keep these tests fast; the art is drawn at the same 2 px/mm whatever the
 #: camera's scale, so areas in mm do not depend on it.

@@ -71,11 +71,11 @@ def test_touching_cubes_on_one_tile_are_counted_one_by_one(hard: bool) -> None:
         pieces += [Piece("cube", colour, x - CUBE_MM + i * CUBE_MM * 1.02, y, 0.0)
                    for i in range(n)]
     snap = reader.read(scenes.render(LAYOUT, scenes.with_changes(table, pieces), 63))
-    assert snap["reader"] == "reference"
-    assert snap["territories"]["4"]["cubes"]["blue"] == 2
-    assert snap["territories"]["9"]["cubes"]["blue"] == 3
-    assert snap["territories"]["12"]["cubes"]["green"] == 1
-    assert sum(sum(t["cubes"].values()) for t in snap["territories"].values()) == 6
+    assert snap.reader == "reference"
+    assert snap.territory(4).cubes.blue == 2
+    assert snap.territory(9).cubes.blue == 3
+    assert snap.territory(12).cubes.green == 1
+    assert sum(t.cubes.total() for t in snap.territories) == 6
 
 
 @pytest.mark.parametrize(("colour", "field"), [("red", "roofs"), ("green", "meadow")])
@@ -98,5 +98,5 @@ def test_a_cube_dyed_like_its_field_is_one_cube_of_the_fields_colour(colour: str
         one = scenes.with_changes(table, [Piece("cube", colour, x + 6, y - 4, 20.0)])
         snap = reader_for(LAYOUT, calib).read(scenes.render(LAYOUT, one, 13))
     cubes = {n: {c: k for c, k in t["cubes"].items() if k}
-             for n, t in snap["territories"].items() if any(t["cubes"].values())}
+             for n, t in snap.to_json()["territories"].items() if any(t["cubes"].values())}
     assert cubes == {"7": {colour: 1}}

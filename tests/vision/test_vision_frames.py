@@ -36,7 +36,7 @@ def test_markers_partly_covered_still_give_the_mat(layout, render_table) -> None
             hidden += 1
     assert hidden >= 14
     snap = Reader(layout).read(covered)
-    assert snap["mat"] is True
+    assert snap.mat is True
     assert differences(snap, truth) == []
 
 
@@ -44,11 +44,10 @@ def test_frame_without_the_mat(layout) -> None:
     rng = np.random.default_rng(3)
     table = np.clip(rng.normal(120, 30, (720, 1280, 3)), 0, 255).astype(np.uint8)
     snap = Reader(layout).read(table)
-    assert snap["mat"] is False
-    assert snap["emperor"] is None
-    assert all(v == 0 for t in snap["territories"].values() for g in t.values()
-               for v in g.values())
-    assert all(v is None for v in snap["cylinders"].values())
+    assert snap.mat is False
+    assert snap.emperor is None
+    assert all(t.cubes.total() == 0 and t.castles.total() == 0 for t in snap.territories)
+    assert all(v is None for v in snap.cylinders.values())
 
 
 def test_hand_over_the_mat_is_flagged(layout, render_table) -> None:
@@ -56,17 +55,17 @@ def test_hand_over_the_mat_is_flagged(layout, render_table) -> None:
     for seed in (51, 52, 53):
         frame, truth = render_table(_some_pieces(layout), seed=seed, hands=True)
         assert truth["occluded"]
-        flagged.append(Reader(layout).read(frame)["occluded"])
+        flagged.append(Reader(layout).read(frame).occluded)
     assert flagged == [True, True, True]
 
 
 def test_still_table_is_not_flagged_and_motion_is(layout, render_table) -> None:
     frame, _ = render_table(_some_pieces(layout), seed=54)
     reader = Reader(layout)
-    assert reader.read(frame)["occluded"] is False
-    assert reader.read(frame.copy())["occluded"] is False
+    assert reader.read(frame).occluded is False
+    assert reader.read(frame.copy()).occluded is False
     moved = np.roll(frame, 9, axis=1)          # the whole view shifts between frames
-    assert reader.read(moved)["occluded"] is True
+    assert reader.read(moved).occluded is True
 
 
 def test_change_check_is_cheap_and_sees_a_change(layout, render_table) -> None:

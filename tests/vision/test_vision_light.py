@@ -63,8 +63,8 @@ def test_a_glare_spot_over_a_court_and_a_tile_washes_nothing_out(layout, render_
     frame, truth = render_table(pieces, seed=31, lighting=glare)
     snap = Reader(layout).read(frame)
     assert differences(snap, truth) == []
-    assert snap["courts"][seat]["pink"] == 6
-    assert snap["cylinders"]["yellow"] == seat
+    assert snap.courts[seat].pink == 6
+    assert snap.cylinders["yellow"] == seat
 
 
 @pytest.mark.parametrize("gains", [(1.2, 0.98, 0.8), (0.8, 0.98, 1.2), (1.0, 1.0, 1.0)])

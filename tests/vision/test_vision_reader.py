@@ -19,7 +19,8 @@ def _ring(cx: float, cy: float, n: int, radius: float) -> list[tuple[float, floa
 
 
 def _read(layout, frame):
-    return Reader(layout).read(frame)
+    """The reading as JSON, compared zone by zone with the scene's truth (a dict)."""
+    return Reader(layout).read(frame).to_json()
 
 
 def _hard_table(layout, seed: int):

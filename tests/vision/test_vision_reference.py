@@ -16,11 +16,12 @@ import pytest
 from vision import reference
 from vision.calibration import CalibrationError, calibrate, load, reader_for, save
 from vision.layout import load_layout
-from vision.reader import EMPEROR_FITTED, Reader, empty_snapshot
+from vision.reader import EMPEROR_FITTED, Reader
 from vision.reference import FITTED, ROWS_FITTED, BareTable, BareTableError
 from vision.render import landscape
 from vision.render import scene as scenes
 from vision.render.pieces import Piece
+from vision.snapshot import Snapshot, empty_snapshot
 from vision.steady import Steady
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,17 +67,17 @@ def ochre_table(request: pytest.FixtureRequest) -> tuple[str, dict, dict[str, np
     return _table(light, (field,))
 
 
-def _yellow(snap: dict) -> dict[str, int]:
-    return {n: t["cubes"]["yellow"] for n, t in snap["territories"].items()
-            if t["cubes"]["yellow"]}
+def _yellow(snap: Snapshot) -> dict[str, int]:
+    return {str(n): t.cubes.yellow for n, t in enumerate(snap.territories, start=1)
+            if t.cubes.yellow}
 
 
 def test_yellow_fields_are_not_yellow_cubes(ochre_table: tuple) -> None:
     _, calib, frames = ochre_table
     snap = reader_for(LAYOUT, calib).read(frames["empty"])
-    assert snap["reader"] == "reference"
+    assert snap.reader == "reference"
     assert _yellow(snap) == {}
-    assert all(sum(t["cubes"].values()) == 0 for t in snap["territories"].values())
+    assert all(t.cubes.total() == 0 for t in snap.territories)
 
 
 def test_one_yellow_cube_on_yellow_fields_reads_one(ochre_table: tuple) -> None:
@@ -90,7 +91,7 @@ def test_without_a_bare_table_the_absolute_reader_is_used_and_says_so(ochre_tabl
     _, calib, frames = ochre_table
     without = {k: v for k, v in calib.items() if k != "bare_table"}
     snap = reader_for(LAYOUT, without).read(frames["empty"])
-    assert snap["reader"] == "absolute"
+    assert snap.reader == "absolute"
 
 
 def test_bare_table_round_trips_and_refuses_another_atlas() -> None:
@@ -117,7 +118,7 @@ def test_the_bare_table_is_stored_with_the_calibration(ochre_table: tuple,
     _, calib, frames = ochre_table
     save(calib, tmp_path / "calib.json")
     again = load(tmp_path / "calib.json")
-    assert reader_for(LAYOUT, again).read(frames["one"])["reader"] == "reference"
+    assert reader_for(LAYOUT, again).read(frames["one"]).reader == "reference"
 
 
 def test_vision_read_says_which_reader_read(ochre_table: tuple, tmp_path: Path) -> None:
@@ -211,14 +212,14 @@ def test_the_emperor_on_ochre_art_is_the_emperor_not_yellow_cubes() -> None:
         LAYOUT, np.random.default_rng(seed), variety="wide").pieces)
     calib.with_boards = True
     reader = reader_for(LAYOUT, calibrate(scenes.render(LAYOUT, calib, seed + 1), LAYOUT))
-    snap = reader.read(scenes.render(LAYOUT, scene, seed))
+    snap = reader.read(scenes.render(LAYOUT, scene, seed)).to_json()
     truth = scenes.truth(LAYOUT, scene)
     assert truth["emperor"] == 8
     assert snap["emperor"] == 8
     assert snap["territories"]["8"] == truth["territories"]["8"]
     reader.emperor_disc = None                 # without the fallback: the old misreading
     reader.steady.reset()
-    old = reader.read(scenes.render(LAYOUT, scene, seed))
+    old = reader.read(scenes.render(LAYOUT, scene, seed)).to_json()
     assert old["emperor"] is None
     assert old["territories"]["8"]["cubes"]["yellow"] == truth["territories"]["8"]["cubes"][
         "yellow"] + 1
@@ -247,7 +248,7 @@ def test_court_rows_laid_with_gaps_are_counted_by_their_cubes() -> None:
     snap = reader.read(scenes.render(LAYOUT, scene, 81))
     truth = scenes.truth(LAYOUT, scene)
     assert {k: truth["courts"][k[0]][k[1]] for k in laid} == laid
-    assert {k: snap["courts"][k[0]][k[1]] for k in laid} == laid
+    assert {k: snap.courts[k[0]][k[1]] for k in laid} == laid
 
 
 def _has_wide_gap(row: list[Piece]) -> bool:
@@ -282,10 +283,10 @@ def test_a_nudged_tile_is_found_again(wide_table: tuple, search: bool,
     calib, table, frame = wide_table
     if not search:
         monkeypatch.setattr(reference, "NUDGE_PX", 0)
-    before = reader_for(LAYOUT, calib).read(frame)   # the tile where it was learnt
+    before = reader_for(LAYOUT, calib).read(frame).to_json()   # where it was learnt
     reader = reader_for(LAYOUT, calib)
     reader.use_bare(_nudged(reader, 5, 3, -3))
-    snap = reader.read(frame)
+    snap = reader.read(frame).to_json()
     if search:
         # Found again, the tile is read as where it was learnt (or, where that read
         # missed a piece, rightly), and not blind (confidence 0).

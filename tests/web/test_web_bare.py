@@ -60,7 +60,7 @@ def test_the_page_shows_the_step_and_its_confirm_learns_the_bare_table(
     assert done.status_code == 200, done.get_json()
     assert [e["kind"] for e in done.get_json()["events"]] == ["bare-table"]
     assert client.get("/api/state").get_json()["bare"]["step"] == "learnt"
-    assert reader.read(bare_frame, 0.4)["reader"] == "reference"
+    assert reader.read(bare_frame, 0.4).reader == "reference"
 
 
 def test_a_refused_confirm_is_a_409_with_the_reason_and_the_step_stays() -> None:

@@ -10,11 +10,11 @@ import numpy as np
 
 from vision.layout import CASTLE_COLOURS, CUBE_COLOURS, Layout, Zone
 from vision.mat import render_mat
-from vision.reader import empty_snapshot
 from vision.render import art, hands, landscape, optics, pieces
 from vision.render.camera import Camera, overhead_camera
 from vision.render.hands import Hand
 from vision.render.pieces import Light, Piece, varied
+from vision.snapshot import SnapshotJSON, empty_snapshot
 
 #: "classic": the flat, few-coloured art and uniform pieces the reader was tuned on;
 #: "wide": art, pieces, court rows, cameras and light far more varied than any real table.
@@ -342,7 +342,7 @@ def render(layout: Layout, scene: Scene, seed: int = 0) -> np.ndarray:
     return optics.expose(frame, cam, scene.lighting, expose_rng)
 
 
-def truth(layout: Layout, scene: Scene) -> dict[str, Any]:
+def truth(layout: Layout, scene: Scene) -> SnapshotJSON:
     """The snapshot a perfect reader returns for this scene (without `t`)."""
     seats = list(scene.seats)
     snap = empty_snapshot(seats, mat=True)
