@@ -127,7 +127,8 @@ class Atlas:
         pts = cv2.perspectiveTransform(self._mm.reshape(-1, 1, 2), homography)
         pts = pts.reshape(self.height, self.width, 2).astype(np.float32)
         pts[self._mm[..., 0] < -1e3] = -10
-        self.maps = cv2.convertMaps(pts, None, cv2.CV_16SC2)
+        # OpenCV's stubs want an array for the second map, which it allows to be None.
+        self.maps = cv2.convertMaps(pts, None, cv2.CV_16SC2)  # type: ignore[call-overload]
 
     def cut(self, frame: np.ndarray) -> np.ndarray:
         if self.maps is None:

@@ -17,7 +17,7 @@ import numpy as np
 
 from vision import colours
 from vision.atlas import Atlas
-from vision.layout import Layout
+from vision.layout import CUBE_COLOURS, Layout
 from vision.markers import MatLocator
 from vision.reader import Reader, Tuning
 from vision.reference import BareTable, BareTableError
@@ -40,7 +40,8 @@ def _sample(atlas: Atlas, img: np.ndarray, cell_zone: Any, x: float, y: float,
             radius: float) -> np.ndarray:
     cell = next(c for c in atlas.cells if c.zone is cell_zone)
     iy, ix = cell.px(*_disc(x, y, radius), atlas.scale)
-    return img[iy, ix].reshape(-1, 3).astype(np.float32)
+    pixels: np.ndarray = img[iy, ix].reshape(-1, 3).astype(np.float32)
+    return pixels
 
 
 def _sample_frame(frame: np.ndarray, homography: np.ndarray, white: Any, x: float, y: float,
@@ -53,7 +54,8 @@ def _sample_frame(frame: np.ndarray, homography: np.ndarray, white: Any, x: floa
     ix = np.clip(np.round(px[:, 0]).astype(int), 0, w - 1)
     iy = np.clip(np.round(px[:, 1]).astype(int), 0, h - 1)
     gains = colours.WHITE_LEVEL / white.at(pts[:, 0], pts[:, 1])
-    return frame[iy, ix].astype(np.float32) * gains.astype(np.float32)
+    balanced: np.ndarray = frame[iy, ix].astype(np.float32) * gains.astype(np.float32)
+    return balanced
 
 
 def calibrate(frame: np.ndarray, layout: Layout) -> dict[str, Any]:
@@ -116,7 +118,7 @@ def _check_swatches_hold_cubes(measured: dict[str, list[float]]) -> None:
     """Refuse a frame whose cube swatches are empty: calibrating on the bare paper would
     teach the reader that every colour looks like paper."""
     empty = []
-    for colour in colours.CUBE_COLOURS:
+    for colour in CUBE_COLOURS:
         if colour not in measured:
             continue
         lab = colours._lab(np.asarray([measured[colour]], np.float32))[0]
@@ -139,7 +141,9 @@ def _tile_colours(reader: Reader, atlas_img: np.ndarray, measured: dict[str, lis
         px.append(roi[::7])
     data = np.vstack(px).astype(np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
-    _, _, centres = cv2.kmeans(data, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    # OpenCV's stubs want an array for the labels, which are only an output here.
+    _, _, centres = cv2.kmeans(data, k, None, criteria, 2,  # type: ignore[call-overload]
+                               cv2.KMEANS_PP_CENTERS)
     pieces = colours._lab(np.asarray(list(measured.values()), np.float32))
     keep = []
     for c in centres:
@@ -189,8 +193,12 @@ def reader_for(layout: Layout, calib: dict[str, Any] | None) -> Reader:
     background = [tuple(b) for b in calib.get("background", [])]
     table = colours.build_table(pieces, neutrals,
                                 list(colours.DEFAULT_BACKGROUND) + background)
-    tuning = Tuning(**{k: float(v) for k, v in calib.get("tuning", {}).items()
-                       if k in ("castle_white", "castle_black")})
+    tuned = calib.get("tuning", {})
+    tuning = Tuning()
+    if "castle_white" in tuned:
+        tuning.castle_white = float(tuned["castle_white"])
+    if "castle_black" in tuned:
+        tuning.castle_black = float(tuned["castle_black"])
     # No separate paper table here: with measured piece colours and no tile colours to
     # compete, cubes in a reserve read too big (3 reserve errors in 80 tuning frames).
     # Against the bare table only the pieces' colours are told apart.

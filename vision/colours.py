@@ -41,7 +41,8 @@ NEUTRAL_CHROMA = 8.0     # Lab a-b distance from grey below which a pixel is "no
 
 def _lab(bgr: np.ndarray) -> np.ndarray:
     arr = np.clip(np.asarray(bgr, np.float32).reshape(-1, 1, 3) / 255.0, 0, 1)
-    return cv2.cvtColor(arr, cv2.COLOR_BGR2Lab).reshape(-1, 3)
+    lab: np.ndarray = cv2.cvtColor(arr, cv2.COLOR_BGR2Lab).reshape(-1, 3)
+    return lab
 
 
 def _prototypes(colours: Iterable[tuple[tuple[float, ...], int]],

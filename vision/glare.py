@@ -42,7 +42,7 @@ class GlareMap:
 
     def __init__(self, layout: Layout) -> None:
         w, h = (int(np.ceil(v)) for v in layout.size_mm)
-        blocked = np.zeros((h, w), np.uint8)
+        blocked: np.ndarray = np.zeros((h, w), np.uint8)
         for zone in layout.zones:
             if zone.kind in NOT_PAPER:
                 cv2.fillPoly(blocked, [np.round(np.asarray(zone.polygon)).astype(np.int32)], 1)
@@ -64,8 +64,8 @@ class GlareMap:
         # Each rim sample's neighbours along its ring (indices into points_mm).
         windows, start = [], len(paper)
         for ring in rings:
-            k = np.arange(len(ring))
-            windows.append(start + (k[:, None] + np.arange(-RIM_WINDOW, RIM_WINDOW + 1))
+            at = np.arange(len(ring))
+            windows.append(start + (at[:, None] + np.arange(-RIM_WINDOW, RIM_WINDOW + 1))
                            % len(ring))
             start += len(ring)
         self._rim_windows = (np.concatenate(windows) if windows
@@ -198,7 +198,8 @@ def _smooth_along_ring(g: np.ndarray, rim: np.ndarray, neighbours: np.ndarray) -
     around = np.sort(padded[neighbours], axis=1)          # NaN (no sample) sorts last
     valid = (~np.isnan(around)).sum(axis=1)
     median = around[np.arange(len(rim)), np.maximum(0, valid - 1) // 2]
-    return (valid >= RIM_WINDOW) & (np.abs(padded[rim] - median) < RIM_AGREE)
+    agree: np.ndarray = (valid >= RIM_WINDOW) & (np.abs(padded[rim] - median) < RIM_AGREE)
+    return agree
 
 
 def _local_quadratic(acc: np.ndarray, cnt: np.ndarray, sigma: float,
@@ -216,7 +217,9 @@ def _local_quadratic(acc: np.ndarray, cnt: np.ndarray, sigma: float,
     powers = [(0, 0), (1, 0), (0, 1), (2, 0), (1, 1), (0, 2)]
 
     def moment(src: np.ndarray, i: int, j: int) -> np.ndarray:
-        return cv2.sepFilter2D(src, -1, taps[i], taps[j], borderType=cv2.BORDER_CONSTANT)[where]
+        summed: np.ndarray = cv2.sepFilter2D(src, -1, taps[i], taps[j],
+                                             borderType=cv2.BORDER_CONSTANT)[where]
+        return summed
 
     n = len(powers)
     count = int(where.sum())

@@ -58,7 +58,7 @@ class MatLocator:
         if len(marker_ids) < MIN_MARKERS:
             return (f"{len(marker_ids)} of the mat's {total} markers found, "
                     f"at least {MIN_MARKERS} are needed")
-        pts = np.float32([c for m in marker_ids for c in self.layout.markers[m]])
+        pts = np.array([c for m in marker_ids for c in self.layout.markers[m]], np.float32)
         width, height = (float(v) for v in self.layout.size_mm)
         span_x = float(pts[:, 0].max() - pts[:, 0].min())
         span_y = float(pts[:, 1].max() - pts[:, 1].min())
@@ -84,25 +84,29 @@ class MatLocator:
         if ids is None:
             self.failure = "no marker of the mat in the frame"
             return None
-        src, dst, found = [], [], {}
-        for c, marker_id in zip(corners, ids.ravel(), strict=True):
-            if int(marker_id) not in self.layout.markers:
+        src: list[tuple[float, float]] = []
+        dst: list[list[float]] = []
+        found: dict[int, np.ndarray] = {}
+        for c, seen_id in zip(corners, ids.ravel(), strict=True):
+            if int(seen_id) not in self.layout.markers:
                 continue
             pts = c.reshape(4, 2) * scale
-            found[int(marker_id)] = pts
-            src.extend(self.layout.markers[int(marker_id)])
+            found[int(seen_id)] = pts
+            src.extend(self.layout.markers[int(seen_id)])
             dst.extend(pts.tolist())
         self.failure = self.spread_failure(list(found))
         if self.failure is not None:
             return None
-        h, inliers = cv2.findHomography(np.float32(src), np.float32(dst), cv2.RANSAC, 4.0)
+        h, inliers = cv2.findHomography(np.array(src, np.float32), np.array(dst, np.float32),
+                                        cv2.RANSAC, 4.0)
         if h is None or int(inliers.sum()) < 4 * MIN_MARKERS:
             self.failure = "the markers found do not agree on where the mat lies"
             return None
-        boxes, patches = {}, {}
+        boxes: dict[int, tuple[int, int, int, int]] = {}
+        patches: dict[int, np.ndarray] = {}
         for marker_id, pts in found.items():
-            x0, y0 = np.floor(pts.min(axis=0)).astype(int)
-            x1, y1 = np.ceil(pts.max(axis=0)).astype(int) + 1
+            x0, y0 = (int(v) for v in np.floor(pts.min(axis=0)))
+            x1, y1 = (int(v) + 1 for v in np.ceil(pts.max(axis=0)))
             x0, y0 = max(0, x0), max(0, y0)
             boxes[marker_id] = (x0, y0, x1, y1)
             patches[marker_id] = gray[y0:y1:2, x0:x1:2].astype(np.int16)

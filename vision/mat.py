@@ -8,6 +8,7 @@ slots (a disc of any colour shows as a smooth patch) and thin guide lines.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -26,15 +27,16 @@ def aruco_dictionary(name: str) -> cv2.aruco.Dictionary:
     return cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, name))
 
 
-def _px(points: tuple[tuple[float, float], ...] | list, s: float) -> np.ndarray:
+def _px(points: Sequence[Sequence[float]], s: float) -> np.ndarray:
     return np.round(np.asarray(points, np.float64) * s * 16).astype(np.int32)
 
 
-def _fill(img: np.ndarray, poly: object, s: float, colour: tuple[int, ...]) -> None:
+def _fill(img: np.ndarray, poly: Sequence[Sequence[float]], s: float,
+          colour: tuple[int, ...]) -> None:
     cv2.fillPoly(img, [_px(poly, s)], colour, cv2.LINE_AA, shift=4)
 
 
-def _outline(img: np.ndarray, poly: object, s: float, colour: tuple[int, ...],
+def _outline(img: np.ndarray, poly: Sequence[Sequence[float]], s: float, colour: tuple[int, ...],
              width_mm: float = 0.8) -> None:
     cv2.polylines(img, [_px(poly, s)], True, colour, max(1, round(width_mm * s)), cv2.LINE_AA,
                   shift=4)
@@ -68,11 +70,11 @@ def _markers(img: np.ndarray, layout: Layout, s: float) -> None:
     for marker_id, corners in layout.markers.items():
         side = max(12, round(math.dist(corners[0], corners[1]) * s))
         tag = cv2.aruco.generateImageMarker(dictionary, marker_id, side)
-        src = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
-        dst = np.float32(corners) * s
+        src = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
+        dst = np.array(corners, np.float32) * s
         x0, y0 = np.floor(dst.min(axis=0)).astype(int)
         x1, y1 = np.ceil(dst.max(axis=0)).astype(int)
-        m = cv2.getPerspectiveTransform(src, dst - np.float32([x0, y0]))
+        m = cv2.getPerspectiveTransform(src, dst - np.array([x0, y0], np.float32))
         roi = img[y0:y1, x0:x1]
         warped = cv2.warpPerspective(cv2.cvtColor(tag, cv2.COLOR_GRAY2BGR), m,
                                      (x1 - x0, y1 - y0), dst=roi.copy(),

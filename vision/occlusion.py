@@ -51,7 +51,9 @@ class WhiteField:
         """Paper colour (n x 3) at mat points `xs`, `ys` (mm)."""
         xs = np.asarray(xs, np.float64).reshape(-1)
         ys = np.asarray(ys, np.float64).reshape(-1)
-        return np.maximum(8.0, np.c_[np.ones(len(xs)), xs / 900.0, ys / 900.0] @ self.coef)
+        paper: np.ndarray = np.maximum(
+            8.0, np.c_[np.ones(len(xs)), xs / 900.0, ys / 900.0] @ self.coef)
+        return paper
 
 
 class BorderWatch:
@@ -62,6 +64,8 @@ class BorderWatch:
         self.refs = [z for z in layout.of_kind("reference") if z.raw.get("shade") == "white"]
         self.px: np.ndarray | None = None
         self.valid: np.ndarray | None = None
+        #: the last white field's samples: design matrix, plane, values (None before one)
+        self._fit: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def set_homography(self, homography: np.ndarray) -> None:
         pts = cv2.perspectiveTransform(self.points_mm.reshape(-1, 1, 2), homography)
@@ -148,9 +152,9 @@ class BorderWatch:
 
     def covered(self, frame: np.ndarray, white: WhiteField) -> bool:
         """True when enough border paper is dark or off-colour: an arm over the edge."""
-        design, coef, values = getattr(self, "_fit", (None, None, None))
-        if design is None:
+        if self._fit is None:
             return False
+        design, coef, values = self._fit
         fitted = np.minimum(255.0, design[: len(values)] @ coef)
         n = self._border_count
         v, f = values[:n], fitted[:n]

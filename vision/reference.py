@@ -262,7 +262,8 @@ class Comparison:
 
     def picture(self, y0: int, y1: int, x0: int, x1: int) -> np.ndarray:
         """The bare table as now compared (nudged tiles found again moved with them)."""
-        return np.clip(self._ref[y0:y1, x0:x1] + 0.5, 0, 255).astype(np.uint8)
+        picture: np.ndarray = np.clip(self._ref[y0:y1, x0:x1] + 0.5, 0, 255).astype(np.uint8)
+        return picture
 
     def shares(self, fg: np.ndarray, piece_like: np.ndarray) -> np.ndarray:
         """Per atlas cell index: the share of its pixels that differ from the bare table

@@ -87,7 +87,8 @@ class PiCameraSource:
     """
 
     def __init__(self, size: tuple[int, int] = (2304, 1296), settle_s: float = 2.0) -> None:
-        from picamera2 import Picamera2  # only on a Pi
+        # Only on a Pi, from apt (python3-picamera2): no stubs, and absent elsewhere.
+        from picamera2 import Picamera2  # type: ignore[import-not-found]
 
         self.camera = Picamera2()
         config = self.camera.create_still_configuration(main={"format": "RGB888",
