@@ -8,15 +8,16 @@ reply deep and ignores the dice, so a review is a second opinion, not a verdict.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from referee.advisor.hints import CASTLE, WIN, Hint, Search
 from referee.advisor.words import play_words
-from referee.errors import IllegalMoveError
 from referee.game import Game
-from referee.moves import ChooseDisc, PlayCubes
+from referee.moves import ChooseDisc, Move, PlayCubes
 from referee.record import Record
+from referee.replay import replay
 
 
 @dataclass(frozen=True)
@@ -96,25 +97,36 @@ def describe(items: list[ReviewItem]) -> str:
 
 def _replay(
     record: Record,
-    visit: Any,
+    visit: Callable[[Game, ReviewItem | None], object] | None,
     reviewed: set[str] | None = None,
 ) -> Game:
+    """The record replayed through the one replay (`referee.replay.replay`) up to its
+    first illegal move; ``visit`` is told of each turn of a ``reviewed`` player before
+    his cubes are played."""
     game = Game(record.setup)
-    try:
-        for r, rnd in enumerate(record.rounds, start=1):
-            for name, number in rnd.discs:
-                game.push(ChooseDisc(name, number))
-            for t, turn in enumerate(rnd.turns, start=1):
-                if visit is not None and reviewed is not None and turn.player in reviewed:
-                    visit(game, _judge_turn(game, r, t, turn.cube_play(), turn.emperor))
-                game.push(turn.cube_play())
-                game.push(turn.emperor_move())
-                if game.is_over:
-                    return game
-                game.push(turn.refill_move())
-    except IllegalMoveError:
-        pass
+    replay(game, _moves(record, game, visit, reviewed))
     return game
+
+
+def _moves(
+    record: Record,
+    game: Game,
+    visit: Callable[[Game, ReviewItem | None], object] | None,
+    reviewed: set[str] | None,
+) -> Iterator[Move]:
+    """The record's moves in play order, read as `replay` pushes them on ``game``: a
+    reviewed turn is judged on the game as it stands before it."""
+    for r, rnd in enumerate(record.rounds, start=1):
+        for name, number in rnd.discs:
+            yield ChooseDisc(name, number)
+        for t, turn in enumerate(rnd.turns, start=1):
+            if visit is not None and reviewed is not None and turn.player in reviewed:
+                visit(game, _judge_turn(game, r, t, turn.cube_play(), turn.emperor))
+            yield turn.cube_play()
+            yield turn.emperor_move()
+            if game.is_over:
+                return
+            yield turn.refill_move()
 
 
 def _judge_turn(game: Game, r: int, t: int, play: PlayCubes, steps: int) -> ReviewItem | None:
