@@ -26,26 +26,18 @@ import threading
 from typing import Any, NoReturn
 
 from firmware.hub import CommandError
+from referee.announcements import BARE_PROBLEMS, BARE_STEPS
 from vision.snapshot import Snapshot
 
 log = logging.getLogger("carolus")
 
-#: What the display, the page and the voice say in each state (English; the page and
-#: the display translate by ``step`` and ``problem``, never by these sentences).
-ASK = "Lay out the tiles and the court cards, nothing else, then press Confirm."
-LEARNT = "Now set up: the emperor, one cube on each tile, the reserves."
-
-#: Why a frame cannot be the bare table, by the code the view carries.
-PROBLEMS = {
-    "no-frame": "No camera picture yet: wait until the camera shows the mat, "
-    "then press Confirm again.",
-    "camera-lost": "The camera is lost: the bare table cannot be learnt until it is back.",
-    "moving": "Something is over the mat or moving: take your hands away and press Confirm again.",
-    "no-mat": "The mat is not found in the camera picture: make sure the whole mat "
-    "and its corner markers are in view and lit, then press Confirm again.",
-    "layout": "The camera picture does not fit the mat's layout: check the camera "
-    "settings, then press Confirm again.",
-}
+#: What the display, the page and the voice say in each state, and why a frame cannot
+#: be the bare table, by the code the view carries: the English words of
+#: `referee.announcements`, written once there and translated through its catalogs
+#: (the page and the display translate by ``step`` and ``problem``).
+ASK = BARE_STEPS["ask"]
+LEARNT = BARE_STEPS["learnt"]
+PROBLEMS = BARE_PROBLEMS
 
 
 class BareStep:

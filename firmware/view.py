@@ -21,6 +21,9 @@ Shape (fields may be added, never renamed)::
                "pending": [{"kind": "cylinder", "colour", "player", "seat", "message"} |
                            {"kind": "castle", "territories", "side", "from", "message"}]},
      "status": {"camera": "ok" | "lost" | "demo" | "none", "message": ""}}
+
+Each pending chore also carries its msgid and fields (``say``, ``words``) and ``texts``:
+its sentence in every language of the page, from the one renderer (`web.announce.texts`).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from typing import Any
 
 from referee.game import Game, Phase, Step
 from referee.pieces import COLOURS
+from web.announce import texts
 
 
 def game_view(
@@ -108,7 +112,7 @@ def game_view(
             "legal": illegal is None,
             "illegal": dict(illegal) if illegal is not None else None,
             "question": dict(question) if question is not None else None,
-            "pending": [dict(p) for p in pending],
+            "pending": [{**p, "texts": texts(p)} for p in pending],
         },
         "status": {"camera": camera, "message": message},
     }

@@ -364,14 +364,60 @@ def _tray(tr: Translator, holder: object) -> str:
 
 
 def _castles(tr: Translator, sides: Sequence[str]) -> str:
-    """``1 white, 1 grey``: castles by colour."""
+    """``1 white, 1 grey``: castles by colour (``no castle`` when there is none)."""
     counts: dict[str, int] = {}
     for c in sides:
         counts[c] = counts.get(c, 0) + 1
     return ", ".join(
         tr.gettext("%(count)s %(colour)s") % {"count": n, "colour": side(tr, c)}
         for c, n in counts.items()
-    )
+    ) or tr.gettext("no castle")
+
+
+def _pieces(tr: Translator, colours: Sequence[str]) -> str:
+    """``2 red, 1 pink``, or ``no cubes`` when empty (what a zone holds)."""
+    return cubes(tr, colours) if colours else tr.gettext("no cubes")
+
+
+def _colour_list(tr: Translator, colours: Sequence[str]) -> str:
+    """``red, red and blue`` (colours one by one), ``nothing`` when empty."""
+    return and_list(tr, [colour(tr, str(c)) for c in colours]) or tr.gettext("nothing")
+
+
+def _part(tr: Translator, part: object) -> str:
+    """A zone as people correct it (``territory 7``, ``castles 7``, ``court south``,
+    ``emperor``, ``cylinder red``, ``discs south``) in the reader's words."""
+    kind, _, key = " ".join(str(part).replace(":", " ").split()).partition(" ")
+    if kind == "castles":
+        return tr.gettext("the castles on territory %(territory)s") % {"territory": key}
+    if kind == "emperor":
+        return tr.gettext("the emperor")
+    if kind == "cylinder":
+        return tr.gettext("the %(colour)s cylinder") % {"colour": colour(tr, key)}
+    if kind == "discs":
+        return _tray(tr, key)
+    return zone_name(tr, f"{kind}:{key}")
+
+
+def _zones(tr: Translator, zones: Sequence[str]) -> str:
+    """``territory 4, the south reserve and the emperor``: vision zones in words."""
+    return and_list(tr, [_part(tr, z) for z in zones])
+
+
+def clause(text: str) -> dict[str, object] | str:
+    """A message (`Said`) as a field of another message (``clause``, ``clauses``,
+    ``items``): its msgid and fields as JSON, said again in every language; any other
+    text goes in as it is."""
+    if isinstance(text, Said):
+        return {"say": text.msgid, "words": text.words}
+    return str(text)
+
+
+def _clause(tr: Translator, value: object) -> str:
+    """A message given as a field of another (`clause`), in the reader's language."""
+    if isinstance(value, Mapping) and value.get("say"):
+        return _from_fields(tr, value)
+    return str(value)
 
 
 #: Named fields of a message that are game words, translated before they are put in:
@@ -391,6 +437,15 @@ _FIELD_WORDS: dict[str, Callable[[Translator, Any], str]] = {
     "tray": _tray,
     "castles": lambda tr, v: _castles(tr, list(v)),
     "numbers": lambda tr, v: ", ".join(str(n) for n in v),
+    "pieces": lambda tr, v: _pieces(tr, list(v)),
+    "colours": lambda tr, v: ", ".join(colour(tr, str(c)) for c in v),
+    "refilled": lambda tr, v: _colour_list(tr, list(v)),
+    "part": _part,
+    "zones": lambda tr, v: _zones(tr, list(v)),
+    "clause": _clause,
+    # lists of messages: whole clauses, one after the other
+    "clauses": lambda tr, v: "; ".join(_clause(tr, c) for c in v),
+    "items": lambda tr, v: ", ".join(_clause(tr, c) for c in v),
 }
 
 
@@ -425,6 +480,14 @@ def said(msgid: str, /, **words: object) -> Said:
     return text
 
 
+def translated(text: str, tr: Translator = ENGLISH) -> str:
+    """A message of the referee in ``tr``'s language: a `Said` (a rule broken, a table's
+    message) is said again from its msgid and fields; other text stays as it is."""
+    if isinstance(text, Said):
+        return _from_fields(tr, {"say": text.msgid, "words": text.words})
+    return str(text)
+
+
 def _from_fields(tr: Translator, event: Words) -> str:
     """A message the table gave as msgid and fields (`Said`), in ``tr``'s language."""
     return tr.gettext(str(event["say"])) % _said(tr, event.get("words") or {})
@@ -449,6 +512,9 @@ _PLAIN = {
     "bare-table": N_("Now set up: the emperor, one cube on each tile, the reserves."),
     "resumed": N_("The game goes on where it stopped."),
 }
+
+#: What the set-up step before a game asks, by its state (`firmware.bare.BareStep`).
+BARE_STEPS = {"ask": _PLAIN["bare-ask"], "learnt": _PLAIN["bare-table"]}
 
 #: Why a frame could not be the bare table, by `firmware.bare.PROBLEMS` code (the same
 #: English words).

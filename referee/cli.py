@@ -33,6 +33,12 @@ def register(subparsers: Any) -> None:
     play.add_argument("--seed", type=int, default=None, help="seed for the dealt set-up and dice")
     play.add_argument("--resume", metavar="RECORD", help="continue the game in a record file")
     play.add_argument("--record", metavar="OUT", help="write the game record here after each turn")
+    play.add_argument(
+        "--language",
+        default="en",
+        metavar="LANG",
+        help="the referee's language: en, de, it, hu or fi (default en)",
+    )
     play.set_defaults(handler=run_play)
 
 
@@ -53,5 +59,7 @@ def run_check(args: argparse.Namespace) -> int:
 
 def run_play(args: argparse.Namespace) -> int:
     from referee.console import play_console
+    from web.i18n import closest, translations  # the catalogs (Babel), at the edge
 
-    return play_console(args, sys.stdin, sys.stdout)
+    tr = translations(closest(getattr(args, "language", None) or "en"))
+    return play_console(args, sys.stdin, sys.stdout, tr)

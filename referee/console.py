@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import TextIO
 
-from referee.announcements import say, say_move
+from referee.announcements import ENGLISH, Translator, say, say_move, translated
 from referee.check import judge, table_lines
 from referee.errors import IllegalMoveError
 from referee.events import Event
@@ -99,7 +99,9 @@ class Console:
         out: TextIO,
         rng: random.Random,
         record_path: Path | None = None,
+        tr: Translator = ENGLISH,
     ) -> None:
+        self.tr = tr  # the language of what the referee says (the prompts are English)
         self.game = game
         self.out = out
         self.rng = rng
@@ -143,10 +145,12 @@ class Console:
                 break
             try:
                 self.handle(text)
-            except (InputError, IllegalMoveError) as exc:
+            except InputError as exc:
                 self.say(f"  ! {exc}")
+            except IllegalMoveError as exc:
+                self.say(f"  ! {translated(exc.message, self.tr)}")
         if self.game.is_over:
-            self.say(f"The game is over: {self.game.describe_result()} in {self.game.progress}.")
+            self.say(self._game_over())
         self.save()
         return 0
 
@@ -167,9 +171,10 @@ class Console:
         elif command == "undo":
             if not game.move_stack:
                 raise InputError("nothing to undo")
-            said = say_move(game.move_stack[-1], game)  # said as it was made
+            said = say_move(game.move_stack[-1], game, self.tr)  # said as it was made
             player = game.pop().player
-            self.say(f"  took back {player}'s move: {said}")
+            took = self.tr.gettext("took back %(player)s's move: %(move)s")
+            self.say("  " + took % {"player": player, "move": said})
         elif command == "save":
             if not rest.strip():
                 raise InputError("save wants a file name")
@@ -232,11 +237,23 @@ class Console:
         for event in events:
             if event.kind in ("disc-chosen", "cubes-played"):
                 continue
-            self.say(f"  {say(event)}")
+            self.say(f"  {say(event, self.tr)}")
             if event.kind == "emperor-moved" and stop is not None:
                 self.say("  " + stop.describe(happened=True).replace("\n", "\n  "))
             if event.kind == "turn-started":
                 self.show()
+
+    def _game_over(self) -> str:
+        """``The game is over: white wins (castles on 10 territories) in round 7, turn 2.``"""
+        tr, progress = self.tr, self.game.progress
+        where = tr.gettext("round %(round)s, turn %(turn)s") % {
+            "round": progress.round,
+            "turn": progress.turn,
+        }
+        return tr.gettext("The game is over: %(result)s in %(progress)s.") % {
+            "result": translated(self.game.describe_result(), tr),
+            "progress": where,
+        }
 
     def show(self) -> None:
         for line in table_lines(self.game):
@@ -247,8 +264,10 @@ class Console:
             self.record_path.write_text(Record.from_game(self.game).dumps(), encoding="utf-8")
 
 
-def play_console(args: argparse.Namespace, lines: TextIO, out: TextIO) -> int:
-    """Entry of ``carolus play``."""
+def play_console(
+    args: argparse.Namespace, lines: TextIO, out: TextIO, tr: Translator = ENGLISH
+) -> int:
+    """Entry of ``carolus play``; ``tr``: the catalog of the language it speaks."""
     import sys
 
     rng = random.Random(args.seed)
@@ -275,4 +294,4 @@ def play_console(args: argparse.Namespace, lines: TextIO, out: TextIO) -> int:
             print(for_terminal(f"carolus play: {exc}"), file=sys.stderr)
             return 2
     record_path = Path(args.record) if args.record else None
-    return Console(game, out, rng, record_path).run(lines)
+    return Console(game, out, rng, record_path, tr).run(lines)

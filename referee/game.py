@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
+from referee.announcements import N_, clause, said
 from referee.errors import (
     AfterEndError,
     BadReturnError,
@@ -594,7 +595,11 @@ class Game:
     def _check(self, move: Move) -> None:
         if self._state.phase is Phase.OVER:
             raise AfterEndError(
-                f"the game is over ({self.describe_result()}); no more moves", move.player
+                said(
+                    "the game is over (%(clause)s); no more moves",
+                    clause=clause(self.describe_result()),
+                ),
+                move.player,
             )
         _RULES[type(move)].check(self, move)
 
@@ -605,23 +610,32 @@ class Game:
         player, step = move.player, STAGES[type(move)].step
         if s.phase is Phase.OPENING:
             raise TurnOrderError(
-                f"{player} cannot act yet: the discs of round {s.round} are still being chosen",
+                said(
+                    "%(player)s cannot act yet: the discs of round %(round)s are still being "
+                    "chosen",
+                    player=player,
+                    round=s.round,
+                ),
                 self.to_move or (self.choosers() or (None,))[0],
             )
         expected = self._names[s.order[s.turn]]
         if player != expected:
             raise TurnOrderError(
-                f"it is {expected}'s turn (disc {self._chosen_disc(s.order[s.turn])}), "
-                f"not {player}'s",
+                said(
+                    "it is %(expected)s's turn (disc %(disc)s), not %(player)s's",
+                    expected=expected,
+                    disc=self._chosen_disc(s.order[s.turn]),
+                    player=player,
+                ),
                 expected,
             )
         if s.step is not step:
             todo = {
-                Step.CUBES: "play cubes",
-                Step.EMPEROR: "move the emperor",
-                Step.REFILL: "refill the reserve",
+                Step.CUBES: N_("%(player)s must play cubes first"),
+                Step.EMPEROR: N_("%(player)s must move the emperor first"),
+                Step.REFILL: N_("%(player)s must refill the reserve first"),
             }[s.step]
-            raise TurnOrderError(f"{player} must {todo} first", expected)
+            raise TurnOrderError(said(todo, player=player), expected)
         return self._index[player]
 
     def _chosen_disc(self, index: int) -> int:
@@ -631,46 +645,79 @@ class Game:
         s = self._state
         if s.phase is not Phase.OPENING:
             raise DiscOrderError(
-                f"{move.player} cannot choose a disc now: round {s.round} is in its action phase",
+                said(
+                    "%(player)s cannot choose a disc now: round %(round)s is in its action phase",
+                    player=move.player,
+                    round=s.round,
+                ),
                 move.player,
             )
         if move.player not in self._index:
-            raise DiscOrderError(f"{move.player!r} is not a player of this game", move.player)
+            raise DiscOrderError(
+                said("%(given)s is not a player of this game", given=repr(move.player)),
+                move.player,
+            )
         index = self._index[move.player]
         if any(p == index for p, _ in s.chosen):
             raise DiscOrderError(
-                f"{move.player} has already chosen a disc in round {s.round}", move.player
+                said(
+                    "%(player)s has already chosen a disc in round %(round)s",
+                    player=move.player,
+                    round=s.round,
+                ),
+                move.player,
             )
         if s.choosing is not None:
             expected = s.choosing[len(s.chosen)]
             if expected != index:
                 order = ", ".join(self._names[i] for i in s.choosing)
                 raise DiscOrderError(
-                    f"{self._names[expected]} chooses next, not {move.player} (round "
-                    f"{s.round} chooses in the previous round's order of play: {order})",
+                    said(
+                        "%(expected)s chooses next, not %(player)s (round %(round)s chooses in "
+                        "the previous round's order of play: %(order)s)",
+                        expected=self._names[expected],
+                        player=move.player,
+                        round=s.round,
+                        order=order,
+                    ),
                     self._names[expected],
                 )
         in_hand = DISCS - s.used[index]
         number = move.number
         if isinstance(number, bool) or number not in DISCS:
             raise DiscUnavailableError(
-                f"{move.player} chose disc {number!r}; discs are numbered "
-                f"{min(DISCS)} to {max(DISCS)}",
+                said(
+                    "%(player)s chose disc %(given)s; discs are numbered %(low)s to %(high)s",
+                    player=move.player,
+                    given=repr(number),
+                    low=min(DISCS),
+                    high=max(DISCS),
+                ),
                 move.player,
             )
         if number not in in_hand:
             raise DiscUnavailableError(
-                f"{move.player} has already played disc {number} in this cycle of "
-                f"{DISC_CYCLE} rounds; "
-                f"he holds {_list(sorted(in_hand))}",
+                said(
+                    "%(player)s has already played disc %(number)s in this cycle of "
+                    "%(cycle)s rounds; he holds %(discs)s",
+                    player=move.player,
+                    number=number,
+                    cycle=DISC_CYCLE,
+                    discs=sorted(in_hand),
+                ),
                 move.player,
             )
         taken = {d for _, d in s.chosen}
         free = in_hand - taken
         if number in taken and free:
             raise DiscTakenError(
-                f"disc {number} is already chosen this round; {move.player} still holds "
-                f"{_list(sorted(free))}, not yet chosen",
+                said(
+                    "disc %(number)s is already chosen this round; %(player)s still holds "
+                    "%(discs)s, not yet chosen",
+                    number=number,
+                    player=move.player,
+                    discs=sorted(free),
+                ),
                 move.player,
             )
 
@@ -679,28 +726,48 @@ class Game:
         for key, _ in move.territories:
             if self._territory_number(key) is None:
                 raise UnknownTerritoryError(
-                    f"{move.player} played onto territory {key!r}; territories are 1 to {RING}",
+                    said(
+                        "%(player)s played onto territory %(given)s; territories are 1 to %(ring)s",
+                        player=move.player,
+                        given=repr(key),
+                        ring=RING,
+                    ),
                     move.player,
                 )
         for colour in move.colours():
             if colour not in COLOUR_INDEX:
                 raise UnknownColourError(
-                    f"{move.player} played a {colour!r} cube; the colours are {', '.join(COLOURS)}",
+                    said(
+                        "%(player)s played a %(given)s cube; the colours are %(colours)s",
+                        player=move.player,
+                        given=repr(colour),
+                        colours=list(COLOURS),
+                    ),
                     move.player,
                 )
         want = self.cubes_to_play(move.player)
         if move.count() != want:
             raise CubeCountError(
-                f"{move.player} played {move.count()} cube{'s' if move.count() != 1 else ''}; "
-                f"each turn plays exactly {want}",
+                said(
+                    N_("%(player)s played %(count)s cubes; each turn plays exactly %(want)s")
+                    if move.count() != 1
+                    else N_("%(player)s played 1 cube; each turn plays exactly %(want)s"),
+                    player=move.player,
+                    count=move.count(),
+                    want=want,
+                ),
                 move.player,
             )
         played = Cubes.of(move.colours())
         reserve = self._state.reserves[index]
         if not reserve.covers(played):
             raise NotInReserveError(
-                f"{move.player} played {played.describe()} but his reserve holds "
-                f"{reserve.describe()}",
+                said(
+                    "%(player)s played %(pieces)s but his reserve holds %(pieces2)s",
+                    player=move.player,
+                    pieces=played.colours(),
+                    pieces2=reserve.colours(),
+                ),
                 move.player,
             )
 
@@ -718,8 +785,17 @@ class Game:
         steps = move.steps
         if isinstance(steps, bool) or not isinstance(steps, int) or not 1 <= steps <= disc:
             raise EmperorStepsError(
-                f"{move.player} played disc {disc}: the emperor moves 1 to {disc} step"
-                f"{'s' if disc > 1 else ''}, not {steps}",
+                said(
+                    N_(
+                        "%(player)s played disc %(disc)s: the emperor moves 1 to %(disc)s steps, "
+                        "not %(given)s"
+                    )
+                    if disc > 1
+                    else N_("%(player)s played disc 1: the emperor moves 1 step, not %(given)s"),
+                    player=move.player,
+                    disc=disc,
+                    given=str(steps),
+                ),
                 move.player,
             )
 
@@ -734,8 +810,13 @@ class Game:
         unknown = [c for c in move.colours if c not in COLOUR_INDEX]
         if unknown or len(move.colours) > played:
             raise RefillCountError(
-                f"{move.player} must refill exactly {played} cubes of the five colours, "
-                f"not {_list(list(move.colours)) or 'nothing'}",
+                said(
+                    "%(player)s must refill exactly %(played)s cubes of the five colours, "
+                    "not %(refilled)s",
+                    player=move.player,
+                    played=played,
+                    refilled=[str(c) for c in move.colours],
+                ),
                 move.player,
             )
         need = Cubes.of(move.colours)
@@ -752,7 +833,12 @@ class Game:
             returnable = sum(min(k, court[i]) for i, k in canonical.items() for court in s.courts)
             if supply.total() + returnable - len(move.colours) > 0:
                 raise RefillCountError(
-                    f"{move.player} must refill exactly {played} cubes, not {len(move.colours)}",
+                    said(
+                        "%(player)s must refill exactly %(played)s cubes, not %(count)s",
+                        player=move.player,
+                        played=played,
+                        count=len(move.colours),
+                    ),
                     move.player,
                 )
         returns: dict[int, int] = {}
@@ -760,14 +846,22 @@ class Game:
             i = COLOUR_INDEX.get(colour)
             if i is None or i not in canonical:
                 raise BadReturnError(
-                    f"the supply does not run short of {colour} for this refill, so no "
-                    f"{colour} cubes are returned",
+                    said(
+                        "the supply does not run short of %(colour)s for this refill, so no "
+                        "%(colour)s cubes are returned",
+                        colour=colour,
+                    ),
                     move.player,
                 )
             if k != canonical[i]:
                 raise BadReturnError(
-                    f"the supply runs short of {colour}: every player returns "
-                    f"{canonical[i]} (not {k}) {colour} cubes from his court",
+                    said(
+                        "the supply runs short of %(colour)s: every player returns %(k)s "
+                        "(not %(given)s) %(colour)s cubes from his court",
+                        colour=colour,
+                        k=canonical[i],
+                        given=k,
+                    ),
                     move.player,
                 )
             returns[i] = k
@@ -776,14 +870,27 @@ class Game:
             back[i] = sum(min(k, court[i]) for court in s.courts)
         for i in range(COLOUR_COUNT):
             if need[i] > supply[i] + back[i]:
-                hint = (
-                    f" (every player must first return {canonical[i]} {COLOURS[i]} from his court)"
+                short = (
+                    N_(
+                        "%(player)s takes %(count)s %(colour)s but the supply holds only "
+                        "%(have)s (every player must first return %(k)s %(colour)s from his "
+                        "court)"
+                    )
                     if i in canonical and i not in returns
-                    else "; take a colour the supply still has instead"
+                    else N_(
+                        "%(player)s takes %(count)s %(colour)s but the supply holds only "
+                        "%(have)s; take a colour the supply still has instead"
+                    )
                 )
                 raise SupplyEmptyError(
-                    f"{move.player} takes {need[i]} {COLOURS[i]} but the supply holds only "
-                    f"{supply[i] + back[i]}{hint}",
+                    said(
+                        short,
+                        player=move.player,
+                        count=need[i],
+                        colour=COLOURS[i],
+                        have=supply[i] + back[i],
+                        k=canonical.get(i, 0),
+                    ),
                     move.player,
                 )
         return returns
@@ -1048,15 +1155,28 @@ class Game:
     # ---------------------------------------------------------------- words
 
     def describe_result(self) -> str:
+        """``white wins (castles on 10 territories)``: a message with fields (`said`)."""
         if self.winner is None:
-            return "the game goes on"
-        how = {
-            "castles": f"castles on {self.goal} territories",
-            "few-territories": f"fewer than {FEW_UNITS} territories left",
-        }.get(self.reason or "", self.reason or "")
-        if self.winner == "draw":
-            return f"a draw ({how})"
-        return f"{self.winner} wins ({how})"
+            return said("the game goes on")
+        if self.reason not in _RESULTS:
+            return f"{self.winner} wins ({self.reason or ''})"  # no reason the rules give
+        draw = self.winner == "draw"
+        return said(
+            _RESULTS[str(self.reason)][draw], side=self.winner, goal=self.goal, few=FEW_UNITS
+        )
+
+
+#: The result in words, by the reason the game ended: (a side wins, a draw).
+_RESULTS: Final = {
+    "castles": (
+        N_("%(side)s wins (castles on %(goal)s territories)"),
+        N_("a draw (castles on %(goal)s territories)"),
+    ),
+    "few-territories": (
+        N_("%(side)s wins (fewer than %(few)s territories left)"),
+        N_("a draw (fewer than %(few)s territories left)"),
+    ),
+}
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from babel.support import Translations
 
 from referee.announcements import WORDS as GAME_WORDS
 from referee.announcements import mark, render
+from web.i18n import LANGUAGES, translations
 
 #: The game's words looked up by value, and the page's own: a cube's colour letter.
 WORDS = (
@@ -29,3 +30,9 @@ def sentence(event: Mapping[str, Any], tr: Translations) -> str | None:
     """One sentence for a bus event, or ``None`` for events nobody needs to hear
     (``state``, ``gap``)."""
     return render(event, tr)
+
+
+def texts(event: Mapping[str, Any]) -> dict[str, str]:
+    """An event's sentence in every language of the page (a chore the view carries: the
+    state is one for every reader, so each page picks its own language's words)."""
+    return {lang: render(event, translations(lang)) or "" for lang in LANGUAGES}

@@ -83,17 +83,11 @@ def counts(table: Table, zone: str) -> dict[str, object]:
     return {"discs": sorted(table.discs.get(key, frozenset()))}
 
 
-def _holder(place: Callable[[str], str], seat: str) -> str:
-    """The name of the player at ``seat``, from how ``place`` names his court
-    (``Anna's court``), else the seat itself (nobody sits there)."""
-    court = place(seat)
-    return court[: -len("'s court")] if court.endswith("'s court") else seat
-
-
-def question(table: Table, zone: str, part: str | None, place: Callable[[str], str]) -> Said:
+def question(table: Table, zone: str, part: str | None, holder: Callable[[str], str]) -> Said:
     """The question about ``zone`` as the camera reads it in ``table``, e.g.
     ``"1 yellow on territory 7?"``; ``part`` (``castles 7``) says which of a tile's
-    readings is in doubt; ``place`` names a seat's court for people ("Anna's court").
+    readings is in doubt; ``holder`` names who sits at a seat (`Reading.holder`: the
+    player's name, else the seat).
     The question keeps its msgid and fields (`referee.announcements.Said`): every
     language asks it."""
     kind, _, key = zone.partition(":")
@@ -120,7 +114,7 @@ def question(table: Table, zone: str, part: str | None, place: Callable[[str], s
         return said("%(cubes)s on territory %(territory)s?", cubes=cubes, territory=number)
     if kind in ("court", "reserve"):
         held = (table.courts if kind == "court" else table.reserves).get(key, Cubes()).colours()
-        who = _holder(place, key)
+        who = holder(key)
         if kind == "court":
             if not held:
                 return said("No cubes in %(place)s?", place=who)
@@ -138,9 +132,9 @@ def question(table: Table, zone: str, part: str | None, place: Callable[[str], s
             return said("No %(colour)s cylinder anywhere?", colour=key)
         if seen == "pool":
             return said("The %(colour)s cylinder in the pool?", colour=key)
-        return said("The %(colour)s cylinder on %(place)s?", colour=key, place=_holder(place, seen))
+        return said("The %(colour)s cylinder on %(place)s?", colour=key, place=holder(seen))
     discs = sorted(table.discs.get(key, frozenset()))
-    tray = _holder(place, key)
+    tray = holder(key)
     if not discs:
         return said("No discs in %(tray)s?", tray=tray)
     if len(discs) == 1:

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
+from referee.announcements import N_, Said, said
 from referee.game import Game
 from referee.moves import Move, PlayCubes, Refill
 from referee.pieces import CASTLE_COLOURS, NO_CUBES, Cubes
@@ -123,26 +124,50 @@ class Reading:
         holder = game.controller(colour)  # type: ignore[arg-type]
         return "pool" if holder is None else self.seat[holder]
 
-    def place_name(self, place: str | None) -> str:
-        if place == "pool":
-            return "the pool"
+    def holder(self, place: str | None) -> str:
+        """Who a seat's court belongs to: the name of the player sitting there, else the
+        seat itself (nobody sits there); ``pool`` stays. It is the ``place`` field of a
+        message (`referee.announcements`): ``Anna's court``, ``the north court``, ``the
+        pool`` in every language."""
         for name, seat in self.seat.items():
             if seat == place:
-                return f"{name}'s court"
-        return f"the {place} court"
+                return name
+        return str(place)
 
-    def cylinder_words(self, game: Game, colour: str) -> str:
-        return f"move the {colour} cylinder to {self.place_name(self.cylinder_place(game, colour))}"
+    def cylinder_words(self, game: Game, colour: str, sentence: bool = False) -> Said:
+        """The chore of moving ``colour``'s cylinder to where control put it:
+        ``move the red cylinder to Anna's court`` (``sentence``: ``Move … court.``)."""
+        place = self.holder(self.cylinder_place(game, colour))
+        if sentence:
+            return said("Move the %(colour)s cylinder to %(place)s.", colour=colour, place=place)
+        return said("move the %(colour)s cylinder to %(place)s", colour=colour, place=place)
 
-    def castle_words(self, castles: Mapping[int, tuple[str | None, str]]) -> str:
+    def castle_words(
+        self, castles: Mapping[int, tuple[str | None, str]], sentence: bool = False
+    ) -> Said:
+        """The chore of building or swapping castles: ``build a white castle on
+        territory 6``, ``swap the black castles on territories 4 and 5 for white``
+        (``sentence``: capitalised, with a full stop)."""
         places = sorted(castles)
         olds = {old for old, _ in castles.values()}
         side = next(iter(castles.values()))[1]
-        where = f"territor{'ies' if len(places) > 1 else 'y'} {and_list(places)}"
         if olds == {None}:
-            return f"build a {side} castle on {where}"
-        old = next(iter(olds))
-        return f"swap the {old} castle{'s' if len(places) > 1 else ''} on {where} for {side}"
+            msgid = _BUILD[sentence]
+            return said(msgid, side=side, territories=places)
+        msgid = _SWAP[(sentence, len(places) > 1)]
+        return said(msgid, old=next(iter(olds)), territories=places, side=side)
+
+
+_BUILD = {
+    False: N_("build a %(side)s castle on %(territories)s"),
+    True: N_("Build a %(side)s castle on %(territories)s."),
+}
+_SWAP = {
+    (False, False): N_("swap the %(old)s castle on %(territories)s for %(side)s"),
+    (False, True): N_("swap the %(old)s castles on %(territories)s for %(side)s"),
+    (True, False): N_("Swap the %(old)s castle on %(territories)s for %(side)s."),
+    (True, True): N_("Swap the %(old)s castles on %(territories)s for %(side)s."),
+}
 
 
 def cubes_played(game: Game) -> int:
@@ -150,10 +175,6 @@ def cubes_played(game: Game) -> int:
         if isinstance(move, PlayCubes):
             return move.count()
     return 0
-
-
-def sentence(words: str) -> str:
-    return words[:1].upper() + words[1:] + "."
 
 
 def and_list(items: Sequence[object]) -> str:

@@ -43,11 +43,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
+from referee.announcements import N_, Said, clause, said
 from referee.errors import BadSetupError, EmperorStepsError, IllegalMoveError
 from referee.events import CastleBuilt, CastleTaken, ControlGained, Event
 from referee.game import Game, Phase, Step
 from referee.moves import ChooseDisc, Move, MoveEmperor, PlayCubes, Refill, move_to_json
-from referee.pieces import COLOUR_INDEX, COLOURS, NO_CUBES, SEATS, Cubes
+from referee.pieces import CASTLE_COLOURS, COLOUR_INDEX, COLOURS, NO_CUBES, SEATS, Cubes
 from referee.record import Record
 from referee.replay import replay
 from referee.setup import Player, Setup
@@ -62,11 +63,9 @@ from referee.table.reading import (
     NO_CASTLE,
     Chores,
     Reading,
-    and_list,
     castle_of,
     cubes_played,
     gained,
-    sentence,
 )
 from referee.table.settle import UNTOUCHED_SECONDS, Settler
 from referee.table.snapshot import DOUBTFUL, NO_DOUBTS, Snapshot, Table
@@ -237,16 +236,14 @@ class TableReferee:
         """Take back the last accepted step; then ignore the table until it changes."""
         game = self.game
         if game is None or not game.move_stack:
-            return self._log([table_event("undone", self.t, "Nothing to undo.", move=None)])
+            return self._log([table_event("undone", self.t, said("Nothing to undo."), move=None)])
         self._undone_chores[len(game.move_stack)] = (game.move_stack[-1], self._chores)
         move = self._pop(game)
         self._chores = self._chores_stack.pop()
         self.corrections.forget_after(len(game.move_stack))
         self._ignore = self.table
         self._undone.append(move)
-        events = [
-            table_event("undone", self.t, f"Undone: {_say_move(move)}.", move=move_to_json(move))
-        ]
+        events = [table_event("undone", self.t, _undone_words(move), move=move_to_json(move))]
         if self.illegal is not None or self.question is not None:
             events.append(self._resolved())
         return self._log(events)
@@ -260,16 +257,28 @@ class TableReferee:
         game, table = self.game, self.table
         if game is None or table is None:
             return []
-        done: list[str] = []
+        done: list[Said] = []
         for t, (_, side) in self._chores.castles.items():
             self.corrections.set(f"castles {t}", table, castle_of(side), self._moves())
-            done.append(f"a {side} castle on territory {t}")
+            done.append(
+                said("a %(side)s castle on territory %(territory)s", side=side, territory=t)
+            )
         for colour in self._chores.cylinders:
             place = self.reading.cylinder_place(game, colour)
             self.corrections.set(f"cylinder {colour}", table, place, self._moves())
-            done.append(f"the {colour} cylinder on {self.reading.place_name(place)}")
-        message = "Confirmed: " + ("; ".join(done) if done else "nothing was pending") + "."
-        events = [table_event("confirmed", self.t, message, done=done)]
+            done.append(
+                said(
+                    "the %(colour)s cylinder on %(place)s",
+                    colour=colour,
+                    place=self.reading.holder(place),
+                )
+            )
+        message = (
+            said("Confirmed: %(clauses)s.", clauses=[clause(d) for d in done])
+            if done
+            else said("Confirmed: nothing was pending.")
+        )
+        events = [table_event("confirmed", self.t, message, done=[str(d) for d in done])]
         events += self._rule(self._mask(self.corrections.apply(table)))
         return self._log(events)
 
@@ -290,9 +299,9 @@ class TableReferee:
             self._vouched[zone] = tuple(read(table, part) for part in parts)
             for part in parts:
                 self.corrections.drop(part)  # what people said before no longer holds
-            words = "yes, the camera is right"
+            answered = N_("%(clause)s Answered yes, the camera is right.")
         elif question.get("why") == "corrected":
-            words = "no, the camera is wrong"  # what people said before still holds
+            answered = N_("%(clause)s Answered no, the camera is wrong.")  # what was said holds
         else:
             fixes = {}
             asked = question.get("part")  # "castles": the tile's cubes were not in question
@@ -311,7 +320,7 @@ class TableReferee:
             for part, value in fixes.items():
                 self.corrections.set(part, table, value, self._moves())
                 self._rechecked.add((part, read(table, part)))  # just said: no need to ask
-            words = "no, the camera is wrong"
+            answered = N_("%(clause)s Answered no, the camera is wrong.")
         for part in parts:
             self._untouched.pop(part, None)
         if yes and question.get("why") == "untouched":
@@ -321,7 +330,7 @@ class TableReferee:
             table_event(
                 "answered",
                 self.t,
-                f"{question['message']} Answered {words}.",
+                said(answered, clause=_asked(question)),
                 zone=zone,
                 answer="yes" if yes else "no",
                 code=question.get("code"),
@@ -342,7 +351,7 @@ class TableReferee:
         self.corrections.set(zone, table, value, self._moves())
         self._rechecked.add((" ".join(zone.replace(":", " ").split()), read(table, zone)))
         after = self.corrections.apply(table)
-        message = f"Corrected {zone}: {self.corrections.describe(zone, before, after)}."
+        message = _corrected(zone, read(before, zone), read(after, zone))
         events = [table_event("corrected", self.t, message, zone=zone)]
         self._ignore = None
         for part in doubts.parts(doubts.zone_of(" ".join(zone.replace(":", " ").split()))):
@@ -363,7 +372,7 @@ class TableReferee:
                 "illegal": self.illegal,
                 "question": self.question,
                 "pending": [],
-                "message": "Lay out the table; the game begins when the first disc is taken.",
+                "message": said("Lay out the table; the game begins when the first disc is taken."),
             }
         step = game.step.value if game.phase is Phase.ACTION else None
         return {
@@ -381,7 +390,8 @@ class TableReferee:
     def chores(self) -> list[dict[str, object]]:
         """The chores the table still owes, as data for the screens: castles to build or
         swap (``kind: castle``) and cylinders to move (``kind: cylinder``), each with its
-        words in ``message``."""
+        words in ``message`` and, as a sentence in every language, its msgid and fields
+        (``say``, ``words``: `referee.announcements.render` says it)."""
         game = self.game
         if game is None:
             return []
@@ -396,6 +406,7 @@ class TableReferee:
                     "side": next(iter(castles.values()))[1],
                     "from": olds[0] if olds else None,
                     "message": self.reading.castle_words(castles),
+                    **_words(self.reading.castle_words(castles, sentence=True)),
                 }
             )
         for colour in self._chores.cylinders:
@@ -408,6 +419,7 @@ class TableReferee:
                     "player": holder,
                     "seat": place,
                     "message": self.reading.cylinder_words(game, colour),
+                    **_words(self.reading.cylinder_words(game, colour, sentence=True)),
                 }
             )
         return owed
@@ -417,7 +429,7 @@ class TableReferee:
         game = self.game
         if game is None:
             return []
-        words = []
+        words: list[str] = []
         castles = self._chores.castles
         if castles:
             words.append(self.reading.castle_words(castles))
@@ -521,7 +533,7 @@ class TableReferee:
         self.question = table_event(
             "question",
             self.t,
-            doubts.question(table, zone, part, self.reading.place_name),
+            doubts.question(table, zone, part, self.reading.holder),
             zone=zone,
             part=part.split()[0] if part and zone.startswith("territory") else None,
             counts=counts,
@@ -744,7 +756,7 @@ class TableReferee:
         return table_event(
             "resolved",
             self.t,
-            "The table is back in order.",
+            said("The table is back in order."),
             code=standing.get("code"),
             player=standing.get("player"),
         )
@@ -943,7 +955,7 @@ class TableReferee:
                         table_event(
                             "castle-pending",
                             self.t,
-                            sentence(self.reading.castle_words(self._chores.castles)),
+                            self.reading.castle_words(self._chores.castles, sentence=True),
                             territories=sorted(self._chores.castles),
                             side=event.side,
                         )
@@ -975,11 +987,17 @@ class TableReferee:
         self._pop(game)
         self._chores = self._chores_stack.pop()
         if self.reading.emperor_steps(game, table):
-            message = (
-                f"The emperor goes on from territory {stop}: {last.player}'s move is judged again."
+            message = said(
+                "The emperor goes on from territory %(territory)s: %(player)s's move is judged "
+                "again.",
+                territory=stop,
+                player=last.player,
             )
         else:
-            message = f"The emperor is back where he stood: {last.player}'s move is taken back."
+            message = said(
+                "The emperor is back where he stood: %(player)s's move is taken back.",
+                player=last.player,
+            )
         return [table_event("undone", self.t, message, move=move_to_json(last))]
 
     # ---------------------------------------------------------- set-up phase
@@ -1031,19 +1049,7 @@ class TableReferee:
             table_event(
                 "setup",
                 self.t,
-                "Set-up accepted: "
-                + ", ".join(
-                    f"{p.name} ({p.castles}, {p.seat}) "
-                    f"{Cubes.of(setup.reserves[p.name]).describe()}"
-                    for p in self.players
-                )
-                + f"; the emperor stands on territory {setup.emperor}."
-                + (
-                    f" Not confirmed: nobody answered about "
-                    f"{and_list([z.replace(':', ' ') for z in unsure])}."
-                    if unsure
-                    else ""
-                ),
+                _setup_words(self.players, setup, unsure),
                 unconfirmed=unsure,
                 territories=list(setup.territories),
                 emperor=setup.emperor,
@@ -1077,28 +1083,46 @@ class TableReferee:
         for number, cubes in enumerate(table.territories, start=1):
             if cubes.total() != 1:
                 raise BadSetupError(
-                    f"territory {number} holds {cubes.describe()}; the set-up puts exactly "
-                    f"one cube on each territory"
+                    said(
+                        "territory %(territory)s holds %(pieces)s; the set-up puts exactly one "
+                        "cube on each territory",
+                        territory=number,
+                        pieces=cubes.colours(),
+                    )
                 )
             territories.append(cubes.colours()[0])
             if table.castles[number - 1] != NO_CASTLE:
-                raise BadSetupError(f"a castle stands on territory {number} before the game")
+                raise BadSetupError(
+                    said(
+                        "a castle stands on territory %(territory)s before the game",
+                        territory=number,
+                    )
+                )
         if table.emperor is None:
-            raise BadSetupError("the emperor is not on a territory")
+            raise BadSetupError(said("the emperor is not on a territory"))
         reserves: dict[str, list[str]] = {}
         for p in self.players:
             seat = self._seat[p.name]
             court = table.courts.get(seat, NO_CUBES)
             if court.total():
                 raise BadSetupError(
-                    f"{p.name}'s court holds {court.describe()}; courts start empty", p.name
+                    said(
+                        "%(player)s's court holds %(pieces)s; courts start empty",
+                        player=p.name,
+                        pieces=court.colours(),
+                    ),
+                    p.name,
                 )
             reserves[p.name] = list(table.reserves.get(seat, NO_CUBES).colours())
         for colour, place in zip(COLOURS, table.cylinders, strict=True):
             if place not in (None, "pool"):
                 raise BadSetupError(
-                    f"the {colour} cylinder stands on the {place} court; cylinders start in "
-                    f"the pool"
+                    said(
+                        "the %(colour)s cylinder stands on the %(seat)s court; cylinders start "
+                        "in the pool",
+                        colour=colour,
+                        seat=place,
+                    )
                 )
         setup = Setup(
             self.players, tuple(territories), table.emperor, reserves, self.cubes_per_colour
@@ -1144,8 +1168,18 @@ class TableReferee:
                 raise ProblemFound(
                     Problem(
                         EmperorStepsError.code,
-                        f"{player} moved the emperor backwards; it moves clockwise, 1 to "
-                        f"{disc} step{'s' if disc > 1 else ''}",
+                        said(
+                            N_(
+                                "%(player)s moved the emperor backwards; it moves clockwise, 1 "
+                                "to %(disc)s steps"
+                            )
+                            if disc > 1
+                            else N_(
+                                "%(player)s moved the emperor backwards; it moves clockwise, 1 step"
+                            ),
+                            player=player,
+                            disc=disc,
+                        ),
                         player,
                     )
                 )
@@ -1246,8 +1280,13 @@ class TableReferee:
                 raise ProblemFound(
                     Problem(
                         "disc-order",
-                        f"{p.name} has already chosen disc {game.disc(p.name)} this round "
-                        f"and took disc {min(missing)} too",
+                        said(
+                            "%(player)s has already chosen disc %(disc)s this round and took "
+                            "disc %(number)s too",
+                            player=p.name,
+                            disc=game.disc(p.name),
+                            number=min(missing),
+                        ),
                         p.name,
                     )
                 )
@@ -1255,8 +1294,11 @@ class TableReferee:
                 raise ProblemFound(
                     Problem(
                         "disc-order",
-                        f"{p.name} took discs {and_list(sorted(missing))} from the tray; "
-                        "choose one",
+                        said(
+                            "%(player)s took discs %(discs)s from the tray; choose one",
+                            player=p.name,
+                            discs=sorted(missing),
+                        ),
                         p.name,
                     )
                 )
@@ -1321,7 +1363,7 @@ class TableReferee:
                 table_event(
                     "castles-placed",
                     self.t,
-                    "The castles stand as the rules say.",
+                    said("The castles stand as the rules say."),
                     territories=sorted(chores.castles),
                 )
             )
@@ -1335,27 +1377,31 @@ class TableReferee:
                         table_event(
                             "cylinder-moved",
                             self.t,
-                            f"The {colour} cylinder is on {self.reading.place_name(place)}.",
+                            said(
+                                "The %(colour)s cylinder is on %(place)s.",
+                                colour=colour,
+                                place=self.reading.holder(place),
+                            ),
                             colour=colour,
                             to=place,
                         )
                     )
             else:
                 cylinders[colour] = origin
-        said = set()
+        owed = set()
         for colour in cylinders:
-            said.add(colour)
+            owed.add(colour)
             if colour not in self._cylinders_said:
                 out.append(
                     table_event(
                         "cylinder-pending",
                         self.t,
-                        sentence(self.reading.cylinder_words(game, colour)),
+                        self.reading.cylinder_words(game, colour, sentence=True),
                         colour=colour,
                         to=self.reading.cylinder_place(game, colour),
                     )
                 )
-        self._cylinders_said = frozenset(said)
+        self._cylinders_said = frozenset(owed)
         back = dict(chores.back)
         for p in self.players:
             tray = self._seat[p.name]
@@ -1383,14 +1429,23 @@ class TableReferee:
         if not placed or key == self._placed_key:
             return []
         self._placed_key = key
-        where = [f"{court.describe()} to the court"] if any(court) else []
-        where += [f"{c.describe()} on territory {t}" for t, c in territories.items()]
+        where = [said("%(cubes)s to the court", cubes=court.colours())] if any(court) else []
+        where += [
+            said("%(cubes)s on territory %(territory)s", cubes=c.colours(), territory=t)
+            for t, c in territories.items()
+        ]
         want = game.cubes_to_play(actor)
         return [
             table_event(
                 "cubes-placed",
                 self.t,
-                f"{actor} has placed {placed} of {want} cubes: {'; '.join(where)}.",
+                said(
+                    "%(player)s has placed %(count)s of %(of)s cubes: %(clauses)s.",
+                    player=actor,
+                    count=placed,
+                    of=want,
+                    clauses=[clause(w) for w in where],
+                ),
                 player=actor,
                 court=court.colours(),
                 territories={str(t): c.colours() for t, c in territories.items()},
@@ -1467,14 +1522,118 @@ def _example(zone: str) -> str:
     }.get(kind, "1 red")
 
 
-def _say_move(move: Move) -> str:
-    if isinstance(move, ChooseDisc):
-        return f"{move.player} chose disc {move.number}"
-    if isinstance(move, PlayCubes):
-        return f"{move.player} played {Cubes.of(move.colours()).describe()}"
-    if isinstance(move, MoveEmperor):
-        return f"{move.player} moved the emperor {move.steps} step{'s' if move.steps > 1 else ''}"
-    return f"{move.player} refilled {Cubes.of(move.colours).describe()}"
+#: What Undo took back, by the move's kind (`referee.moves.move_to_json`).
+_UNDONE = {
+    "disc": N_("Undone: %(player)s chose disc %(number)s."),
+    "cubes": N_("Undone: %(player)s played %(cubes)s."),
+    "emperor": N_("Undone: %(player)s moved the emperor %(steps)s steps."),
+    "emperor-1": N_("Undone: %(player)s moved the emperor 1 step."),
+    "refill": N_("Undone: %(player)s refilled %(cubes)s."),
+}
+
+
+def _words(message: Said) -> dict[str, object]:
+    """A message's msgid and fields, as an event carries them (``say``, ``words``)."""
+    return {"say": message.msgid, "words": message.words}
+
+
+def _undone_words(move: Move) -> Said:
+    """What Undo took back, in words with fields: ``Undone: Anna played 3 red.``"""
+    data = move_to_json(move)
+    kind = str(data["move"])
+    if kind == "emperor" and data["steps"] == 1:
+        kind = "emperor-1"
+    played = move.colours() if isinstance(move, PlayCubes) else data.get("colours", [])
+    return said(
+        _UNDONE[kind],
+        player=move.player,
+        number=data.get("number"),
+        steps=data.get("steps"),
+        cubes=Cubes.of(played).colours(),
+    )
+
+
+def _asked(question: TableEvent) -> object:
+    """The standing question as a field of the answer (`clause`): its msgid and fields
+    where it has them, else its words."""
+    if question.get("say"):
+        return {"say": question["say"], "words": question.get("words") or {}}
+    return str(question["message"])
+
+
+def _corrected(zone: str, before: Value, after: Value) -> Said:
+    """``Corrected territory 7: 1 red (the camera saw no cubes).``"""
+    part = " ".join(zone.replace(":", " ").split())
+    if isinstance(after, Cubes) and isinstance(before, Cubes):
+        return said(
+            "Corrected %(part)s: %(pieces)s (the camera saw %(pieces2)s).",
+            part=part,
+            pieces=after.colours(),
+            pieces2=before.colours(),
+        )
+    if part.startswith("castles"):
+        return said(
+            "Corrected %(part)s: %(castles)s (the camera saw %(castles2)s).",
+            part=part,
+            castles=_sides(after),
+            castles2=_sides(before),
+        )
+    if part.startswith("cylinder"):
+        return said(
+            "Corrected %(part)s: %(place)s (the camera saw %(place2)s).",
+            part=part,
+            place=str(after),
+            place2=str(before),
+        )
+    return said(
+        "Corrected %(part)s: %(value)s (the camera saw %(value2)s).",
+        part=part,
+        value=_plain(after),
+        value2=_plain(before),
+    )
+
+
+def _sides(castles: Value) -> list[str]:
+    """Castle counts (white, black, grey) as one castle colour a castle."""
+    counts = castles if isinstance(castles, tuple) else ()
+    return [side for side, n in zip(CASTLE_COLOURS, counts, strict=False) for _ in range(n)]
+
+
+def _plain(value: Value) -> str:
+    """A reading with no game words in it: the emperor's tile, a tray's discs."""
+    if isinstance(value, frozenset):
+        return ", ".join(str(n) for n in sorted(value)) or "-"
+    return "-" if value is None else str(value)
+
+
+def _setup_words(players: Sequence[Player], setup: Setup, unsure: Sequence[str]) -> Said:
+    """``Set-up accepted: Anna (white, south) 4 red, …; the emperor stands on territory
+    7.``, and the zones nobody answered about."""
+    seated = [
+        clause(
+            said(
+                "%(player)s (%(side)s, %(seat)s) %(cubes)s",
+                player=p.name,
+                side=p.castles,
+                seat=p.seat,
+                cubes=Cubes.of(setup.reserves[p.name]).colours(),
+            )
+        )
+        for p in players
+    ]
+    if unsure:
+        return said(
+            "Set-up accepted: %(items)s; the emperor stands on territory %(territory)s. Not "
+            "confirmed: nobody answered about %(zones)s.",
+            items=seated,
+            territory=setup.emperor,
+            zones=list(unsure),
+        )
+    return said(
+        "Set-up accepted: %(items)s; the emperor stands on territory %(territory)s.",
+        items=seated,
+        territory=setup.emperor,
+    )
 
 
 __all__ = ["Problem", "Snapshot", "TableReferee", "castle_of"]

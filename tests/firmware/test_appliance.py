@@ -225,13 +225,18 @@ def test_pending_chores_reach_the_view_as_data() -> None:
         for chore in appliance.state()["table"]["pending"]:
             if chore not in seen:
                 seen.append(chore)
-    assert {
+    castle = {
         "kind": "castle",
         "territories": [6],
         "side": "white",
         "from": None,
         "message": "build a white castle on territory 6",
-    } in seen
+    }
+    built = [c for c in seen if {k: c.get(k) for k in castle} == castle]
+    assert built, seen
+    # its sentence in every language, from the one renderer (the page shows its own)
+    assert built[0]["texts"]["en"] == "Build a white castle on territory 6."
+    assert built[0]["texts"]["de"] == "Eine Burg Weiß auf Provinz 6 setzen."
     cylinders = {c["colour"]: (c["player"], c["seat"]) for c in seen if c["kind"] == "cylinder"}
     assert cylinders == {
         "green": ("Bob", "north"),

@@ -91,3 +91,22 @@ def test_a_castle_just_built_is_told_as_built_not_kept(monkeypatch, capsys, tmp_
     assert "-> white built a castle" in built
     assert "White builds a castle on territory 6." in built
     assert "keeps it" not in built and "would" not in built
+
+
+def test_the_referee_speaks_the_language_asked_for(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    """``--language``: the announcements, the rules' refusals and Undo in German (the
+    prompts and the table stay the command's English)."""
+    out = play(
+        monkeypatch,
+        capsys,
+        "Anna 6\nAnna 3\nBob 2\ncourt r r r r\ncourt g g; 4 r\n9\n2\nundo\n2\nroll\n",
+        "--language",
+        "de",
+    )
+    assert "discs are numbered" not in out
+    assert "Anna hat Zahlenscheibe 6 gewählt; die Zahlenscheiben tragen die Zahlen 1 bis 5" in out
+    assert "Bob hat 4 Ritter eingesetzt; jeder Zug setzt genau 3" in out
+    assert "Bob hat Zahlenscheibe 2 gespielt: der Kaiser zieht 1 bis 2 Schritte, nicht 9" in out
+    assert "Runde 1: Anna ist am Zug (Zahlenscheibe 3)." in out
+    assert "Der Kaiser zieht 2 Schritte nach Provinz 15." in out
+    assert "Zug von Bob zurückgenommen: Der Kaiser zieht 2 Schritte nach Provinz 15." in out

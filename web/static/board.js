@@ -228,10 +228,10 @@ const Board = (() => {
     if (message) box.append(el("p", { class: "message" }, message));
     const pending = (state.table && state.table.pending) || [];
     if (pending.length) {
+      /* each chore's sentence comes from the server's one renderer, in every language */
+      const lang = document.body.dataset.lang || "en";
       box.append(el("ul", { class: "pending" }, pending.map((p) => el("li", {},
-        p.kind === "cylinder" ? t("Move the %(colour)s cylinder to %(player)s's court.", { colour: colourName(p.colour), player: p.player })
-          : p.kind === "castle" ? t("Put a %(side)s castle on %(where)s.", { side: sideName(p.side), where: (p.territories || []).join("+") })
-            : p.message || p.kind))));
+        (p.texts && (p.texts[lang] || p.texts.en)) || p.message || p.kind))));
     }
   }
 
