@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from referee.announcements import said
 from referee.errors import BadSetupError
 from referee.pieces import (
     CASTLE_COLOURS,
@@ -100,15 +101,30 @@ class Setup:
             )
         for i, colour in enumerate(self.territories, start=1):
             if not is_colour(colour):
-                raise BadSetupError(f"territory {i} holds an unknown colour {colour!r}")
+                raise BadSetupError(
+                    said(
+                        "territory %(territory)s holds an unknown colour %(given)s",
+                        territory=i,
+                        given=repr(colour),
+                    )
+                )
         for colour, times in Counter(self.territories).items():
             if times != 3:
                 raise BadSetupError(
-                    f"the territories start with exactly 3 cubes of each colour; "
-                    f"{colour} has {times}"
+                    said(
+                        "the territories start with exactly 3 cubes of each colour; "
+                        "%(colour)s has %(count)s",
+                        colour=colour,
+                        count=times,
+                    )
                 )
         if not 1 <= self.emperor <= 15:
-            raise BadSetupError(f"the emperor must start on territory 1..15, not {self.emperor}")
+            raise BadSetupError(
+                said(
+                    "the emperor must start on territory 1..15, not %(given)s",
+                    given=str(self.emperor),
+                )
+            )
         unknown = sorted(set(self.reserves) - set(names))
         if unknown:
             raise BadSetupError(f"a reserve belongs to an unknown player {unknown[0]!r}")
@@ -116,25 +132,41 @@ class Setup:
         on_table = Cubes.of(self.territories)
         for name in names:
             if name not in self.reserves:
-                raise BadSetupError(f"{name} has no reserve", name)
+                raise BadSetupError(said("%(player)s has no reserve", player=name), name)
             reserve = self.reserves[name]
             for colour in reserve:
                 if not is_colour(colour):
                     raise BadSetupError(
-                        f"{name}'s reserve holds an unknown colour {colour!r}", name
+                        said(
+                            "%(player)s's reserve holds an unknown colour %(given)s",
+                            player=name,
+                            given=repr(colour),
+                        ),
+                        name,
                     )
             if len(reserve) != size:
                 raise BadSetupError(
-                    f"{name}'s reserve holds {len(reserve)} cubes; with {n} players it "
-                    f"starts with {size}",
+                    said(
+                        "%(player)s's reserve holds %(count)s cubes; with %(players)s players "
+                        "it starts with %(size)s",
+                        player=name,
+                        count=len(reserve),
+                        players=n,
+                        size=size,
+                    ),
                     name,
                 )
             on_table = on_table + Cubes.of(reserve)
         for colour, count in zip(COLOURS, on_table, strict=True):
             if count > self.cubes_per_colour:
                 raise BadSetupError(
-                    f"the set-up uses {count} {colour} cubes but the game has only "
-                    f"{self.cubes_per_colour} of each colour"
+                    said(
+                        "the set-up uses %(count)s %(colour)s cubes but the game has only "
+                        "%(each)s of each colour",
+                        count=count,
+                        colour=colour,
+                        each=self.cubes_per_colour,
+                    )
                 )
 
     @classmethod

@@ -177,7 +177,7 @@ SAID = {
     "reading.py": {"said": None, "N_": None},
     "referee.py": {"said": None, "N_": None},
 }
-RULES = ROOT / "referee" / "game.py"
+RULES = [ROOT / "referee" / "game.py", ROOT / "referee" / "setup.py"]
 
 
 def _free_text() -> dict[str, str]:
@@ -185,7 +185,8 @@ def _free_text() -> dict[str, str]:
     questions), by msgid, as pybabel extracts them."""
     found = {}
     paths = [(ROOT / "referee" / "table" / name, keys) for name, keys in SAID.items()]
-    for path, keys in [*paths, (RULES, {"said": None, "N_": None})]:
+    paths += [(path, {"said": None, "N_": None}) for path in RULES]
+    for path, keys in paths:
         for _, msgid, _, _ in extract_from_file("python", str(path), keywords=keys):
             found[f"said: {msgid}"] = msgid
     assert len(found) > 120
@@ -220,6 +221,7 @@ SAME = {
     "region",  # de
     "reserve",  # de
     "a",  # it, hu: "to", "the"
+    "an",  # de: "on" ("Trainingsmodus an")
     "in",  # de, it
     "e",  # it: "and"
     "is",
@@ -312,7 +314,7 @@ def test_every_word_of_the_referee_and_the_display_is_translated() -> None:
         ROOT / "referee" / "table" / "doubts.py",
         ROOT / "referee" / "table" / "reading.py",
         ROOT / "referee" / "table" / "referee.py",
-        ROOT / "referee" / "game.py",
+        *RULES,
         ROOT / "referee" / "console.py",
         *sorted((ROOT / "firmware" / "display").glob("*.py")),
     ]
