@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import TextIO
 
-from referee.announcements import ENGLISH, Translator, say, say_move, translated
+from referee.announcements import ENGLISH, Translator, clause, said, say, say_move, translated
 from referee.check import judge, table_lines
 from referee.errors import IllegalMoveError
 from referee.events import Event
@@ -52,7 +52,13 @@ def parse_colours(words: list[str]) -> list[str]:
     for word in words:
         colour = _SHORT.get(word.lower(), word.lower())
         if colour not in COLOURS:
-            raise InputError(f"{word!r} is not a colour ({', '.join(COLOURS)})")
+            raise InputError(
+                said(
+                    "%(given)s is not a colour (%(colours)s)",
+                    given=repr(word),
+                    colours=list(COLOURS),
+                )
+            )
         colours.append(colour)
     return colours
 
@@ -67,13 +73,15 @@ def parse_cubes(player: str, text: str) -> PlayCubes:
             continue
         place, colours = words[0].lower(), parse_colours(words[1:])
         if not colours:
-            raise InputError(f"no colours after {words[0]!r}")
+            raise InputError(said("no colours after %(given)s", given=repr(words[0])))
         if place in ("court", "c"):
             court += colours
         elif place.isdigit():
             territories.setdefault(int(place), []).extend(colours)
         else:
-            raise InputError(f"{words[0]!r} is neither 'court' nor a territory number")
+            raise InputError(
+                said("%(given)s is neither 'court' nor a territory number", given=repr(words[0]))
+            )
     return PlayCubes.of(player, court, territories)
 
 
@@ -111,25 +119,52 @@ class Console:
         print(for_terminal(text), file=self.out, flush=True)
 
     def prompt(self) -> str:
-        game = self.game
-        where = f"[{game.progress}]"
+        """What the referee asks for now, in its language (the typed words stay
+        English: ``court``, ``roll``, the colours' initials)."""
+        game, tr = self.game, self.tr
+        progress = game.progress
+        if progress.turn == 0:
+            where = said("[round %(round)s, discs being chosen]", round=progress.round)
+        else:
+            where = said(
+                "[round %(round)s, turn %(turn)s]", round=progress.round, turn=progress.turn
+            )
         if game.phase is Phase.OPENING:
             choosers = game.choosers()
-            who = choosers[0] if len(choosers) == 1 else " or ".join(choosers)
-            return f"{where} {who}, choose a disc> "
+            who = choosers[0]
+            for other in choosers[1:]:
+                who = tr.gettext("%(player)s or %(other)s") % {"player": who, "other": other}
+            ask = said("%(clause)s %(player)s, choose a disc> ", clause=clause(where), player=who)
+            return translated(ask, tr)
         player = game.to_move
         assert player is not None
         if game.step is Step.CUBES:
-            return (
-                f"{where} {player} plays {game.cubes_to_play(player)} cubes from "
-                f"{game.reserve(player).describe()}> "
+            ask = said(
+                "%(clause)s %(player)s plays %(count)s cubes from %(pieces)s> ",
+                clause=clause(where),
+                player=player,
+                count=game.cubes_to_play(player),
+                pieces=game.reserve(player).colours(),
             )
-        if game.step is Step.EMPEROR:
-            return f"{where} {player}, emperor steps (1-{game.disc(player)})> "
-        return f"{where} {player}, refill colours or 'roll'> "
+        elif game.step is Step.EMPEROR:
+            ask = said(
+                "%(clause)s %(player)s, emperor steps (1-%(disc)s)> ",
+                clause=clause(where),
+                player=player,
+                disc=game.disc(player),
+            )
+        else:
+            ask = said(
+                "%(clause)s %(player)s, refill colours or 'roll'> ",
+                clause=clause(where),
+                player=player,
+            )
+        return translated(ask, tr)
 
     def run(self, lines: TextIO) -> int:
-        self.say(f"Carolus Magnus, {len(self.game.players)} players. Type 'help' for help.")
+        players = len(self.game.players)
+        hello = self.tr.gettext("Carolus Magnus, %(players)s players. Type 'help' for help.")
+        self.say(hello % {"players": players})
         self.show()
         while not self.game.is_over:
             self.out.write(for_terminal(self.prompt()))
@@ -146,7 +181,8 @@ class Console:
             try:
                 self.handle(text)
             except InputError as exc:
-                self.say(f"  ! {exc}")
+                text = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)
+                self.say(f"  ! {translated(text, self.tr)}")
             except IllegalMoveError as exc:
                 self.say(f"  ! {translated(exc.message, self.tr)}")
         if self.game.is_over:

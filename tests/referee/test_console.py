@@ -94,8 +94,8 @@ def test_a_castle_just_built_is_told_as_built_not_kept(monkeypatch, capsys, tmp_
 
 
 def test_the_referee_speaks_the_language_asked_for(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
-    """``--language``: the announcements, the rules' refusals and Undo in German (the
-    prompts and the table stay the command's English)."""
+    """``--language``: the prompts, the announcements, the rules' refusals and Undo in
+    German (the help and the table lines stay the command's English)."""
     out = play(
         monkeypatch,
         capsys,
@@ -103,7 +103,12 @@ def test_the_referee_speaks_the_language_asked_for(monkeypatch, capsys) -> None:
         "--language",
         "de",
     )
-    assert "discs are numbered" not in out
+    assert "discs are numbered" not in out and "choose a disc" not in out
+    assert "Carolus Magnus, 2 Spieler." in out
+    assert (
+        "[Runde 1, Zahlenscheiben werden gewählt] Anna oder Bob, wähle eine Zahlenscheibe> " in out
+    )
+    assert "[Runde 1, Zug 1] Bob setzt 3 Ritter aus 1 Rot, 3 Grün, 1 Gelb, 2 Blau> " in out
     assert "Anna hat Zahlenscheibe 6 gewählt; die Zahlenscheiben tragen die Zahlen 1 bis 5" in out
     assert "Bob hat 4 Ritter eingesetzt; jeder Zug setzt genau 3" in out
     assert "Bob hat Zahlenscheibe 2 gespielt: der Kaiser zieht 1 bis 2 Schritte, nicht 9" in out
