@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import TextIO
 
-from referee.announcements import ENGLISH, Translator, clause, said, say, say_move, translated
+from referee.announcements import ENGLISH, N_, Translator, clause, said, say, say_move, translated
 from referee.check import judge, table_lines
 from referee.errors import IllegalMoveError
 from referee.events import Event
@@ -25,7 +25,7 @@ from referee.selfplay import roll_refill
 from referee.setup import Player, Setup
 from referee.terminal import for_terminal
 
-HELP = """\
+HELP = N_("""\
 At any prompt:
   show          the table: castles, emperor, courts, reserves
   majority N    each side's strength in the territory or region holding N
@@ -38,7 +38,7 @@ Steps:
   cubes:    court red red; 4 blue      (colours may be r g y b p; ';' or ',' between places)
   emperor:  a number of steps
   refill:   red green blue   or   roll   (the dice are rolled for you)
-"""
+""")
 
 _SHORT = {c[0]: c for c in COLOURS}
 
@@ -194,7 +194,7 @@ class Console:
         command, _, rest = text.partition(" ")
         game = self.game
         if command == "help":
-            self.say(HELP)
+            self.say(self.tr.gettext(HELP))
         elif command == "show":
             self.show()
         elif command == "majority":
