@@ -13,13 +13,23 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import partial
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from firmware.bare import BareStep
 from firmware.bus import EventBus
-from firmware.hub import CommandError
-from firmware.view import game_view, majorities_view, majority_view, question_view
+from firmware.hub import CommandError, Reply
+from firmware.view import (
+    MajorityView,
+    View,
+    game_view,
+    illegal_view,
+    majorities_view,
+    majority_view,
+    question_view,
+    setup_view,
+)
 from referee.game import Game
 from referee.moves import Move
 from referee.pieces import COLOURS
@@ -27,6 +37,9 @@ from referee.setup import Player, Setup
 from referee.table.events import TableEvent, table_event
 from referee.table.referee import TableReferee
 from referee.table.snapshot import Snapshot, SnapshotError, parse_snapshot
+
+if TYPE_CHECKING:  # the camera's picture needs OpenCV, which a snapshot stream does not
+    from firmware.camera import CameraView
 
 log = logging.getLogger("carolus")
 
@@ -67,8 +80,30 @@ class GameLogLike(Protocol):
     def set_bare_table(self, game_id: int, png: bytes, t: float | None = ...) -> None: ...
 
 
+@runtime_checkable
+class Closable(Protocol):
+    """An output holding a device or a thread, let go when the appliance stops."""
+
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class Outputs:
+    """The outputs of one appliance, opened for it: they ask the appliance back (the
+    display for majorities and advice, the buttons to press), so the appliance opens
+    them itself, through the function it is given, once it can answer."""
+
+    shows: Sequence[Output] = ()
+    display_png: Callable[[], bytes] | None = None
+    """What the display shows now, as a PNG (the page's mirror of the panel)."""
+
+
 class Appliance:
-    """The live table. Thread-safe; implements `firmware.hub.Hub`."""
+    """The live table. Thread-safe; implements `firmware.hub.Hub`.
+
+    ``outputs``: the outputs themselves, or the function that opens them for this
+    appliance (`Outputs`); ``camera_view``: the camera's picture for the page;
+    ``eyes``: the vision, whose bare table the set-up step learns (``ask_bare``)."""
 
     def __init__(
         self,
@@ -76,11 +111,10 @@ class Appliance:
         *,
         bus: EventBus | None = None,
         gamelog: GameLogLike | None = None,
-        outputs: Sequence[Output] = (),
+        outputs: Sequence[Output] | Callable[[Appliance], Outputs] = (),
         camera: str = "none",
         meta: Mapping[str, Any] | None = None,
-        render_display: Callable[[Mapping[str, Any]], bytes] | None = None,
-        camera_view: Any = None,
+        camera_view: CameraView | None = None,
         eyes: Any = None,
         ask_bare: bool = True,
     ) -> None:
@@ -92,15 +126,22 @@ class Appliance:
         self.referee = TableReferee(self.players)
         self.bus = bus or EventBus()
         self.gamelog = gamelog
-        self.outputs = list(outputs)
         self.camera = camera
         self.message = ""
         self.meta = dict(meta or {})
         self.game_id: int | None = None
         self._lock = threading.RLock()
-        self._render_display = render_display
         self.frames = 0
         self.last_change: float | None = None
+        opened = outputs(self) if callable(outputs) else Outputs(tuple(outputs))
+        self.outputs = list(opened.shows)
+        self._display_png = opened.display_png
+
+    def close(self) -> None:
+        """Let the outputs go (the display's thread, the buttons' pins, the voice)."""
+        for output in self.outputs:
+            if isinstance(output, Closable):
+                output.close()
 
     # ------------------------------------------------------------- resuming
 
@@ -172,7 +213,7 @@ class Appliance:
             except Exception:  # an output must never stop the referee
                 log.exception("output %s failed", type(output).__name__)
 
-    def _announced(self, events: Sequence[TableEvent]) -> dict[str, Any]:
+    def _announced(self, events: Sequence[TableEvent]) -> Reply:
         """Announce ``events`` and say them in a command's reply (the HTTP API's JSON)."""
         self._announce(events)
         return {"events": [event.to_json() for event in events]}
@@ -239,35 +280,32 @@ class Appliance:
 
     # ------------------------------------------------------------------ Hub
 
-    def _view(self) -> dict[str, Any]:
+    def _view(self) -> View:
         referee = self.referee
         game = referee.game
         if game is None:
-            view = waiting_view(self.players, referee, self.camera, self.message)
-            bare = self.bare.view()
-            view["bare"] = bare
-            if bare is not None and not self.message:
-                view["status"]["message"] = bare["message"]
-            return view
-        illegal = referee.illegal
-        view = game_view(
+            return setup_view(
+                self.players,
+                referee,
+                camera=self.camera,
+                message=self.message,
+                bare=self.bare.view(),
+            )
+        return game_view(
             game,
-            illegal=None
-            if illegal is None
-            else {k: illegal.get(k) for k in ("code", "message", "player")},
+            illegal=illegal_view(referee.illegal),
             pending=referee.chores(),
             camera=self.camera,
             message=self.message,
             question=question_view(referee.question),
+            training=self.training,
         )
-        view["training"] = self.training
-        return view
 
-    def state(self) -> dict[str, Any]:
+    def state(self) -> View:
         with self._lock:
             return self._view()
 
-    def majority(self, territory: int) -> dict[str, Any]:
+    def majority(self, territory: int) -> MajorityView:
         if not isinstance(territory, int) or not 1 <= territory <= 15:
             raise CommandError(f"territories are numbered 1 to 15, not {territory!r}")
         with self._lock:
@@ -276,12 +314,12 @@ class Appliance:
                 raise CommandError("the game has not started yet")
             return majority_view(game, territory)
 
-    def majorities(self) -> list[dict[str, Any]]:
+    def majorities(self) -> list[MajorityView]:
         with self._lock:
             game = self.referee.game
             return [] if game is None else majorities_view(game)
 
-    def correct(self, zone: str, counts: dict[str, int]) -> dict[str, Any]:
+    def correct(self, zone: str, counts: dict[str, int]) -> Reply:
         kind, _, where = zone.replace(":", " ").partition(" ")
         if kind not in ("territory", "court", "reserve") or not where:
             raise CommandError(
@@ -301,20 +339,20 @@ class Appliance:
                 raise CommandError(str(exc)) from None
             return self._announced(events)
 
-    def undo(self) -> dict[str, Any]:
+    def undo(self) -> Reply:
         with self._lock:
             game = self.referee.game
             if game is None or not game.move_stack:
                 raise CommandError("nothing to undo")
             return self._announced(self.referee.undo())
 
-    def confirm(self) -> dict[str, Any]:
+    def confirm(self) -> Reply:
         if self.bare.waiting:
             return self.learn_bare()
         with self._lock:
             return self._announced(self.referee.confirm())
 
-    def learn_bare(self) -> dict[str, Any]:
+    def learn_bare(self) -> Reply:
         """Confirm in the set-up step: the camera's latest frame becomes the bare table.
         A refusal (no frame, a hand over the mat, no mat) is announced and raised as
         `CommandError`; the step stays until a frame serves."""
@@ -329,7 +367,7 @@ class Appliance:
                 raise
             return self._announced([TableEvent.from_json({**learnt, "t": t})])
 
-    def answer(self, answer: str) -> dict[str, Any]:
+    def answer(self, answer: str) -> Reply:
         """The players answer the referee's question: ``yes`` (the camera is right) or
         ``no`` (it is wrong: keep the game's reading of that zone)."""
         if answer not in ("yes", "no"):
@@ -341,7 +379,7 @@ class Appliance:
                 raise CommandError(str(exc)) from None
             return self._announced(events)
 
-    def press(self, button: str, long: bool = False) -> dict[str, Any]:
+    def press(self, button: str, long: bool = False) -> Reply:
         if button == "confirm":  # while a question stands, a short press answers yes
             return self.undo() if long else self.confirm()
         if button == "majorities" and not long and self.referee.question is not None:
@@ -356,7 +394,7 @@ class Appliance:
 
     # ------------------------------------------------------------ advisor
 
-    def set_training(self, on: bool) -> dict[str, Any]:
+    def set_training(self, on: bool) -> Reply:
         """Training mode for this game: the advisor answers when asked, never unasked."""
         with self._lock:
             self.training = bool(on)
@@ -365,7 +403,7 @@ class Appliance:
             self._announce([table_event("training", self.referee.t, said, on=self.training)])
             return {"training": self.training}
 
-    def advice(self) -> dict[str, Any]:
+    def advice(self) -> Reply:
         """Threats, exposure and the best play now (training mode only)."""
         from referee.advisor import advise
 
@@ -389,17 +427,17 @@ class Appliance:
     def camera_jpeg(self) -> bytes | None:
         return None if self.camera_view is None else self.camera_view.jpeg()
 
-    def camera_overlay(self) -> dict[str, Any]:
+    def camera_overlay(self) -> Reply:
         if self.camera_view is None:
             return {"size": [0, 0], "zones": []}
         return dict(self.camera_view.overlay())
 
-    def calibrate(self) -> dict[str, Any]:
+    def calibrate(self) -> Reply:
         if self.camera_view is None:
             return {"ok": False, "message": "This appliance has no camera."}
         return dict(self.camera_view.calibrate())
 
-    def new_game(self, players: list[dict[str, str]]) -> dict[str, Any]:
+    def new_game(self, players: list[dict[str, str]]) -> Reply:
         """Seat new players; refused while a game is being played (end it first)."""
         from referee.setup import Player
 
@@ -422,7 +460,7 @@ class Appliance:
                 [table_event("new-game", None, self.message), *self._ask_bare(None)]
             )
 
-    def end_game(self) -> dict[str, Any]:
+    def end_game(self) -> Reply:
         """Stop refereeing the running game; it stays in the log as it stands."""
         with self._lock:
             if self.referee.game is None:
@@ -443,78 +481,6 @@ class Appliance:
             )
 
     def display_png(self) -> bytes:
-        if self._render_display is None:
+        if self._display_png is None:
             raise CommandError("this appliance has no display renderer")
-        with self._lock:
-            view = self._view()
-        return self._render_display(view)
-
-
-def waiting_view(
-    players: Sequence[Player], referee: TableReferee, camera: str, message: str
-) -> dict[str, Any]:
-    """The view before round 1: the table as seen while the players set it up."""
-    table = referee.table
-    territories: dict[str, Any] = {}
-    if table is not None:
-        for t in range(1, 16):
-            territories[str(t)] = {
-                "cubes": table.territory(t).as_dict(),
-                "owner": None,
-                "unit": t - 1,
-            }
-    illegal = referee.illegal
-    return {
-        "round": 0,
-        "phase": "setup",
-        "step": None,
-        "to_move": None,
-        "choosers": [],
-        "order": [],
-        "discs_chosen": [],
-        "players": [
-            {
-                "name": p.name,
-                "castles": p.castles,
-                "seat": p.seat,
-                "court": {},
-                "reserve": {},
-                "control": [],
-                "discs": [1, 2, 3, 4, 5],
-                "disc": None,
-                "territories": 0,
-                "score": 0,
-            }
-            for p in players
-        ],
-        "units": [
-            {
-                "territories": [t],
-                "owner": None,
-                "cubes": territories.get(str(t), {}).get("cubes", {}),
-                "emperor": table is not None and table.emperor == t,
-                "reachable": False,
-            }
-            for t in range(1, 16)
-        ],
-        "territories": territories,
-        "emperor": None if table is None else table.emperor,
-        "supply": {},
-        "finished": False,
-        "winner": None,
-        "reason": None,
-        "table": {
-            "legal": illegal is None,
-            "illegal": None
-            if illegal is None
-            else {k: illegal.get(k) for k in ("code", "message", "player")},
-            "question": question_view(referee.question),
-            "pending": [],
-        },
-        "status": {
-            "camera": camera,
-            "message": message
-            or "Set up the table: 3 cubes of each "
-            "colour on the territories, the emperor, each reserve; then choose discs.",
-        },
-    }
+        return self._display_png()

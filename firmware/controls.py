@@ -35,7 +35,7 @@ BUTTONS = ("majorities", "confirm")
 class Presses(Protocol):
     """The part of `firmware.hub.Hub` the buttons need."""
 
-    def press(self, button: str, long: bool = False) -> dict[str, Any]: ...
+    def press(self, button: str, long: bool = False) -> object: ...
 
 
 class Controls:
@@ -57,7 +57,7 @@ class Controls:
         self._beep = pins.beep_seconds
         self._held: dict[str, bool] = {}
         self._lock = threading.Lock()
-        self.last_reply: dict[str, Any] | None = None
+        self.last_reply: object = None
         self.buttons: dict[str, Any] = {}
         opened: list[Any] = []
         try:

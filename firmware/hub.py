@@ -22,9 +22,16 @@ there is no looking up of methods by name, and a new capability is one class her
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
 from firmware.bus import EventBus
+from firmware.view import MajorityView, View
+
+#: A command's answer: JSON the HTTP API sends back as it is (the appliance says the
+#: events the command caused, ``{"events": [...]}``; a report for a person has ``ok``
+#: and ``message``).
+Reply = Mapping[str, Any]
 
 
 class CommandError(ValueError):
@@ -37,33 +44,33 @@ class Hub(Protocol):
     bus: EventBus
     """Every announcement, in order (see `firmware.bus`); each has ``kind`` and ``t``."""
 
-    def state(self) -> dict[str, Any]:
-        """The view model (`firmware.view.game_view`) of the live game."""
+    def state(self) -> View:
+        """The view model (`firmware.view`) of the live game."""
         ...
 
-    def majority(self, territory: int) -> dict[str, Any]:
+    def majority(self, territory: int) -> MajorityView:
         """`firmware.view.majority_view` of the unit holding ``territory``."""
         ...
 
-    def majorities(self) -> list[dict[str, Any]]:
+    def majorities(self) -> list[MajorityView]:
         """Every unit's majority, most contested first."""
         ...
 
-    def correct(self, zone: str, counts: dict[str, int]) -> dict[str, Any]:
+    def correct(self, zone: str, counts: dict[str, int]) -> Reply:
         """Override what the camera believes about one zone — ``"territory:7"``,
         ``"court:south"``, ``"reserve:north"`` — with cube counts per colour.
         Raises `CommandError` for an unknown zone or bad counts."""
         ...
 
-    def undo(self) -> dict[str, Any]:
+    def undo(self) -> Reply:
         """Roll back the last accepted step. Raises `CommandError` when there is none."""
         ...
 
-    def confirm(self) -> dict[str, Any]:
+    def confirm(self) -> Reply:
         """Declare the pending physical action (castle, cylinder) done."""
         ...
 
-    def press(self, button: str, long: bool = False) -> dict[str, Any]:
+    def press(self, button: str, long: bool = False) -> Reply:
         """The same as pressing a hardware button: ``majorities`` or ``confirm``
         (long press: back to live view / undo)."""
         ...
@@ -85,7 +92,7 @@ class CameraHub(Protocol):
         """The latest camera frame as JPEG (``None`` while there is none)."""
         ...
 
-    def calibrate(self) -> dict[str, Any]:
+    def calibrate(self) -> Reply:
         """Run the calibration flow on the current frame; a report for a person
         (``{"ok": bool, "message": str, ...}``)."""
         ...
@@ -95,7 +102,7 @@ class CameraHub(Protocol):
 class OverlayHub(Protocol):
     """A hub that knows where the mat's zones are in the camera image."""
 
-    def camera_overlay(self) -> dict[str, Any]:
+    def camera_overlay(self) -> Reply:
         """``{"size": [w, h], "zones": [{"zone": "territory:7", "polygon_px": [[x, y], ...],
         "counts": {colour: n}}]}`` for the latest frame: drawn over the camera view."""
         ...
@@ -105,12 +112,12 @@ class OverlayHub(Protocol):
 class GamesHub(Protocol):
     """A hub that can start and end games (players and seats chosen on the page)."""
 
-    def new_game(self, players: list[dict[str, str]]) -> dict[str, Any]:
+    def new_game(self, players: list[dict[str, str]]) -> Reply:
         """Start a game for ``[{"name", "castles", "seat"}]`` (2-4, validated by the page);
         raises `CommandError` if the table cannot start one now."""
         ...
 
-    def end_game(self) -> dict[str, Any]:
+    def end_game(self) -> Reply:
         """Stop the running game (it stays in the game log as unfinished or finished)."""
         ...
 
@@ -120,11 +127,11 @@ class AdvisorHub(Protocol):
     """A hub with the advisor (training mode, per game): it answers when asked, never
     unasked, and only while training mode is on."""
 
-    def set_training(self, on: bool) -> dict[str, Any]:
+    def set_training(self, on: bool) -> Reply:
         """Turn training mode on or off for this game: ``{"training": bool}``."""
         ...
 
-    def advice(self) -> dict[str, Any]:
+    def advice(self) -> Reply:
         """`referee.advisor.Advice.to_json()` for the position now; raises
         `CommandError` when training mode is off or there is no game."""
         ...
@@ -135,7 +142,7 @@ class QuestionHub(Protocol):
     """A hub whose referee may doubt the camera and ask the players (the view's
     ``table.question``: "1 yellow on territory 7?")."""
 
-    def answer(self, answer: str) -> dict[str, Any]:
+    def answer(self, answer: str) -> Reply:
         """``"yes"``: the camera is right; ``"no"``: it is wrong there. Raises
         `CommandError` when no question stands."""
         ...

@@ -20,14 +20,32 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from referee.setup import Player
 from referee.terminal import for_terminal
+
+if TYPE_CHECKING:  # each is imported where it is first needed: `carolus --help` stays quick
+    from firmware.appliance import Appliance, Outputs
+    from firmware.camera import CameraView
+    from firmware.config import Config
+    from firmware.gamelog.store import GameLog
+    from firmware.watch import Eyes, FrameSource
+    from vision.layout import Layout
+    from vision.reader import Reader
+    from web.server import WebServer
 
 log = logging.getLogger("carolus")
 
 SOURCES = "picamera | usb:N | video:FILE | images:DIR | snapshots:FILE.jsonl | demo"
+
+#: Where ``carolus run`` tells the person at the terminal what it does.
+Say = Callable[[str], None]
 
 
 def register(subparsers: Any) -> None:
@@ -119,6 +137,28 @@ def on_a_pi() -> bool:
         return False
 
 
+def _say(text: str) -> None:
+    print(for_terminal(text), file=sys.stderr, flush=True)
+
+
+class RunError(Exception):
+    """Why ``carolus run`` cannot go on, in words for the person who started it."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Where frames come from, who plays, and the vision that reads them."""
+
+    players: list[Player]
+    open: Callable[[], FrameSource]
+    eyes: Eyes
+    demo: bool
+    once: bool
+    """The source runs out (a video, the demo) rather than being reopened as a camera."""
+    ask_bare: bool
+    """Each new game starts with the set-up step (someone is there to press Confirm)."""
+
+
 def run(args: argparse.Namespace) -> int:
     from firmware.config import ConfigError, config_from_args, dump_config
 
@@ -140,117 +180,146 @@ def run(args: argparse.Namespace) -> int:
         format="%(asctime)s %(levelname)s %(message)s",
         stream=sys.stderr,
     )
-    source_spec = args.source or ("picamera" if on_a_pi() else "demo")
+    source = args.source or ("picamera" if on_a_pi() else "demo")
     started = time.monotonic()
     give_big_blocks_back()
     try:
-        plan = _plan_source(source_spec, args, config)
-    except ValueError as exc:
+        with ExitStack() as stack:  # what is opened is closed in reverse, however run ends
+            try:
+                plan = _plan_source(source, args, config)
+            except ValueError as exc:
+                raise RunError(str(exc)) from None
+            gamelog = _open_log(args, config, plan, stack)
+            appliance = assemble(config, plan, gamelog, source)
+            stack.callback(appliance.close)
+            if gamelog is not None and not plan.demo:
+                resume_running(gamelog, appliance)
+            web = None if args.no_web else _serve(config, appliance, gamelog, stack)
+            _watch(args, plan, appliance, source, started, has_web=web is not None)
+    except RunError as exc:
         return _fail(str(exc))
-    players = plan["players"]
-    say = _say
-    gamelog = None
-    lock = None
-    fresh = False  # the demo's own log, started afresh each time
-    if not args.no_log:
-        from firmware.gamelog.lock import LogInUseError, LogLockError, lock_log
-        from firmware.gamelog.store import GameLog, GameLogError, default_path, demo_path
+    return 0
 
-        fresh = args.db is None and not os.environ.get("CAROLUS_DB") and plan["demo"]
-        path = Path(args.db) if args.db else default_path()
-        if fresh:
-            path = demo_path()
-        # the lock before anything reads or writes the log (or the demo deletes it)
+
+def assemble(
+    config: Config, plan: Plan, gamelog: GameLog | None, source: str, say: Say = _say
+) -> Appliance:
+    """The appliance for ``plan``: its referee, log, camera view and outputs, in one
+    place (the outputs are opened for it, since they ask it back)."""
+    from firmware.appliance import Appliance
+
+    return Appliance(
+        plan.players,
+        gamelog=gamelog,
+        outputs=partial(_open_outputs, config, say=say),
+        camera="demo" if plan.demo else "ok",
+        meta={"source": source},
+        camera_view=_camera_view(plan, config),
+        eyes=plan.eyes,
+        ask_bare=plan.ask_bare,
+    )
+
+
+def _open_log(
+    args: argparse.Namespace, config: Config, plan: Plan, stack: ExitStack, say: Say = _say
+) -> GameLog | None:
+    """The game log, locked first; the demo's own is started afresh each time. A busy
+    port is said here too: before a game is resumed or a log opened."""
+    from firmware.gamelog.lock import LogInUseError, LogLockError, lock_log
+    from firmware.gamelog.store import GameLog, GameLogError, default_path, demo_path
+
+    if args.no_log:
+        _check_port(args, config)
+        return None
+    fresh = args.db is None and not os.environ.get("CAROLUS_DB") and plan.demo
+    path = demo_path() if fresh else Path(args.db) if args.db else default_path()
+    # the lock before anything reads or writes the log (or the demo deletes it)
+    try:
+        stack.callback(lock_log(path).release)
+    except LogInUseError as exc:
+        raise RunError(f"{exc}; stop it first, or give this one another --db") from None
+    except LogLockError as exc:
+        where = "run with --no-log, or --db FILE in a folder you can write"
+        raise RunError(f"{exc}; {where}") from None
+    _check_port(args, config)
+    if fresh:
         try:
-            lock = lock_log(path)
-        except LogInUseError as exc:
-            return _fail(f"{exc}; stop it first, or give this one another --db")
-        except LogLockError as exc:
-            return _fail(f"{exc}; run with --no-log, or --db FILE in a folder you can write")
+            _start_afresh(path)
+        except OSError as exc:
+            raise RunError(
+                f"the data folder {path.parent} cannot be written ({exc.strerror or exc}), "
+                "so the demo cannot start its game log afresh; run with --no-log, or "
+                "--db FILE in a folder you can write"
+            ) from None
+        say(
+            f"The demo's game log (started afresh): {path}; "
+            f"see its games with: carolus games --db {path} list"
+        )
+    try:
+        gamelog = GameLog(path, images=not args.no_pictures)
+    except GameLogError as exc:
+        raise RunError(f"game log: {exc}") from None
+    stack.callback(gamelog.close)
+    for warning in gamelog.warnings:
+        say(f"game log: {warning}")
+    return gamelog
+
+
+def _check_port(args: argparse.Namespace, config: Config) -> None:
     if not args.no_web:
-        # a port in use is said before a game is resumed or a log opened
         problem = _cannot_listen(config.web.host, int(config.web.port))
         if problem is not None:
-            return _fail(problem)
-    if lock is not None:
-        if fresh:
-            try:
-                _start_afresh(path)
-            except OSError as exc:
-                return _fail(
-                    f"the data folder {path.parent} cannot be written ({exc.strerror or exc}), "
-                    "so the demo cannot start its game log afresh; run with --no-log, or "
-                    "--db FILE in a folder you can write"
-                )
-            say(
-                f"The demo's game log (started afresh): {path}; "
-                f"see its games with: carolus games --db {path} list"
-            )
-        try:
-            gamelog = GameLog(path, images=not args.no_pictures)
-        except GameLogError as exc:
-            return _fail(f"game log: {exc}")
-        for warning in gamelog.warnings:
-            say(f"game log: {warning}")
+            raise RunError(problem)
 
-    from firmware.appliance import Appliance
-    from firmware.bus import EventBus
 
-    bus = EventBus()
-    appliance = Appliance(
-        players,
-        bus=bus,
-        gamelog=gamelog,
-        camera="demo" if plan["demo"] else "ok",
-        meta={"source": source_spec},
-        camera_view=_camera_view(plan, config),
-        eyes=plan["eyes"],
-        ask_bare=plan["ask_bare"],
-    )
-    if gamelog is not None and not plan["demo"]:
-        resume_running(gamelog, appliance, say)
-    opener = plan["open"]
-    if plan["demo"]:
-        opener = presses_confirm(opener, appliance)
+def _serve(
+    config: Config, appliance: Appliance, gamelog: GameLog | None, stack: ExitStack, say: Say = _say
+) -> WebServer:
+    """The web page over the appliance; its address and PIN said."""
+    from web.server import serve
 
-    outputs, render_display = _open_outputs(config, appliance, say)
-    appliance.outputs = outputs
-    appliance._render_display = render_display
+    try:
+        web = serve(
+            appliance,
+            config.web.host,
+            int(config.web.port),
+            log=gamelog,
+            language=config.language,
+            keys_file=None if gamelog is None else Path(gamelog.path).with_name("web-keys.json"),
+            allowed_hosts=config.web.extra_hosts,
+            camera_needs_pin=config.web.camera_needs_pin,
+        )
+    except OSError as exc:
+        raise RunError(
+            f"web page: cannot listen on {config.web.host}:{config.web.port}: "
+            f"{exc.strerror or exc}"
+        ) from None
+    stack.callback(web.stop)
+    say(f"Web page: {web.url}  (PIN for corrections: {web.pin})")
+    if config.web.host in ("0.0.0.0", "", "::"):
+        import socket
 
-    web = None
-    if not args.no_web:
-        try:
-            from web.server import serve
+        say(f"  on the local network: http://{socket.gethostname()}.local:{web.port}/")
+    return web
 
-            keys = None
-            if gamelog is not None:
-                keys = Path(gamelog.path).with_name("web-keys.json")
-            web = serve(
-                appliance,
-                config.web.host,
-                int(config.web.port),
-                log=gamelog,
-                language=config.language,
-                keys_file=keys,
-                allowed_hosts=config.web.extra_hosts,
-                camera_needs_pin=config.web.camera_needs_pin,
-            )
-        except OSError as exc:
-            _close(outputs, gamelog, lock)
-            return _fail(
-                f"web page: cannot listen on {config.web.host}:{config.web.port}: "
-                f"{exc.strerror or exc}"
-            )
-        say(f"Web page: {web.url}  (PIN for corrections: {web.pin})")
-        if config.web.host in ("0.0.0.0", "", "::"):
-            import socket
 
-            say(f"  on the local network: http://{socket.gethostname()}.local:{web.port}/")
-        appliance.pin = web.pin  # type: ignore[attr-defined]
+def _watch(
+    args: argparse.Namespace,
+    plan: Plan,
+    appliance: Appliance,
+    source: str,
+    started: float,
+    *,
+    has_web: bool,
+    say: Say = _say,
+) -> None:
+    """Watch the source until asked to stop (a signal, ``--seconds``) or, for a source
+    that runs out, until it has; the page then stays up unless ``--exit-at-end``."""
+    from firmware.watch import watch
 
     stop = threading.Event()
 
-    def ask_to_stop(signum: int, _frame: Any) -> None:
+    def ask_to_stop(signum: int, _frame: object) -> None:
         say(f"stopping ({signal.Signals(signum).name})")
         stop.set()
 
@@ -258,46 +327,21 @@ def run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGINT, ask_to_stop)
     if args.seconds is not None:
         threading.Timer(args.seconds, stop.set).start()
-
-    from firmware.watch import watch
-
-    say(f"Watching {source_spec}; started in {time.monotonic() - started:.1f} s.")
-    try:
-        stats = watch(
-            opener,
-            plan["eyes"],
-            appliance,
-            stop,
-            status="demo" if plan["demo"] else "ok",
-            once=plan["once"],
+    opener = presses_confirm(plan.open, appliance) if plan.demo else plan.open
+    say(f"Watching {source}; started in {time.monotonic() - started:.1f} s.")
+    status = "demo" if plan.demo else "ok"
+    stats = watch(opener, plan.eyes, appliance, stop, status=status, once=plan.once)
+    if plan.once and not stop.is_set():
+        game = appliance.referee.game
+        say(
+            f"The {source} is over after {stats.frames} frames: "
+            f"{game.describe_result() if game else 'no game was played'}."
         )
-        if plan["once"] and not stop.is_set():
-            game = appliance.referee.game
-            say(
-                f"The {source_spec} is over after {stats.frames} frames: "
-                f"{game.describe_result() if game else 'no game was played'}."
-            )
-            if not args.exit_at_end and web is not None:
-                say("The web page stays up; Ctrl-C to stop.")
-                # a timed wait: a plain Event.wait() would hold off the signal handlers
-                while not stop.wait(0.5):
-                    pass
-    finally:
-        if web is not None:
-            web.stop()
-        _close(outputs, gamelog, lock)
-    return 0
-
-
-def _close(outputs: list[Any], gamelog: Any, lock: Any) -> None:
-    for output in outputs:
-        close = getattr(output, "close", None)
-        if close is not None:
-            close()
-    if gamelog is not None:
-        gamelog.close()
-    if lock is not None:
-        lock.release()
+        if not args.exit_at_end and has_web:
+            say("The web page stays up; Ctrl-C to stop.")
+            # a timed wait: a plain Event.wait() would hold off the signal handlers
+            while not stop.wait(0.5):
+                pass
 
 
 def _start_afresh(path: Path) -> None:
@@ -334,11 +378,7 @@ def _cannot_listen(host: str, port: int) -> str | None:
     return None
 
 
-def _say(text: str) -> None:
-    print(for_terminal(text), file=sys.stderr, flush=True)
-
-
-def resume_running(gamelog: Any, appliance: Any, say: Any = _say) -> bool:
+def resume_running(gamelog: GameLog, appliance: Appliance, say: Say = _say) -> bool:
     """Carry on the game the log holds as running, if these players were playing it,
     read against the bare table stored with it (no set-up step: the pieces are out)."""
     resumed = gamelog.open_running()
@@ -352,7 +392,9 @@ def resume_running(gamelog: Any, appliance: Any, say: Any = _say) -> bool:
     return True
 
 
-def presses_confirm(open_demo: Any, appliance: Any) -> Any:
+def presses_confirm(
+    open_demo: Callable[[], FrameSource], appliance: Appliance
+) -> Callable[[], FrameSource]:
     """The demo's source, made to press Confirm in the set-up step as a player would:
     through `Appliance.press`, the buttons' own door."""
 
@@ -360,18 +402,16 @@ def presses_confirm(open_demo: Any, appliance: Any) -> Any:
         if appliance.bare.waiting:
             appliance.press("confirm")
 
-    def opened() -> Any:
+    def opened() -> FrameSource:
         source = open_demo()
-        source.confirm = press
+        source.confirm = press  # type: ignore[attr-defined]  # the demo's own hook
         return source
 
     return opened
 
 
-def _plan_source(spec: str, args: argparse.Namespace, config: Any) -> dict[str, Any]:
+def _plan_source(spec: str, args: argparse.Namespace, config: Config) -> Plan:
     """How to open ``spec``, who plays, and the vision that reads it."""
-    from referee.setup import Player
-
     if spec == "demo":
         from firmware.demo import DemoSource, demo_record
 
@@ -385,19 +425,12 @@ def _plan_source(spec: str, args: argparse.Namespace, config: Any) -> dict[str, 
         # (a smaller one draws and reads a whole game several times faster)
         width, height = config.camera.resolution
 
-        def open_demo() -> Any:
+        def open_demo() -> FrameSource:
             return DemoSource(
                 record, speed=args.speed, turns=args.demo_turns, width=width, height=height
             )
 
-        return {
-            "players": players,
-            "open": open_demo,
-            "eyes": _eyes(config),
-            "demo": True,
-            "once": True,
-            "ask_bare": True,
-        }
+        return Plan(players, open_demo, _eyes(config), demo=True, once=True, ask_bare=True)
     players = [Player(p.name, p.castles, p.seat) for p in config.players]
     kind, _, rest = spec.partition(":")
     from vision import sources
@@ -405,7 +438,7 @@ def _plan_source(spec: str, args: argparse.Namespace, config: Any) -> dict[str, 
     if spec == "picamera":
         width, height = config.camera.resolution
 
-        def open_camera() -> Any:
+        def open_camera() -> FrameSource:
             return sources.PiCameraSource((int(width), int(height)))
 
         once = False
@@ -425,25 +458,18 @@ def _plan_source(spec: str, args: argparse.Namespace, config: Any) -> dict[str, 
         if not Path(rest).is_file():
             raise ValueError(f"--source {spec}: no such file")
         speed = args.speed
-        return {
-            "players": players,
-            "open": lambda: SnapshotFile(rest, speed),
-            "eyes": PassThrough(),
-            "demo": False,
-            "once": True,
-            "ask_bare": False,
-        }
+        return Plan(
+            players,
+            lambda: SnapshotFile(rest, speed),
+            PassThrough(),
+            demo=False,
+            once=True,
+            ask_bare=False,
+        )
     else:
         raise ValueError(f"--source {spec!r} is not one of: {SOURCES}")
     # a recording has nobody to press Confirm: no set-up step
-    return {
-        "players": players,
-        "open": opener,
-        "eyes": _eyes(config),
-        "demo": False,
-        "once": once,
-        "ask_bare": not once,
-    }
+    return Plan(players, opener, _eyes(config), demo=False, once=once, ask_bare=not once)
 
 
 class SnapshotFile:
@@ -454,7 +480,7 @@ class SnapshotFile:
         self.path, self.speed = path, speed
         self._closed = False
 
-    def frames(self) -> Any:
+    def frames(self) -> Iterator[tuple[float, Any]]:
         import json
 
         start = time.monotonic()
@@ -486,35 +512,42 @@ class PassThrough:
         return frame
 
 
-def _eyes(config: Any) -> Any:
+def _eyes(config: Config) -> Reader:
     """The vision reader for the configured layout and calibration."""
     return _vision(config)[0]
 
 
-def _vision(config: Any) -> tuple[Any, Any]:
+def _vision(config: Config) -> tuple[Reader, Layout]:
     from vision.calibration import CalibrationError, load, reader_for
     from vision.layout import LayoutError, load_layout
 
     try:
         layout = load_layout(config.camera.layout or None)
-        calibration = load(config.camera.calibration) if config.camera.calibration else None
+        calibration = (
+            load(Path(config.camera.calibration)) if config.camera.calibration else None
+        )
         return reader_for(layout, calibration), layout
     except (LayoutError, CalibrationError) as exc:
         raise ValueError(str(exc)) from None
 
 
-def _camera_view(plan: dict[str, Any], config: Any) -> Any:
+def _camera_view(plan: Plan, config: Config) -> CameraView | None:
     """What the web page's camera view shows (none for a snapshot stream)."""
     from firmware.camera import CameraView
 
-    eyes = plan["eyes"]
+    eyes = plan.eyes
     if isinstance(eyes, PassThrough):
+        return None  # (before OpenCV is imported: a snapshot stream has no picture)
+    from vision.reader import Reader
+
+    if not isinstance(eyes, Reader):
         return None
     return CameraView(eyes, eyes.layout, config.camera.calibration or None)
 
 
-def _open_outputs(config: Any, appliance: Any, say: Any) -> tuple[list[Any], Any]:
+def _open_outputs(config: Config, appliance: Appliance, say: Say = _say) -> Outputs:
     """The display, buttons/LEDs/buzzer and voice — each optional, each said once if absent."""
+    from firmware.appliance import Output, Outputs
     from firmware.controls import open_controls
     from firmware.display.device import open_device, stand_in
     from firmware.display.panel import Display
@@ -532,12 +565,8 @@ def _open_outputs(config: Any, appliance: Any, say: Any) -> tuple[list[Any], Any
         language=config.language,
     )
     display.start()
-    outputs: list[Any] = [display]
+    shows: list[Output] = [display]
     if config.gpio.enabled:
-        outputs.append(open_controls(appliance, config.gpio, say))
-    outputs.append(Voice.from_config(config, say))
-
-    def render_display(view: Any) -> bytes:
-        return display.png()
-
-    return outputs, render_display
+        shows.append(open_controls(appliance, config.gpio, say))
+    shows.append(Voice.from_config(config, say))
+    return Outputs(shows, display_png=display.png)

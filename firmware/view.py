@@ -1,26 +1,11 @@
 """The view model: the live table as plain JSON-able data, for every screen.
 
 The OLED screens, the web page (``GET /api/state``) and the voice all draw from this one
-dict, so they never disagree. It is a pure function of the engine's `Game` plus the
-table referee's status (what is illegal or pending right now).
-
-Shape (fields may be added, never renamed)::
-
-    {"round": 3, "phase": "action", "step": "emperor", "to_move": "Anna", "cubes_to_play": 3,
-     "choosers": [], "order": ["Anna", "Bob"], "discs_chosen": [["Bob", 2], ["Anna", 1]],
-     "players": [{"name", "castles", "seat", "court": {colour: n}, "reserve": {colour: n},
-                  "control": [colour...], "discs": [numbers in hand], "disc": n | null,
-                  "territories": n, "score": n}],
-     "units": [{"territories": [4, 5], "owner": "white" | null,
-                "cubes": {colour: n}, "emperor": bool, "reachable": bool}],
-     "territories": {"1": {"cubes": {colour: n}, "owner": ..., "unit": 0}},
-     "emperor": 4, "supply": {colour: n},
-     "finished": false, "winner": null, "reason": null,
-     "table": {"legal": true, "illegal": null | {"code", "message", "player"},
-               "question": null | {"zone", "counts", "message", "code", "player"},
-               "pending": [{"kind": "cylinder", "colour", "player", "seat", "message"} |
-                           {"kind": "castle", "territories", "side", "from", "message"}]},
-     "status": {"camera": "ok" | "lost" | "demo" | "none", "message": ""}}
+value, so they never disagree. It is a pure function of the engine's `Game` plus the
+table referee's status (what is illegal or pending right now): `game_view`, or
+`setup_view` before round 1 while the players lay the table out. Its shape is the
+`View` type below (fields may be added, never renamed); it stays a dict (a `TypedDict`)
+because it is sent as it is, as JSON, to the page and the display's mirror.
 
 Each pending chore also carries its msgid and fields (``say``, ``words``) and ``texts``:
 its sentence in every language of the page, from the one renderer (`web.announce.texts`).
@@ -29,31 +14,164 @@ its sentence in every language of the page, from the one renderer (`web.announce
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from referee.game import Game, Phase, Step
-from referee.pieces import COLOURS
+from referee.pieces import COLOURS, Colour
+from referee.setup import Player
+from referee.table.referee import TableReferee
 from web.announce import texts
+
+#: Cubes by colour.
+Counts = dict[Colour, int]
+
+#: The status line before round 1, while nothing else is said.
+SET_UP = (
+    "Set up the table: 3 cubes of each colour on the territories, the emperor, each "
+    "reserve; then choose discs."
+)
+
+
+class PlayerView(TypedDict):
+    name: str
+    castles: str
+    seat: str | None
+    court: Counts
+    reserve: Counts
+    control: list[str]
+    discs: list[int]
+    """Disc numbers still in hand."""
+    disc: int | None
+    territories: int
+    score: int
+
+
+class UnitView(TypedDict):
+    territories: list[int]
+    owner: str | None
+    cubes: Counts
+    emperor: bool
+    reachable: bool
+    """The emperor can stop here with the disc of the player to move."""
+
+
+class TerritoryView(TypedDict):
+    cubes: Counts
+    owner: str | None
+    unit: int
+    """Its index in ``units``."""
+
+
+class IllegalView(TypedDict):
+    code: str | None
+    message: str | None
+    player: str | None
+    say: NotRequired[str]
+    """The message's msgid and fields, where a caller gives them: a screen then says the
+    act in its own language (`referee.announcements.illegal_detail`)."""
+    words: NotRequired[dict[str, Any]]
+
+
+class QuestionView(TypedDict):
+    """The referee's standing question ("1 yellow on territory 7?"), as the screens and
+    the page show it."""
+
+    zone: str | None
+    part: str | None
+    counts: Any
+    message: str | None
+    code: str | None
+    player: str | None
+
+
+class TableView(TypedDict):
+    legal: bool
+    illegal: IllegalView | None
+    question: QuestionView | None
+    pending: list[dict[str, Any]]
+    """The chores the table owes (`referee.table.referee.TableReferee.chores`): a castle
+    (``territories``, ``side``, ``from``) or a cylinder (``colour``, ``player``,
+    ``seat``), with the referee's ``message``, its ``say`` and ``words``, and ``texts``
+    (its sentence by language code)."""
+
+
+class StatusView(TypedDict):
+    camera: str
+    """``ok``, ``lost``, ``demo`` or ``none``."""
+    message: str
+
+
+class View(TypedDict):
+    """The whole view model: ``GET /api/state``, the SSE ``state`` event, every screen."""
+
+    round: int
+    phase: str
+    step: str | None
+    to_move: str | None
+    cubes_to_play: NotRequired[int]
+    """Not before round 1."""
+    choosers: list[str]
+    order: list[str]
+    discs_chosen: list[list[Any]]
+    """``[name, disc]`` pairs in the order laid."""
+    players: list[PlayerView]
+    units: list[UnitView]
+    territories: dict[str, TerritoryView]
+    emperor: int | None
+    supply: Counts
+    finished: bool
+    winner: str | None
+    reason: str | None
+    table: TableView
+    status: StatusView
+    training: NotRequired[bool]
+    """A hub with the advisor: whether training mode is on for this game."""
+    bare: NotRequired[Mapping[str, Any] | None]
+    """Before round 1 on a camera that learns the bare table: that step
+    (`firmware.bare.BareStep.view`: ``step``, ``problem``, ``message``)."""
+
+
+class SideView(TypedDict):
+    side: str
+    players: list[str]
+    cubes: Counts
+    castles: int
+    total: int
+
+
+class MajorityView(TypedDict):
+    """`Game.explain` as data: each side's strength in one unit and what it is made of."""
+
+    territories: list[int]
+    owner: str | None
+    cubes: Counts
+    sides: list[SideView]
+    outcome: str
+    side: str | None
+    margin: int
+    text: str
 
 
 def game_view(
     game: Game,
     *,
-    illegal: Mapping[str, Any] | None = None,
+    illegal: IllegalView | None = None,
     pending: Sequence[Mapping[str, Any]] = (),
     camera: str = "none",
     message: str = "",
-    question: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
-    """The view model of ``game`` and the table around it. ``question``: the referee
-    doubts the camera and waits for the players' yes or no (the table is not illegal)."""
+    question: QuestionView | None = None,
+    training: bool | None = None,
+) -> View:
+    """The view model of ``game`` and the table around it. ``illegal``: the act standing
+    now; ``question``: the referee doubts the camera and waits for the players' yes or no
+    (the table is not illegal); ``training``: said by a hub with the advisor."""
     to_move = game.to_move
     reach: set[int] = set()
     if game.phase is Phase.ACTION and game.step is Step.EMPEROR and to_move is not None:
         disc = game.disc(to_move) or 0
         reach = {game.emperor_reach(steps) for steps in range(1, disc + 1)}
-    units = []
-    territories: dict[str, Any] = {}
+    units: list[UnitView] = []
+    territories: dict[str, TerritoryView] = {}
     for index, unit in enumerate(game.units()):
         owner = game.owner(unit[0])
         cubes = [game.territory(t) for t in unit]
@@ -73,23 +191,22 @@ def game_view(
                 "owner": owner,
                 "unit": index,
             }
-    players = []
-    for p in game.players:
-        players.append(
-            {
-                "name": p.name,
-                "castles": p.castles,
-                "seat": p.seat,
-                "court": game.court(p.name).as_dict(),
-                "reserve": game.reserve(p.name).as_dict(),
-                "control": list(game.control(p.name)),
-                "discs": sorted(game.discs_in_hand(p.name)),
-                "disc": game.disc(p.name),
-                "territories": game.castles(p.castles),
-                "score": game.score(p.castles),
-            }
-        )
-    return {
+    players: list[PlayerView] = [
+        {
+            "name": p.name,
+            "castles": p.castles,
+            "seat": p.seat,
+            "court": game.court(p.name).as_dict(),
+            "reserve": game.reserve(p.name).as_dict(),
+            "control": list(game.control(p.name)),
+            "discs": sorted(game.discs_in_hand(p.name)),
+            "disc": game.disc(p.name),
+            "territories": game.castles(p.castles),
+            "score": game.score(p.castles),
+        }
+        for p in game.players
+    ]
+    view: View = {
         "round": game.round,
         "phase": game.phase.value,
         "step": game.step.value if game.phase is Phase.ACTION else None,
@@ -108,27 +225,120 @@ def game_view(
         "finished": game.is_over,
         "winner": game.winner,
         "reason": game.reason,
-        "table": {
-            "legal": illegal is None,
-            "illegal": dict(illegal) if illegal is not None else None,
-            "question": dict(question) if question is not None else None,
-            "pending": [{**p, "texts": texts(p)} for p in pending],
-        },
+        "table": _table(illegal, question, pending),
         "status": {"camera": camera, "message": message},
+    }
+    if training is not None:
+        view["training"] = training
+    return view
+
+
+def setup_view(
+    players: Sequence[Player],
+    referee: TableReferee,
+    *,
+    camera: str = "none",
+    message: str = "",
+    bare: Mapping[str, Any] | None = None,
+) -> View:
+    """The view before round 1: the table as seen while the players set it up (each
+    territory its own unit, every disc in hand). ``bare``: the bare-table step before
+    it, whose words are the status line while nothing else is said."""
+    table = referee.table
+    territories: dict[str, TerritoryView] = {}
+    if table is not None:
+        for t in range(1, 16):
+            territories[str(t)] = {
+                "cubes": table.territory(t).as_dict(),
+                "owner": None,
+                "unit": t - 1,
+            }
+    status = message or (str(bare["message"]) if bare is not None else SET_UP)
+    return {
+        "round": 0,
+        "phase": "setup",
+        "step": None,
+        "to_move": None,
+        "choosers": [],
+        "order": [],
+        "discs_chosen": [],
+        "players": [
+            {
+                "name": p.name,
+                "castles": p.castles,
+                "seat": p.seat,
+                "court": {},
+                "reserve": {},
+                "control": [],
+                "discs": [1, 2, 3, 4, 5],
+                "disc": None,
+                "territories": 0,
+                "score": 0,
+            }
+            for p in players
+        ],
+        "units": [
+            {
+                "territories": [t],
+                "owner": None,
+                "cubes": territories[str(t)]["cubes"] if str(t) in territories else {},
+                "emperor": table is not None and table.emperor == t,
+                "reachable": False,
+            }
+            for t in range(1, 16)
+        ],
+        "territories": territories,
+        "emperor": None if table is None else table.emperor,
+        "supply": {},
+        "finished": False,
+        "winner": None,
+        "reason": None,
+        "table": _table(illegal_view(referee.illegal), question_view(referee.question)),
+        "status": {"camera": camera, "message": status},
+        "bare": bare,
     }
 
 
-#: The fields of a standing question the screens and the page show.
-QUESTION_FIELDS = ("zone", "part", "counts", "message", "code", "player")
+def _table(
+    illegal: IllegalView | None,
+    question: QuestionView | None,
+    pending: Sequence[Mapping[str, Any]] = (),
+) -> TableView:
+    return {
+        "legal": illegal is None,
+        "illegal": None if illegal is None else illegal.copy(),
+        "question": None if question is None else question.copy(),
+        "pending": [{**p, "texts": texts(p)} for p in pending],
+    }
 
 
-def question_view(question: Mapping[str, Any] | None) -> dict[str, Any] | None:
+def illegal_view(illegal: Mapping[str, Any] | None) -> IllegalView | None:
+    """The referee's standing ``illegal`` event as the appliance's view shows it."""
+    if illegal is None:
+        return None
+    return {
+        "code": illegal.get("code"),
+        "message": illegal.get("message"),
+        "player": illegal.get("player"),
+    }
+
+
+def question_view(question: Mapping[str, Any] | None) -> QuestionView | None:
     """The referee's standing ``question`` event as the view shows it."""
-    return None if question is None else {k: question.get(k) for k in QUESTION_FIELDS}
+    if question is None:
+        return None
+    return {
+        "zone": question.get("zone"),
+        "part": question.get("part"),
+        "counts": question.get("counts"),
+        "message": question.get("message"),
+        "code": question.get("code"),
+        "player": question.get("player"),
+    }
 
 
-def majority_view(game: Game, territory: int) -> dict[str, Any]:
-    """`Game.explain` as data: each side's strength and what it is made of."""
+def majority_view(game: Game, territory: int) -> MajorityView:
+    """`Game.explain` of the unit holding ``territory``, as data."""
     majority = game.explain(territory)
     return {
         "territories": list(majority.territories),
@@ -151,11 +361,11 @@ def majority_view(game: Game, territory: int) -> dict[str, Any]:
     }
 
 
-def majorities_view(game: Game) -> list[dict[str, Any]]:
+def majorities_view(game: Game) -> list[MajorityView]:
     """Every unit's majority, most contested (smallest margin) first."""
     views = [majority_view(game, unit[0]) for unit in game.units()]
     return sorted(views, key=lambda v: (v["margin"], v["territories"][0]))
 
 
-def _colours(counts: Sequence[int]) -> dict[str, int]:
+def _colours(counts: Sequence[int]) -> Counts:
     return dict(zip(COLOURS, counts, strict=True))

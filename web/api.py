@@ -166,7 +166,7 @@ def pin() -> Any:
 def correction() -> Any:
     body = validate.json_body()
     hub = context().hub
-    seats = [p["seat"] for p in hub.state()["players"] if p.get("seat")]
+    seats = [seat for p in hub.state()["players"] if (seat := p["seat"])]
     zone = validate.zone(body.get("zone"), seats)
     counts = validate.counts(body.get("counts"))
     return jsonify(_command(lambda: hub.correct(zone, counts)))

@@ -23,6 +23,7 @@ from typing import Any
 from babel.support import Translations
 
 from firmware.bus import Announcement, EventBus
+from firmware.view import View
 from web.announce import sentence
 
 #: Announcements sent with the first message of a stream.
@@ -42,7 +43,7 @@ class StateCache:
 
     FRESH_S = 1.0
 
-    def __init__(self, bus: EventBus, state: Callable[[], dict[str, Any]]) -> None:
+    def __init__(self, bus: EventBus, state: Callable[[], View]) -> None:
         self._bus = bus
         self._state = state
         self._lock = threading.Lock()

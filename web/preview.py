@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from firmware.bus import EventBus
-from firmware.hub import CommandError
-from firmware.view import game_view, majorities_view, majority_view
+from firmware.hub import CommandError, Reply
+from firmware.view import MajorityView, View, game_view, majorities_view, majority_view
 from referee.check import check_file
 from referee.events import Event
 from referee.game import Game, Phase
@@ -93,19 +93,19 @@ class PreviewHub:
 
     # ---------------------------------------------------------------- Hub
 
-    def state(self) -> dict[str, Any]:
+    def state(self) -> View:
         with self._lock:
-            return {**game_view(self.game, camera="demo", message=""), "training": self.training}
+            return game_view(self.game, camera="demo", training=self.training)
 
-    def majority(self, territory: int) -> dict[str, Any]:
+    def majority(self, territory: int) -> MajorityView:
         with self._lock:
             return majority_view(self.game, territory)
 
-    def majorities(self) -> list[dict[str, Any]]:
+    def majorities(self) -> list[MajorityView]:
         with self._lock:
             return majorities_view(self.game)
 
-    def correct(self, zone: str, counts: dict[str, int]) -> dict[str, Any]:
+    def correct(self, zone: str, counts: dict[str, int]) -> Reply:
         kind, _, where = zone.partition(":")
         colours = [c for c in COLOURS for _ in range(int(counts.get(c, 0)))]
         with self._lock:
@@ -127,7 +127,7 @@ class PreviewHub:
             self._publish([_said("corrected", zone=zone, counts=dict(counts))])
             return self.state()
 
-    def undo(self) -> dict[str, Any]:
+    def undo(self) -> Reply:
         with self._lock:
             if not self.game.move_stack:
                 raise CommandError("there is no step to undo")
@@ -135,13 +135,13 @@ class PreviewHub:
             self._publish([_said("undone")])
             return self.state()
 
-    def confirm(self) -> dict[str, Any]:
+    def confirm(self) -> Reply:
         with self._lock:
             self.confirmed += 1
             self._publish([_said("confirmed")])
             return self.state()
 
-    def press(self, button: str, long: bool = False) -> dict[str, Any]:
+    def press(self, button: str, long: bool = False) -> Reply:
         if button == "majorities":
             self.screen = "live" if long or self.screen == "majorities" else "majorities"
             return {"screen": self.screen}
@@ -166,7 +166,7 @@ class PreviewHub:
 
     # ------------------------------------------------------------- extras
 
-    def new_game(self, players: list[dict[str, str]]) -> dict[str, Any]:
+    def new_game(self, players: list[dict[str, str]]) -> Reply:
         with self._lock:
             chosen = [Player(p["name"], p["castles"], p.get("seat")) for p in players]
             try:
@@ -177,14 +177,14 @@ class PreviewHub:
             self._publish([_said("game-started", players=[p["name"] for p in players])])
             return self.state()
 
-    def set_training(self, on: bool) -> dict[str, Any]:
+    def set_training(self, on: bool) -> Reply:
         """Training mode for this game: the advisor answers when asked, never unasked."""
         with self._lock:
             self.training = bool(on)
             self._publish([_said("training", on=self.training)])
             return {"training": self.training}
 
-    def advice(self) -> dict[str, Any]:
+    def advice(self) -> Reply:
         """Threats, exposure and the best play now (training mode only)."""
         from referee.advisor import advise
 
@@ -195,7 +195,7 @@ class PreviewHub:
                 raise CommandError("no game to advise on")
             return advise(self.game.copy()).to_json()
 
-    def end_game(self) -> dict[str, Any]:
+    def end_game(self) -> Reply:
         with self._lock:
             self._publish([_said("game-ended")])
             return self.state()
