@@ -13,8 +13,8 @@ if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1; then
 fi
 echo "== ruff" >&2
 .venv/bin/ruff check --no-cache .
-echo "== mypy --strict referee vision web firmware/hub.py" >&2
-.venv/bin/mypy --strict referee vision web firmware/hub.py
+echo "== mypy --strict referee vision web firmware" >&2
+.venv/bin/mypy --strict referee vision web firmware
 echo "== pytest" >&2
 # One worker a core (pytest-xdist): the whole demo game through the vision fits in.
 exec .venv/bin/pytest -n auto --dist worksteal "$@"
