@@ -11,8 +11,7 @@ Each pending chore also carries its msgid and fields (``say``, ``words``) and ``
 its sentence in every language of the page, from the one renderer (`web.announce.texts`).
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: `View.__optional_keys__` must see NotRequired.
 from collections.abc import Mapping, Sequence
 from typing import Any, NotRequired, TypedDict
 

@@ -1,0 +1,86 @@
+"""The data between the boxes is typed inside and JSON only at the edges (issue 17):
+table events, the view model and the appliance's outputs."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from firmware.appliance import Appliance, Outputs
+from firmware.bus import Gap
+from firmware.view import View, game_view, setup_view
+from referee.check import check_file
+from referee.events import CastleBuilt
+from referee.setup import Player
+from referee.table.events import TableEvent, stamp, table_event
+
+PLAYERS = [Player("Anna", "white", "south"), Player("Bob", "black", "north")]
+
+
+def test_a_stamped_engine_event_keeps_its_record_fields_first() -> None:
+    built = stamp(CastleBuilt(3, 2, (6,), "white"), 41.5)
+    assert list(built.to_json()) == ["round", "turn", "kind", "territories", "side", "t", "message"]
+    assert isinstance(built.engine, CastleBuilt) and built.engine.territories == (6,)
+    assert built == built.to_json()  # an event reads as its JSON
+
+
+def test_a_table_event_goes_through_json_and_back() -> None:
+    event = table_event("corrected", 12.0, "Corrected.", zone="territory:7").published(4)
+    data = json.loads(json.dumps(event.to_json()))
+    assert list(data) == ["kind", "t", "zone", "message", "id"]
+    again = TableEvent.from_json(data)
+    assert again == event and again.id == 4 and again.kind == "corrected"
+    assert Gap(9).to_json() == {"kind": "gap", "id": 9}
+
+
+def test_commands_answer_plain_json() -> None:
+    appliance = Appliance(PLAYERS)
+    reply = appliance.press("majorities")
+    assert json.loads(json.dumps(reply)) == reply
+    assert reply["events"][0]["kind"] == "button"
+
+
+def _keys(view: View) -> set[str]:
+    return set(view)
+
+
+def test_both_views_have_the_keys_view_declares() -> None:
+    required = set(View.__required_keys__)
+    declared = required | set(View.__optional_keys__)
+    verdict = check_file("examples/club-night.json")
+    assert verdict.game is not None
+    playing = game_view(verdict.game, training=False)
+    waiting = setup_view(PLAYERS, Appliance(PLAYERS).referee, camera="ok")
+    for view in (playing, waiting):
+        assert required <= _keys(view) <= declared
+    assert waiting["status"]["message"].startswith("Set up the table")
+    assert "cubes_to_play" not in waiting and waiting["bare"] is None
+
+
+class Shows:
+    def __init__(self) -> None:
+        self.updates: list[Any] = []
+        self.closed = 0
+
+    def update(self, view: Any, events: Any) -> None:
+        self.updates.append((view, list(events)))
+
+    def close(self) -> None:
+        self.closed += 1
+
+
+def test_the_appliance_opens_its_outputs_for_itself() -> None:
+    shows = Shows()
+    asked: list[Appliance] = []
+
+    def open_outputs(appliance: Appliance) -> Outputs:
+        asked.append(appliance)  # the display asks it for majorities, the buttons press it
+        return Outputs([shows], display_png=lambda: b"\x89PNG")
+
+    appliance = Appliance(PLAYERS, outputs=open_outputs)
+    assert asked == [appliance]
+    appliance.set_camera("ok")
+    assert shows.updates and shows.updates[-1][1][0].kind == "camera"
+    assert appliance.display_png() == b"\x89PNG"
+    appliance.close()
+    assert shows.closed == 1
