@@ -53,6 +53,13 @@ class ProblemFound(Exception):
         self.problem = problem
 
 
+def second_disc(game: Game, player: str, extra: int) -> Said:
+    """A player who took a disc this round has taken another: said where the table shows
+    it (a tray emptied) and where the referee is told it (a disc settled twice)."""
+    return said("%(player)s has already chosen disc %(disc)s this round and took "
+                "disc %(extra)s too", player=player, disc=game.disc(player), extra=extra)
+
+
 def find_problem(reading: Reading, game: Game, table: Table, chores: Chores) -> Problem | None:
     """The first illegal thing on ``table`` given the accepted ``game``, or None."""
     judgement = Judgement(reading, game, table, chores)
@@ -131,18 +138,8 @@ class Judgement:
                 continue
             if phase is Phase.OPENING:
                 if game.disc(p.name) is not None:
-                    return Problem(
-                        "disc-order",
-                        said(
-                            "%(player)s has already chosen disc %(disc)s this round and took "
-                            "disc %(extra)s too",
-                            player=p.name,
-                            disc=game.disc(p.name),
-                            extra=min(missing),
-                        ),
-                        p.name,
-                        (tray,),
-                    )
+                    return Problem("disc-order", second_disc(game, p.name, min(missing)),
+                                   p.name, (tray,))
                 return Problem(
                     "disc-order",
                     said(

@@ -57,7 +57,7 @@ from referee.table import doubts
 from referee.table.corrections import Corrections, Value, read, write
 from referee.table.events import TableEvent, stamp, table_event
 from referee.table.journal import Changes, Journal
-from referee.table.problems import Problem, ProblemFound, find_problem
+from referee.table.problems import Problem, ProblemFound, find_problem, second_disc
 from referee.table.reading import (
     DISCS,
     NO_CASTLE,
@@ -1278,18 +1278,7 @@ class TableReferee:
                 continue
             if p.name in chosen:
                 raise ProblemFound(
-                    Problem(
-                        "disc-order",
-                        said(
-                            "%(player)s has already chosen disc %(disc)s this round and took "
-                            "disc %(number)s too",
-                            player=p.name,
-                            disc=game.disc(p.name),
-                            number=min(missing),
-                        ),
-                        p.name,
-                    )
-                )
+                    Problem("disc-order", second_disc(game, p.name, min(missing)), p.name))
             if len(missing) > 1:
                 raise ProblemFound(
                     Problem(
