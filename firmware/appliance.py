@@ -13,6 +13,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -416,6 +417,12 @@ class Appliance:
             return advise(game.copy()).to_json()
 
     # ------------------------------------------------ the web page's extras
+
+    @property
+    def reading(self) -> AbstractContextManager[object]:
+        """The camera loop reads a frame under it; learning the bare table swaps the
+        reader under it too (`firmware.watch.KeepsFrames`)."""
+        return self.bare.lock
 
     def keep_frame(self, frame: Any, snapshot: Any) -> None:
         """The camera loop shows us each frame (kept by reference for the web page and

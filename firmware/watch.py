@@ -13,8 +13,9 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from vision.snapshot import Snapshot
 
@@ -37,11 +38,24 @@ class Eyes(Protocol):
 
 
 class Table(Protocol):
-    """The appliance's side of the loop."""
+    """The appliance's side of the loop (`KeepsFrames` for what only some tables do)."""
 
     def feed(self, snapshot: Snapshot | dict[str, Any]) -> Any: ...
 
     def set_camera(self, status: str, message: str = "") -> None: ...
+
+
+@runtime_checkable
+class KeepsFrames(Protocol):
+    """A table that keeps each frame (the page's camera view, the bare table learnt from
+    it) and changes the reader when it learns: the loop reads no frame meanwhile."""
+
+    def keep_frame(self, frame: Any, snapshot: Any) -> None: ...
+
+    @property
+    def reading(self) -> AbstractContextManager[object]:
+        """Held while a frame is read, and while the reader changes."""
+        ...
 
 
 @dataclass
@@ -70,10 +84,10 @@ def watch(
     reopening it as a live camera is.
     """
     stats = stats or WatchStats()
-    keep_frame = getattr(table, "keep_frame", None)  # the camera view, for the web page
+    keeps = table if isinstance(table, KeepsFrames) else None
     # learning the bare table (a Confirm, from another thread) changes the reader: not
     # while it reads a frame
-    reading = getattr(getattr(table, "bare", None), "lock", None) or contextlib.nullcontext()
+    reading = keeps.reading if keeps is not None else contextlib.nullcontext()
     while not stop.is_set():
         try:
             source = open_source()
@@ -104,8 +118,8 @@ def watch(
                     snapshot = eyes.read(frame, t)
                 stats.read_seconds += time.perf_counter() - start
                 stats.frames += 1
-                if keep_frame is not None:
-                    keep_frame(frame, snapshot)
+                if keeps is not None:
+                    keeps.keep_frame(frame, snapshot)
                 table.feed(snapshot)
             else:
                 if once and not stalled.is_set():
