@@ -27,7 +27,6 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from referee.setup import Player
 from referee.terminal import for_terminal
 
 if TYPE_CHECKING:  # each is imported where it is first needed: `carolus --help` stays quick
@@ -36,6 +35,7 @@ if TYPE_CHECKING:  # each is imported where it is first needed: `carolus --help`
     from firmware.config import Config
     from firmware.gamelog.store import GameLog
     from firmware.watch import Eyes, FrameSource
+    from referee.setup import Player
     from vision.layout import Layout
     from vision.reader import Reader
     from web.server import WebServer
@@ -412,6 +412,8 @@ def presses_confirm(
 
 def _plan_source(spec: str, args: argparse.Namespace, config: Config) -> Plan:
     """How to open ``spec``, who plays, and the vision that reads it."""
+    from referee.setup import Player
+
     if spec == "demo":
         from firmware.demo import DemoSource, demo_record
 
