@@ -6,7 +6,7 @@ the web page can import the type without the camera stack.
 `Snapshot` is what `vision.reader.Reader.read` returns; JSON exists only at the edges
 (`carolus vision read`, snapshot files, the referee's parser), through one pair,
 `Snapshot.to_json` / `Snapshot.from_json`. The JSON is the contract of
-``../shared/spec/table.md`` to the letter, with the fields the reader adds beside it:
+the table format (``docs/table.md``) to the letter, with the fields the reader adds beside it:
 ``t`` (when given), ``reader`` (``"reference"`` or ``"absolute"``) and ``confidence``
 (``{zone: 0..1}`` for the zones it doubts). `to_json` writes the keys in the order the
 reader always wrote them, so a snapshot file is the same byte for byte.
