@@ -36,6 +36,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from scripts.fit_difference import _drifted
 from vision.calibration import calibrate, reader_for
 from vision.layout import Layout, load_layout
 from vision.markers import MatLocator
@@ -106,16 +107,26 @@ def accuracy(layout: Layout, hard: bool, n: int, seed0: int, calibrated: bool,
             "wrong_by_kind": wrong}
 
 
-def hands(layout: Layout, n: int, seed0: int) -> dict[str, Any]:
-    """Half the frames with a hand over the mat, half without, mild and hard light."""
+def hands(layout: Layout, n: int, seed0: int, bare: bool = False) -> dict[str, Any]:
+    """Half the frames with a hand over the mat, half without, mild and hard light.
+
+    `bare`: the reader first learns the bare table under the same lamp, and the frame is
+    drawn after the lamp drifted (brighter or dimmer, warmer or cooler, its gradient
+    turned), as between the set-up and the play; the border is then judged against it."""
     tp = fn = fp = tn = 0
     for i in range(n):
         rng = np.random.default_rng(seed0 + i)
         with_hand = i % 2 == 0
         scene = sc.random_scene(layout, rng, hard=i % 4 >= 2,
                                 hand_probability=1.0 if with_hand else 0.0, **VARIETY)
+        reader = Reader(layout)
+        if bare:
+            empty = sc.with_changes(scene, [])
+            empty.hands = []
+            reader.use_bare(reader.learn_bare(sc.render(layout, empty, seed0 + i + 1)))
+            scene.lighting = _drifted(scene.lighting, rng)
         truth = sc.truth(layout, scene)["occluded"]
-        flagged = Reader(layout).read(sc.render(layout, scene, seed0 + i)).occluded
+        flagged = reader.read(sc.render(layout, scene, seed0 + i)).occluded
         tp += truth and flagged
         fn += truth and not flagged
         fp += (not truth) and flagged
@@ -343,8 +354,11 @@ def main() -> int:
         print(name, json.dumps(out[name]), file=sys.stderr)
         print(name + " calibrated", json.dumps(out[name + "_calibrated"]), file=sys.stderr)
     if "hands" in sets:
-        out["hands"] = hands(layout, 2 * n // 2 if not args.quick else 20, SEEDS["hands"])
+        count = 2 * n // 2 if not args.quick else 20
+        out["hands"] = hands(layout, count, SEEDS["hands"])
         print("hands", json.dumps(out["hands"]), file=sys.stderr)
+        out["hands_calibrated"] = hands(layout, count, SEEDS["hands"] + 50_000, bare=True)
+        print("hands calibrated", json.dumps(out["hands_calibrated"]), file=sys.stderr)
     out["resolutions"] = {}
     for k, size in enumerate(RESOLUTIONS):
         if "resolutions" not in sets:
@@ -380,10 +394,13 @@ def report(out: dict[str, Any]) -> str:
         lines.append(f"| {key.replace('_', ' + ')} | {r['frames']} | "
                      f"{100 * r['zone_accuracy']:.2f} % | {100 * r['frame_accuracy']:.1f} % | "
                      f"{r['wrong_by_kind'] or '-'} |")
-    if "hands" in out:
-        h = out["hands"]
-        lines += ["", f"Hands: {h['hand_frames']} of {h['frames']} frames with a hand; "
-                  f"recall {100 * h['recall']:.1f} %, false alarms {100 * h['false_alarm']:.1f} %."]
+    for key, what in (("hands", "Hands"), ("hands_calibrated", "Hands, against the bare "
+                                                      "table under a drifted lamp")):
+        if key in out:
+            h = out[key]
+            lines += ["", f"{what}: {h['hand_frames']} of {h['frames']} frames with a hand; "
+                      f"recall {100 * h['recall']:.1f} %, "
+                      f"false alarms {100 * h['false_alarm']:.1f} %."]
     if out.get("resolutions"):
         lines += ["", "| frame size | read ms, 1 core (median / best) | first read incl. "
                   "markers | marker search | change check | zones right (mild) | "

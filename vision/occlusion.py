@@ -5,9 +5,20 @@ the border (between and beside the markers) is sampled: paper that suddenly read
 or skin-coloured means an arm. The same samples give the light falling on the mat (its
 shape a plane, its colour per channel), which the reader uses for white balance. Motion is a tiny
 strided thumbnail compared with the previous frame's.
+
+A lamp is not a plane: a warm spot, a patch of glare or the shade of a shelf lies on the
+border of every frame the same way. Judged against the plane alone, such a stretch reads
+"off-colour" for the whole evening and every frame is taken for a hand (a whole game
+never began so). With the bare table learnt, each border sample is judged against what
+it showed then (`BorderWatch.learn`): only what changed since is a hand. The bounds of
+that test are fitted by ``scripts/fit_hands.py`` (``vision/fitted/hands.json``).
 """
 
 from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -20,6 +31,28 @@ CLUSTER_MM = 60.0    # size of the border stretch the covered samples must crowd
 MIN_COVERED = 8      # covered samples before the frame counts as occluded
 MOTION = 3.5         # mean grey-level change of the thumbnail
 CLIPPED = 250.0      # a paper channel this bright may be saturated
+HANDS_FITTED = Path(__file__).with_name("fitted") / "hands.json"
+
+
+@dataclass(frozen=True)
+class HandBounds:
+    """How far a border sample may move from the bare table's before it is an arm's
+    (fitted by ``scripts/fit_hands.py``): `dark`, its brightest channel over the bare
+    table's, both over the fitted light; `chroma`, the spread of its three channels'
+    ratios (a shadow scales them alike, a sleeve or skin does not), among samples that
+    did not grow brighter (see `hand_like`)."""
+
+    dark: float
+    chroma: float
+
+    @classmethod
+    def load(cls, path: Path = HANDS_FITTED) -> HandBounds | None:
+        """The stored bounds, or None before they are fitted."""
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))["model"]
+            return cls(dark=float(data["dark"]), chroma=float(data["chroma"]))
+        except (OSError, KeyError, TypeError, ValueError):
+            return None
 
 
 def border_points(layout: Layout) -> np.ndarray:
@@ -56,6 +89,18 @@ class WhiteField:
         return paper
 
 
+def hand_like(moved: np.ndarray, bounds: HandBounds) -> np.ndarray:
+    """Border samples an arm may cover, from each one's paper over the bare table's
+    (n x 3). Darker beyond `bounds.dark`, or off-colour beyond `bounds.chroma` without
+    growing brighter: skin and sleeves are darker than white paper under the same lamp,
+    while glare that grows as the lamp drifts brightens the paper and whitens it."""
+    brightest = moved.max(axis=1)
+    spread = brightest - moved.min(axis=1)
+    result: np.ndarray = (brightest < bounds.dark) | ((spread > bounds.chroma)
+                                                      & (brightest <= 1.0))
+    return result
+
+
 class BorderWatch:
     """Samples the paper border: white field for balance, dark runs for hands."""
 
@@ -64,6 +109,11 @@ class BorderWatch:
         self.refs = [z for z in layout.of_kind("reference") if z.raw.get("shade") == "white"]
         self.px: np.ndarray | None = None
         self.valid: np.ndarray | None = None
+        #: Each border point's paper over the fitted light on the bare table (NaN where
+        #: the camera did not see it); None: judged against the plane alone.
+        self.reference: np.ndarray | None = None
+        self.bounds = HandBounds.load()
+        self._seen: np.ndarray | None = None
         #: the last white field's samples: design matrix, plane, values (None before one)
         self._fit: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
@@ -78,6 +128,7 @@ class BorderWatch:
         ok = (self.px[:, 0] >= 0) & (self.px[:, 0] < w) & (self.px[:, 1] >= 0) & (
             self.px[:, 1] < h)
         px = self.px[ok]
+        self._seen = ok
         return frame[px[:, 1], px[:, 0]].astype(np.float32), self.points_mm[ok]
 
     def white_field(self, frame: np.ndarray, atlas: object, atlas_img: np.ndarray
@@ -150,6 +201,24 @@ class BorderWatch:
             return None
         return np.median(np.asarray(found, np.float32), axis=0)
 
+    def profile(self) -> np.ndarray | None:
+        """The last frame's border paper over its fitted light, one row per border point
+        (NaN where the frame did not show it): what `learn` keeps."""
+        if self._fit is None or self._seen is None:
+            return None
+        design, coef, values = self._fit
+        n = self._border_count
+        balanced = values[:n] / np.maximum(1.0, np.minimum(255.0, design[:n] @ coef))
+        out = np.full((len(self.points_mm), 3), np.nan, np.float32)
+        out[self._seen] = balanced
+        return out
+
+    def learn(self, reference: np.ndarray | None) -> None:
+        """Judge the border against `reference` (a `profile` of the bare table) from now on;
+        None: against the fitted plane alone. A profile of another layout is ignored."""
+        ok = reference is not None and reference.shape == (len(self.points_mm), 3)
+        self.reference = reference if ok else None
+
     def covered(self, frame: np.ndarray, white: WhiteField) -> bool:
         """True when enough border paper is dark or off-colour: an arm over the edge."""
         if self._fit is None:
@@ -162,6 +231,11 @@ class BorderWatch:
         balanced = v / np.maximum(1.0, f)
         chroma = balanced.max(axis=1) - balanced.min(axis=1)
         bad = (bright < DARK) | (chroma > 0.2)
+        if self.reference is not None and self.bounds is not None and self._seen is not None:
+            ref = self.reference[self._seen]
+            known = ~np.isnan(ref).any(axis=1)
+            moved = balanced[known] / np.maximum(0.02, ref[known])
+            bad[known] = hand_like(moved, self.bounds)
         if int(bad.sum()) < MIN_COVERED:
             return False
         # An arm is one place: bad samples must crowd into one stretch of the border.

@@ -168,11 +168,12 @@ class Reader:
             self._pose_id = id(pose)
         atlas = self.atlas.cut(frame)
         self.balance(frame, atlas)
-        return BareTable(atlas)
+        return BareTable(atlas, self.border.profile())
 
     def use_bare(self, bare: BareTable | None, difference: Difference | None = None) -> None:
         """Read pieces as what differs from `bare` (None: back to absolute colours)."""
         self.bare = bare
+        self.border.learn(None if bare is None else bare.border)
         self.steady.reset()
         self._comparison = None if bare is None else Comparison(
             bare, self.atlas, difference or self.difference)

@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import base64
 import json
-from dataclasses import dataclass
+import struct
+import zlib
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -37,6 +39,30 @@ _ONES = np.ones((1, 3), np.float32)
 NUDGE_PX = 4
 
 
+#: The private PNG chunk (ancillary, safe to copy) that keeps the border, and its header.
+BORDER_CHUNK = b"cbRd"
+BORDER_TAG = b"carolus-border/1\0"
+_AFTER_HEADER = 8 + 25          # the signature and the IHDR chunk
+
+
+def _border_in(png: bytes) -> np.ndarray | None:
+    """The border kept in a bare table's PNG, or None (none kept, or damaged)."""
+    at = 8
+    while at + 12 <= len(png):
+        (length,) = struct.unpack(">I", png[at:at + 4])
+        kind, body = png[at + 4:at + 8], png[at + 8:at + 8 + length]
+        if kind == b"IDAT" or len(body) < length:
+            return None
+        crc = png[at + 8 + length:at + 12 + length]
+        if kind == BORDER_CHUNK and body.startswith(BORDER_TAG):
+            values = body[len(BORDER_TAG):]
+            if crc != struct.pack(">I", zlib.crc32(kind + body)) or len(values) % 6:
+                return None
+            return np.frombuffer(values, "<f2").astype(np.float32).reshape(-1, 3)
+        at += 12 + length
+    return None
+
+
 class BareTableError(ValueError):
     """A stored bare-table picture that cannot be used; the message says why."""
 
@@ -47,27 +73,38 @@ class BareTable:
 
     `atlas_shape` ties it to the atlas it was cut with: a picture learnt with another
     layout or scale cannot be compared pixel for pixel and is refused on use.
+    `border`: the mat's paper border as it was then (`vision.occlusion.BorderWatch.profile`),
+    against which arms reaching in are told from the lamp's own patches; None when it was
+    not kept (a picture stored before it was).
     """
 
     atlas: np.ndarray
+    border: np.ndarray | None = field(default=None, compare=False)
 
     @property
     def shape(self) -> tuple[int, int]:
         return (int(self.atlas.shape[0]), int(self.atlas.shape[1]))
 
     def to_bytes(self) -> bytes:
-        """Lossless PNG: the reference is compared pixel for pixel, JPEG would blur it."""
+        """Lossless PNG: the reference is compared pixel for pixel, JPEG would blur it.
+        The border rides in a private chunk, so the file stays one PNG any viewer opens."""
         ok, buf = cv2.imencode(".png", self.atlas, [cv2.IMWRITE_PNG_COMPRESSION, 6])
         if not ok:
             raise BareTableError("the bare table could not be encoded")
-        return bytes(buf)
+        png = bytes(buf)
+        if self.border is None:
+            return png
+        body = BORDER_TAG + self.border.astype("<f2").tobytes()
+        chunk = (struct.pack(">I", len(body)) + BORDER_CHUNK + body
+                 + struct.pack(">I", zlib.crc32(BORDER_CHUNK + body)))
+        return png[:_AFTER_HEADER] + chunk + png[_AFTER_HEADER:]
 
     @classmethod
     def from_bytes(cls, data: bytes) -> BareTable:
         img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
         if img is None:
             raise BareTableError("the stored bare table is not a PNG image")
-        return cls(img)
+        return cls(img, _border_in(data))
 
     def to_text(self) -> str:
         """Base64 of the PNG, for JSON files (the calibration)."""
