@@ -424,6 +424,15 @@ class Appliance:
         reader under it too (`firmware.watch.KeepsFrames`)."""
         return self.bare.lock
 
+    def next_frame(self, frame: Any) -> None:
+        """The camera loop's next frame, before it is read (`firmware.watch.ShowsFrames`):
+        the camera view shows it from now on, with the last snapshot read until this
+        one's comes, and lets go of the frame before. Held until then, the frame before
+        was a second frame (9 MB at 2304×1296) beside the read's own arrays: the peak of
+        the appliance's memory (issue 15)."""
+        if self.camera_view is not None:
+            self.camera_view.show(frame)
+
     def keep_frame(self, frame: Any, snapshot: Any) -> None:
         """The camera loop shows us each frame (kept by reference for the web page and
         for learning the bare table)."""

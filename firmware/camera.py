@@ -1,8 +1,10 @@
 """What the camera sees, for people setting it up: the latest frame, the zones over it,
 and calibration started from the web page.
 
-The camera loop hands every frame to `CameraView.keep` (a reference, no copy); encoding
-and drawing happen only when a page asks, so watching costs nothing extra.
+The camera loop hands every frame to `CameraView.show` before reading it and to
+`CameraView.keep` with its snapshot after (a reference, no copy): the view never holds the
+frame before while the next is read. Encoding and drawing happen only when a page asks,
+so watching costs nothing extra.
 """
 
 from __future__ import annotations
@@ -28,6 +30,12 @@ class CameraView:
     def keep(self, frame: Any, snapshot: Snapshot) -> None:
         with self._lock:
             self._frame, self._snapshot = frame, snapshot
+
+    def show(self, frame: Any) -> None:
+        """The next frame, before it is read: shown from now on (with the last snapshot
+        until `keep` brings its own), the one before let go."""
+        with self._lock:
+            self._frame = frame
 
     def jpeg(self, width: int = 1152, quality: int = 80) -> bytes | None:
         """The latest frame, scaled to ``width`` pixels, as JPEG."""

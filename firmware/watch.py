@@ -58,6 +58,14 @@ class KeepsFrames(Protocol):
         ...
 
 
+@runtime_checkable
+class ShowsFrames(Protocol):
+    """A table that shows the camera's latest frame (the page's camera view): it is
+    given each frame before the frame is read, and lets go of the one before then."""
+
+    def next_frame(self, frame: Any) -> None: ...
+
+
 @dataclass
 class WatchStats:
     frames: int = 0
@@ -85,6 +93,7 @@ def watch(
     """
     stats = stats or WatchStats()
     keeps = table if isinstance(table, KeepsFrames) else None
+    shows = table if isinstance(table, ShowsFrames) else None
     # learning the bare table (a Confirm, from another thread) changes the reader: not
     # while it reads a frame
     reading = keeps.reading if keeps is not None else contextlib.nullcontext()
@@ -113,6 +122,8 @@ def watch(
                 if stop.is_set():
                     break
                 last_frame[0] = time.monotonic()
+                if shows is not None:  # before the read: one frame held while it reads
+                    shows.next_frame(frame)
                 start = time.perf_counter()
                 with reading:
                     snapshot = eyes.read(frame, t)

@@ -109,3 +109,50 @@ def test_a_recording_is_watched_once() -> None:
     table, stop = Table(), threading.Event()
     stats = watch(lambda: Frames(4), Eyes(), table, stop, once=True)
     assert stats.frames == 4 and table.fed == [0.0, 1.0, 2.0, 3.0]
+
+
+def test_the_page_lets_go_of_the_frame_before_while_the_next_is_read() -> None:
+    """Issue 15 (at most 150 MB over a demo game): while a frame is read, the appliance
+    holds no other frame. The camera view is given each frame before it is read (and
+    shows it with the last snapshot until its own is read), so the frame before is let
+    go then: held until after the read, it was a second frame (9 MB at 2304×1296) at
+    the appliance's peak."""
+    import weakref
+
+    import numpy as np
+
+    from firmware.appliance import Appliance
+    from firmware.camera import CameraView
+    from firmware.watch import ShowsFrames
+    from referee.setup import Player
+
+    class Source:
+        def frames(self) -> Iterator[tuple[float, Any]]:
+            for i in range(4):
+                yield float(i), np.full((8, 8, 3), i, np.uint8)
+
+        def close(self) -> None:
+            pass
+
+    appliance = Appliance(
+        [Player("Anna", "white", "south"), Player("Bob", "black", "north")],
+        camera_view=CameraView(None, None),
+    )
+    assert isinstance(appliance, ShowsFrames)
+    earlier: list[weakref.ref[Any]] = []
+    shown_while_read: list[int] = []
+
+    class Looks:
+        def read(self, frame: Any, t: float | None = None) -> dict[str, Any]:
+            assert all(ref() is None for ref in earlier)  # no frame before is held
+            earlier.append(weakref.ref(frame))
+            view = appliance.camera_view
+            assert view is not None
+            shown_while_read.append(int(view._frame[0, 0, 0]))
+            return {"schema": "carolus-snapshot/1", "t": t, "mat": False}
+
+    watch(Source, Looks(), appliance, threading.Event(), status="ok", once=True)
+    assert len(earlier) == 4
+    assert shown_while_read == [0, 1, 2, 3]  # the page shows the frame being read
+    jpeg = appliance.camera_jpeg()
+    assert jpeg is not None and jpeg[:2] == b"\xff\xd8"
