@@ -9,7 +9,16 @@ from typing import Any
 
 import numpy as np
 
-from firmware.demo import KEPT_FRAMES, DemoSource, DrawingProcess, KeptFrames, Snapshots
+from firmware.demo import (
+    KEPT_FRAMES,
+    DemoSource,
+    DrawingProcess,
+    KeptFrames,
+    Snapshots,
+    _renderer,
+    read_into,
+    write_all,
+)
 from referee.table.simulate import Options, simulate
 
 
@@ -53,6 +62,10 @@ def test_the_appliance_holds_one_frame_of_the_drawing_process() -> None:
         assert b is not a and b.shape == (90, 160, 3)
         assert renderer.frame(first) is not b  # back to the first: sent again, a new array
         assert vars(source).keys().isdisjoint({"_frames"})  # nothing else kept here
+        # the raw bytes make the frame the drawing process drew, pixel for pixel
+        here = KeptFrames(_renderer(1, 160, 90), 160, 90)
+        assert np.array_equal(a, here.frame(first))
+        assert np.array_equal(b, here.frame(other))
     finally:
         source.close()
 
@@ -66,6 +79,48 @@ def test_the_snapshot_stream_is_kept_as_text_and_reads_back_the_same() -> None:
     assert kept[7] == snapshots[7] and kept[-1] == snapshots[-1]
     assert kept[3:6] == snapshots[3:6]
     assert list(kept) == snapshots
+
+
+def test_the_whole_snapshot_stream_is_held_compressed() -> None:
+    """A whole game's stream (some 1800 snapshots, about 4 MB as text) is held in
+    compressed blocks, well under 1 MB, and reads back the same in order, backwards
+    and across blocks."""
+    snapshots = simulate(DemoSource(speed=0).record, random.Random(1), Options()).snapshots
+    kept = Snapshots(snapshots)
+    assert len(snapshots) > 10 * Snapshots.BLOCK
+    assert kept.nbytes < 1_000_000
+    assert list(kept) == snapshots
+    last = len(snapshots) - 1
+    assert [kept[i] for i in (last, 0, Snapshots.BLOCK, Snapshots.BLOCK - 1)] == [
+        snapshots[i] for i in (last, 0, Snapshots.BLOCK, Snapshots.BLOCK - 1)
+    ]
+    assert kept[60:70] == snapshots[60:70]
+
+
+def test_a_frame_comes_over_the_pipe_straight_into_its_array() -> None:
+    """The frame is read into the array it will be (no message gathered first, which was
+    a second frame's worth of memory for a moment), however the pipe splits it."""
+    import multiprocessing
+    import threading
+
+    ours, theirs = multiprocessing.Pipe()
+    sent = np.random.default_rng(1).integers(0, 256, (300, 400, 3), np.uint8)
+    writer = threading.Thread(
+        target=write_all, args=(theirs.fileno(), memoryview(sent.reshape(-1)))
+    )
+    writer.start()
+    got = np.empty_like(sent)
+    read_into(ours.fileno(), memoryview(got.reshape(-1)))
+    writer.join()
+    assert np.array_equal(got, sent)
+    theirs.close()
+    try:
+        read_into(ours.fileno(), memoryview(np.empty(4, np.uint8)))
+    except EOFError:
+        pass
+    else:
+        raise AssertionError("a closed pipe must end the read")
+    ours.close()
 
 
 def test_big_blocks_go_back_to_the_system_when_freed() -> None:
