@@ -76,6 +76,29 @@ Yellow = tuple[Cell, float, float, float, int, np.ndarray]
 EMPEROR_FITTED = FITTED_DIR / "emperor.json"
 
 
+DISCS_FITTED = FITTED_DIR / "discs.json"
+
+
+@dataclass(frozen=True)
+class DiscBound:
+    """When a disc slot is empty, against the bare table (fitted by
+    ``scripts/fit_discs.py``). `kept`: the least share of the bare table's stripes
+    (`_follows`) an empty slot shows; `striped`: the least share of its ring's variance
+    (`_striped`) at which the bare table's own ring is taken to show the print (else a
+    disc lay there when the bare table was learnt, and the stripes' contrast decides)."""
+
+    kept: float
+    striped: float
+
+    @classmethod
+    def load(cls, path: Path = DISCS_FITTED) -> DiscBound | None:
+        try:
+            model = json.loads(path.read_text(encoding="utf-8"))["model"]
+            return cls(kept=float(model["kept"]), striped=float(model["striped"]))
+        except (OSError, KeyError, TypeError, ValueError):
+            return None
+
+
 def emperor_disc() -> float | None:
     """The fitted least radius (mm) of the largest disc inside the emperor's blob (None
     before it is fitted)."""
@@ -134,6 +157,9 @@ class Reader:
         self._cardless: list[Cell] = []
         self.difference = Difference.load()
         self.rows = RowModel.load()
+        #: When a disc slot still shows the bare table's stripes (fitted by
+        #: ``scripts/fit_discs.py``; None before it is fitted: stripe contrast alone).
+        self.discs: DiscBound | None = DiscBound.load()
         #: How wide a disc (radius, mm) the roundest yellow blob must hold to be taken for
         #: the emperor when no blob looks like him (fitted by ``scripts/fit_emperor.py``).
         self.emperor_disc: float | None = emperor_disc()
@@ -980,24 +1006,60 @@ class Reader:
         return float(cell.zone.raw.get("row_start_mm", 17.0))
 
     def _count_discs(self, snap: SnapshotJSON, atlas: np.ndarray) -> None:
-        """A slot is empty while its printed stripes show: the stripes' frequency in the ring
-        around the slot's centre, whatever their phase (so a slightly off homography or
-        lens distortion does not matter)."""
+        """A slot is empty while its printed stripes show.
+
+        Against the bare table: while the ring around the slot's centre still shows the
+        bare table's stripes (`_follows`, which no change of light alters) at least as
+        strongly as the fitted `discs.kept`. Without one, or where the bare table showed no
+        stripes there (a disc left in the tray when it was learnt, `discs.striped`): the
+        stripes' frequency in the ring, whatever their phase (so a slightly off homography or
+        lens distortion does not matter), against the calibration's contrast bound."""
         grey = atlas[..., 1]
+        bare = self.bare.atlas[..., 1] if self.bare is not None else None
         for cell, ring, wave in self._discs:
             if cell.zone.seat not in snap["discs"]:
                 continue
             values = grey[ring].astype(np.float32)
-            contrast = 2 * abs(complex((values - values.mean()) @ wave)) / colours.WHITE_LEVEL
+            contrast = _stripes(values, wave)
+            taken = contrast < self.tuning.disc_stripes
+            if bare is not None and self.discs is not None:
+                then = bare[ring].astype(np.float32)
+                if _striped(then, wave) >= self.discs.striped:
+                    taken = _follows(values, then, wave) < self.discs.kept
             if self.debug is not None:
                 self.debug.append(("disc", cell.zone.seat, cell.zone.raw["disc"], contrast))
-            if contrast < self.tuning.disc_stripes:
+            if taken:
                 snap["discs"][cell.zone.seat].append(int(cell.zone.raw["disc"]))
         for seat in snap["discs"]:
             snap["discs"][seat].sort()
 
 
 Stack = tuple[np.ndarray, np.ndarray, np.ndarray] | None
+
+
+def _stripes(values: np.ndarray, wave: np.ndarray) -> float:
+    """Contrast of the printed stripes in a disc slot's ring (0: none, ~0.3 on paper)."""
+    return 2 * abs(complex((values - values.mean()) @ wave)) / colours.WHITE_LEVEL
+
+
+def _striped(values: np.ndarray, wave: np.ndarray) -> float:
+    """The share of a ring's variance that is the mat's stripes (about 1 for the print,
+    however soft the camera draws it; small for a disc's face)."""
+    spread = float(values.var())
+    return 2 * abs(complex((values - values.mean()) @ wave)) ** 2 / spread if spread > 0 else 0.0
+
+
+def _follows(values: np.ndarray, then: np.ndarray, wave: np.ndarray) -> float:
+    """How much of the bare table's stripes a slot's ring still shows, in their phase
+    and relative to the ring's light (1: all of them, under any lamp; about 0 once a
+    disc covers them). Only the stripes' own frequency is compared, so a shadow's slow
+    gradient across the ring changes little, and a disc's print, whatever it is, does
+    not line up with the mat's stripes."""
+    now = complex((values - values.mean()) @ wave)
+    before = complex((then - then.mean()) @ wave)
+    light = float(values.mean()) / max(1.0, float(then.mean()))
+    power = abs(before) ** 2 * light
+    return (now * before.conjugate()).real / power if power > 0 else 0.0
 
 
 def _margin(value: float, low: float, high: float) -> float:
