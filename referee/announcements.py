@@ -427,6 +427,8 @@ _FIELD_WORDS: dict[str, Callable[[Translator, Any], str]] = {
     "side": lambda tr, v: side(tr, str(v)),
     "old": lambda tr, v: side(tr, str(v)),
     "seat": lambda tr, v: seat(tr, str(v)),
+    "seats": lambda tr, v: ", ".join(seat(tr, str(s)) for s in v),
+    "sides": lambda tr, v: ", ".join(side(tr, str(s)) for s in v),
     "cubes": lambda tr, v: cubes(tr, list(v)),
     "discs": lambda tr, v: and_list(tr, list(v)),
     "territories": lambda tr, v: _territories(tr, list(v)),

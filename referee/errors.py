@@ -95,3 +95,14 @@ ERRORS_BY_CODE: dict[str, type[IllegalMoveError]] = {
         SupplyEmptyError,
     )
 }
+
+
+class RefusedError(ValueError):
+    """A request the table referee refuses (an answer when nothing is asked, a correction
+    before any table settled, players it cannot seat). ``message`` is the reason, a
+    `referee.announcements.Said` where it is worded for people, so every box says it again
+    in its language (`translated`); ``str()`` is the English."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message

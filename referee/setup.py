@@ -62,42 +62,77 @@ class Setup:
         """Raise `BadSetupError` naming the first thing that is wrong."""
         n = len(self.players)
         if not 2 <= n <= 4:
-            raise BadSetupError(f"Carolus Magnus is for 2, 3 or 4 players, not {n}")
+            raise BadSetupError(
+                said("Carolus Magnus is for 2, 3 or 4 players, not %(count)s", count=n)
+            )
         names = [p.name for p in self.players]
         for name, times in Counter(names).items():
             if times > 1:
-                raise BadSetupError(f"player name {name!r} is used {times} times", name)
+                raise BadSetupError(
+                    said(
+                        "player name %(given)s is used %(count)s times",
+                        given=repr(name),
+                        count=times,
+                    ),
+                    name,
+                )
         for p in self.players:
             if not p.name:
-                raise BadSetupError("a player has an empty name")
+                raise BadSetupError(said("a player has an empty name"))
             if not is_castle_colour(p.castles):
                 raise BadSetupError(
-                    f"{p.name}'s castle colour {p.castles!r} is not one of "
-                    f"{', '.join(CASTLE_COLOURS)}",
+                    said(
+                        "%(player)s's castle colour %(given)s is not one of %(sides)s",
+                        player=p.name,
+                        given=repr(p.castles),
+                        sides=list(CASTLE_COLOURS),
+                    ),
                     p.name,
                 )
             if p.seat is not None and not is_seat(p.seat):
                 raise BadSetupError(
-                    f"{p.name}'s seat {p.seat!r} is not one of {', '.join(SEATS)}", p.name
+                    said(
+                        "%(player)s's seat %(given)s is not one of %(seats)s",
+                        player=p.name,
+                        given=repr(p.seat),
+                        seats=list(SEATS),
+                    ),
+                    p.name,
                 )
         seats = Counter(p.seat for p in self.players if p.seat is not None)
         for seat, times in seats.items():
             if times > 1:
-                raise BadSetupError(f"seat {seat!r} is taken by {times} players")
+                raise BadSetupError(
+                    said(
+                        "seat %(given)s is taken by %(count)s players",
+                        given=repr(seat),
+                        count=times,
+                    )
+                )
         castles = Counter(p.castles for p in self.players)
         if n == 4:
             if len(castles) != 2 or set(castles.values()) != {2}:
                 raise BadSetupError(
-                    "with 4 players exactly two castle colours are used, twice each "
-                    f"(partners share one); got {dict(castles)}"
+                    said(
+                        "with 4 players exactly two castle colours are used, twice each "
+                        "(partners share one); got %(given)s",
+                        given=str(dict(castles)),
+                    )
                 )
         elif len(castles) != n:
             raise BadSetupError(
-                f"with {n} players each needs a castle colour of his own; got {dict(castles)}"
+                said(
+                    "with %(players)s players each needs a castle colour of his own; got %(given)s",
+                    players=n,
+                    given=str(dict(castles)),
+                )
             )
         if len(self.territories) != 15:
             raise BadSetupError(
-                f"set-up needs a cube on each of the 15 territories, got {len(self.territories)}"
+                said(
+                    "set-up needs a cube on each of the 15 territories, got %(count)s",
+                    count=len(self.territories),
+                )
             )
         for i, colour in enumerate(self.territories, start=1):
             if not is_colour(colour):
@@ -127,7 +162,9 @@ class Setup:
             )
         unknown = sorted(set(self.reserves) - set(names))
         if unknown:
-            raise BadSetupError(f"a reserve belongs to an unknown player {unknown[0]!r}")
+            raise BadSetupError(
+                said("a reserve belongs to an unknown player %(given)s", given=repr(unknown[0]))
+            )
         size = reserve_size(n)
         on_table = Cubes.of(self.territories)
         for name in names:

@@ -44,7 +44,7 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from referee.announcements import N_, Said, clause, said
-from referee.errors import BadSetupError, EmperorStepsError, IllegalMoveError
+from referee.errors import BadSetupError, EmperorStepsError, IllegalMoveError, RefusedError
 from referee.events import CastleBuilt, CastleTaken, ControlGained, Event
 from referee.game import Game, Phase, Step
 from referee.moves import ChooseDisc, Move, MoveEmperor, PlayCubes, Refill, move_to_json
@@ -104,10 +104,19 @@ class TableReferee:
         self, players: Sequence[Player], cubes_per_colour: int = 40, hands: bool | None = None
     ) -> None:
         if not 2 <= len(players) <= 4:
-            raise ValueError(f"Carolus Magnus is for 2, 3 or 4 players, not {len(players)}")
+            raise RefusedError(
+                said("Carolus Magnus is for 2, 3 or 4 players, not %(count)s", count=len(players))
+            )
         for p in players:
             if p.seat not in SEATS:
-                raise ValueError(f"{p.name} needs a seat ({', '.join(SEATS)}), not {p.seat!r}")
+                raise RefusedError(
+                    said(
+                        "%(player)s needs a seat (%(seats)s), not %(given)s",
+                        player=p.name,
+                        seats=list(SEATS),
+                        given=repr(p.seat),
+                    )
+                )
         try:
             _probe = Setup(
                 tuple(players),
@@ -117,7 +126,7 @@ class TableReferee:
             )
             _probe.check()
         except BadSetupError as exc:
-            raise ValueError(str(exc)) from None
+            raise RefusedError(exc.message) from None
         self.players: Final = tuple(players)
         self.cubes_per_colour: Final = cubes_per_colour
         self.reading: Final = Reading(players)
@@ -183,7 +192,9 @@ class TableReferee:
         castles, cylinders). What it holds counts as said: `take_changes` starts from it."""
         names = [(p.name, p.castles) for p in game.players]
         if names != [(p.name, p.castles) for p in self.players]:
-            raise ValueError(f"the game's players {names} are not the table's")
+            raise RefusedError(
+                said("the game's players %(given)s are not the table's", given=str(names))
+            )
         self._chores = Chores(back={self._seat[p.name]: DISCS for p in self.players})
         self._chores_stack = []
 
@@ -287,12 +298,13 @@ class TableReferee:
         reading of the zone stands (and is trusted while it reads the same); for a change
         seen without a hand, the whole table is then taken as read. No: the
         camera is wrong, the zone keeps its last accepted reading (a correction, dropped
-        when the camera reads the zone differently). Raises `ValueError` when nothing
-        is asked, or when "no" leaves nothing to go by (a set-up tile with two cubes of
-        colours that are both short): then correct the zone by hand."""
+        when the camera reads the zone differently). Raises `RefusedError` (a `ValueError`
+        with the reason as a `Said`) when nothing is asked, or when "no" leaves nothing to
+        go by (a set-up tile with two cubes of colours that are both short): then correct
+        the zone by hand."""
         question, table = self.question, self.table
         if question is None or table is None:
-            raise ValueError("there is no question to answer")
+            raise RefusedError(said("there is no question to answer"))
         zone = str(question["zone"])
         parts = doubts.parts(zone)
         if yes:
@@ -312,10 +324,14 @@ class TableReferee:
                 if value is not None and value != read(table, part):
                     fixes[part] = value
             if not fixes:
-                where = " ".join(zone.split(":"))
-                raise ValueError(
-                    f"The referee cannot tell what belongs on {where}: correct it by hand "
-                    f"(for example {where} = {_example(zone)})."
+                raise RefusedError(
+                    said(
+                        "The referee cannot tell what belongs on %(part)s: correct it by hand "
+                        "(for example %(given)s = %(example)s).",
+                        part=" ".join(zone.split(":")),
+                        given=" ".join(zone.split(":")),  # as typed: ``carolus follow --ask``
+                        example=_example(zone),
+                    )
                 )
             for part, value in fixes.items():
                 self.corrections.set(part, table, value, self._moves())
@@ -343,10 +359,11 @@ class TableReferee:
         """Override what the camera believes of one zone, e.g. ``correct("territory 7",
         {"red": 3})``; it holds while the camera keeps reading that zone the same way.
         Zones: ``territory N``, ``castles N``, ``court SEAT``, ``reserve SEAT``,
-        ``emperor``, ``cylinder COLOUR``, ``discs SEAT``. Raises `ValueError`."""
+        ``emperor``, ``cylinder COLOUR``, ``discs SEAT``. Raises `ValueError` (`RefusedError`
+        before any table settled)."""
         table = self.table
         if table is None:
-            raise ValueError("no table has settled yet: nothing to correct")
+            raise RefusedError(said("no table has settled yet: nothing to correct"))
         before = self.corrections.apply(table)
         self.corrections.set(zone, table, value, self._moves())
         self._rechecked.add((" ".join(zone.replace(":", " ").split()), read(table, zone)))

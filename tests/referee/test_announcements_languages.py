@@ -13,7 +13,7 @@ import pytest
 from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
 
-from referee.announcements import ENGLISH, render, said
+from referee.announcements import ENGLISH, render, said, translated
 from web.i18n import LANGUAGES, translations
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -142,6 +142,8 @@ VALUES: dict[str, object] = {
     "numbers": [1, 2],
     "discs": [2, 4],
     "castles": ["white", "grey"],
+    "sides": ["white", "black", "grey"],
+    "seats": ["south", "west", "north", "east"],
     "pieces": ["red", "red", "green"],
     "colours": ["red", "green", "yellow", "blue", "pink"],
     "refilled": ["red", "blue"],
@@ -218,6 +220,8 @@ ALL = {**EVENTS, **{key: _said_event(msgid) for key, msgid in FREE_TEXT.items()}
 SAME = {
     "anna",
     "bob",
+    "carolus",  # the game's name
+    "magnus",
     "region",  # de
     "reserve",  # de
     "a",  # it, hu: "to", "the"
@@ -229,6 +233,7 @@ SAME = {
     "on",  # fi: "is"
     "per",  # it: "by", "for"
     "most",  # hu: "now"
+    "west",  # de: the seat "West"
 }
 
 
@@ -333,3 +338,31 @@ def test_every_word_of_the_referee_and_the_display_is_translated() -> None:
             assert entry is not None and not entry.fuzzy, (lang, context, msgid)
             strings = entry.string if isinstance(entry.string, tuple) else (entry.string,)
             assert all(strings), (lang, context, msgid)
+
+
+def test_a_bad_set_up_and_a_refused_seat_are_said_in_hungarian() -> None:
+    """The set-up's configuration errors and the table referee's refusals keep their
+    msgid and fields (issue 17): the same English, and Hungarian at a Hungarian table."""
+    from referee.errors import BadSetupError, RefusedError
+    from referee.setup import Player, Setup
+    from referee.table.referee import TableReferee
+
+    hu = translations("hu")
+    five = tuple(Player(name, "white") for name in ("A", "B", "C", "D", "E"))
+    with pytest.raises(BadSetupError) as crowded:
+        Setup(five, ("red",) * 15, 1).check()
+    assert str(crowded.value) == "Carolus Magnus is for 2, 3 or 4 players, not 5"
+    assert translated(crowded.value.message, hu) == (
+        "A Carolus Magnust 2, 3 vagy 4 játékos játssza, nem 5"
+    )
+    twins = (Player("Anna", "white"), Player("Anna", "black"))
+    with pytest.raises(BadSetupError) as named:
+        Setup(twins, ("red",) * 15, 1).check()
+    assert translated(named.value.message, hu) == "a(z) 'Anna' játékosnév 2 alkalommal szerepel"
+    seatless = [Player("Anna", "white", "kitchen"), Player("Bob", "black", "north")]
+    with pytest.raises(RefusedError) as refused:
+        TableReferee(seatless)
+    assert str(refused.value) == "Anna needs a seat (south, west, north, east), not 'kitchen'"
+    assert translated(refused.value.message, hu) == (
+        "Anna számára oldalt kell választani (dél, nyugat, észak, kelet), nem ezt: 'kitchen'"
+    )
