@@ -337,7 +337,7 @@ class Appliance:
             try:
                 events = self.referee.correct(f"{kind} {where}", counts)
             except ValueError as exc:
-                raise CommandError(str(exc)) from None
+                raise CommandError.refused(exc) from None
             return self._announced(events)
 
     def undo(self) -> Reply:
@@ -377,7 +377,7 @@ class Appliance:
             try:
                 events = self.referee.answer(answer == "yes")
             except ValueError as exc:
-                raise CommandError(str(exc)) from None
+                raise CommandError.refused(exc) from None
             return self._announced(events)
 
     def press(self, button: str, long: bool = False) -> Reply:

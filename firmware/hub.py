@@ -27,6 +27,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from firmware.bus import EventBus
 from firmware.view import MajorityView, View
+from referee.errors import RefusedError
 
 #: A command's answer: JSON the HTTP API sends back as it is (the appliance says the
 #: events the command caused, ``{"events": [...]}``; a report for a person has ``ok``
@@ -35,7 +36,20 @@ Reply = Mapping[str, Any]
 
 
 class CommandError(ValueError):
-    """A command the hub refuses; the message says why in words for a person."""
+    """A command the hub refuses; ``message`` says why in words for a person: a
+    `referee.announcements.Said` where the referee worded it, so the page says it again
+    in its reader's language (`referee.announcements.translated`); ``str()`` is the
+    English."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    @classmethod
+    def refused(cls, exc: ValueError) -> CommandError:
+        """The referee's refusal (`referee.errors.RefusedError`, or a plain `ValueError`)
+        as a command's, its words kept."""
+        return cls(exc.message if isinstance(exc, RefusedError) else str(exc))
 
 
 class Hub(Protocol):

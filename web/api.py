@@ -19,6 +19,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request, stream_with_context
 
 from firmware.hub import AdvisorHub, CameraHub, CommandError, GamesHub, OverlayHub, QuestionHub
+from referee.announcements import translated
 from web import i18n, validate
 from web.auth import Guard, protected
 from web.context import context, language, tr
@@ -42,7 +43,7 @@ def _command(call: Callable[[], Any]) -> Any:
     try:
         return call()
     except CommandError as exc:
-        raise ApiError(409, str(exc)) from None
+        raise ApiError(409, translated(exc.message, tr())) from None
 
 
 def _gone() -> Callable[[], bool]:

@@ -12,11 +12,13 @@ from firmware.appliance import Appliance
 from firmware.bus import EventBus
 from firmware.gamelog.store import GameLog, LogFullError
 from firmware.hub import CommandError
+from referee.announcements import translated
 from referee.check import judge
 from referee.events import RECORD_KINDS
 from referee.record import load
 from referee.table.events import TableEvent
 from referee.table.simulate import Options, seated, simulate
+from web.i18n import translations
 
 EXAMPLE = Path("examples/club-night.json")
 
@@ -125,6 +127,26 @@ def test_commands_are_checked_with_clear_reasons() -> None:
     assert appliance.majority(6)["outcome"] == "keep"
     assert [m["margin"] for m in appliance.majorities()] == sorted(
         m["margin"] for m in appliance.majorities()
+    )
+
+
+def test_the_referees_refusal_keeps_its_words_for_every_language() -> None:
+    """An answer when nothing is asked, a correction before any table: the referee's
+    reason travels with the `CommandError` as a `Said`, said again in Hungarian (issue
+    17); ``str()`` stays the English."""
+    record, _ = stream()
+    appliance = Appliance(record.setup.players)
+    with pytest.raises(CommandError) as answered:
+        appliance.answer("yes")
+    assert str(answered.value) == "there is no question to answer"
+    assert translated(answered.value.message, translations("hu")) == (
+        "nincs megválaszolandó kérdés"
+    )
+    with pytest.raises(CommandError) as corrected:
+        appliance.correct("territory:7", {"red": 1})
+    assert str(corrected.value) == "no table has settled yet: nothing to correct"
+    assert translated(corrected.value.message, translations("hu")) == (
+        "az asztal még egyszer sem állt nyugalomban: nincs mit javítani"
     )
 
 

@@ -99,6 +99,10 @@ def test_no_from_the_page_keeps_the_game_and_ends_the_question() -> None:
     refused = post(client, "/api/answer", {"answer": "no"})
     assert refused.status_code == 409 and "no question" in refused.get_json()["error"]
     check("/api/answer", "post", 409, refused.get_json())
+    client.get("/?lang=hu")  # the refusal in the page's language (issue 17)
+    refused = post(client, "/api/answer", {"answer": "no"})
+    assert refused.status_code == 409
+    assert refused.get_json()["error"] == "nincs megválaszolandó kérdés"
 
 
 def test_yes_from_the_page_makes_it_an_illegal_act() -> None:
