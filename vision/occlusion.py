@@ -16,7 +16,6 @@ that test are fitted by ``scripts/fit_hands.py`` (``vision/fitted/hands.json``).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +23,7 @@ import cv2
 import numpy as np
 
 from vision.layout import Layout
+from vision.reference import stored_model
 
 STEP_MM = 4.0
 DARK = 0.82          # paper darker than this fraction of the fitted white: covered
@@ -48,11 +48,8 @@ class HandBounds:
     @classmethod
     def load(cls, path: Path = HANDS_FITTED) -> HandBounds | None:
         """The stored bounds, or None before they are fitted."""
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))["model"]
-            return cls(dark=float(data["dark"]), chroma=float(data["chroma"]))
-        except (OSError, KeyError, TypeError, ValueError):
-            return None
+        model = stored_model(path, ("dark", "chroma"))
+        return None if model is None else cls(**model)
 
 
 def border_points(layout: Layout) -> np.ndarray:

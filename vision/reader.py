@@ -24,7 +24,14 @@ from vision.layout import Layout
 from vision.markers import MatLocator
 from vision.mat import STRIPE_MM
 from vision.occlusion import BorderWatch, MotionWatch, WhiteField
-from vision.reference import ROW_SHARE, BareTable, Comparison, Difference, RowModel
+from vision.reference import (
+    ROW_SHARE,
+    BareTable,
+    Comparison,
+    Difference,
+    RowModel,
+    stored_model,
+)
 from vision.snapshot import Snapshot, SnapshotJSON, empty_snapshot
 from vision.steady import Steady
 
@@ -92,11 +99,8 @@ class DiscBound:
 
     @classmethod
     def load(cls, path: Path = DISCS_FITTED) -> DiscBound | None:
-        try:
-            model = json.loads(path.read_text(encoding="utf-8"))["model"]
-            return cls(kept=float(model["kept"]), striped=float(model["striped"]))
-        except (OSError, KeyError, TypeError, ValueError):
-            return None
+        model = stored_model(path, ("kept", "striped"))
+        return None if model is None else cls(**model)
 
 
 def emperor_disc() -> float | None:

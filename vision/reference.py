@@ -160,6 +160,17 @@ def _fitted(path: Path, key: str) -> dict[str, float]:
         raise BareTableError(f"{path}: fitted {key!r} missing or broken ({exc})") from exc
 
 
+def stored_model(path: Path, keys: tuple[str, ...]) -> dict[str, float] | None:
+    """The numbers `keys` of the `model` a fitting script stored in `path`; None before it
+    is fitted (or when the file lacks one of them): the reader then keeps to what it did
+    without them."""
+    try:
+        model = json.loads(path.read_text(encoding="utf-8"))["model"]
+        return {k: float(model[k]) for k in keys}
+    except (OSError, KeyError, TypeError, ValueError):
+        return None
+
+
 ROWS_FITTED = FITTED.with_name("rows.json")
 #: A sample along a court row is the row's colour when at least this share of its pixels
 #: across the row is (set, not fitted: the row's extent and its wide gaps, both fitted,
@@ -376,4 +387,5 @@ class Comparison:
         return np.flatnonzero(counts >= least_px)
 
 
-__all__ = ["BareTable", "BareTableError", "Comparison", "Difference", "RowModel"]
+__all__ = ["BareTable", "BareTableError", "Comparison", "Difference", "RowModel",
+           "stored_model"]

@@ -4,18 +4,13 @@ table's stripes, however soft the camera draws them."""
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
-import json
-from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision.layout import Layout
-from vision.reader import DISCS_FITTED, DiscBound, Reader
+from vision.reader import Reader
 from vision.render import scene as sc
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _soft(frame: np.ndarray) -> np.ndarray:
@@ -56,15 +51,3 @@ def test_a_disc_left_in_the_tray_when_the_bare_table_was_learnt(layout: Layout) 
     assert any(len(v) < 5 for v in truth.values())
     assert reader.read(sc.render(layout, scene, seed)).to_json()["discs"] == truth
 
-
-def test_the_disc_fitting_script_reproduces_its_stored_check() -> None:
-    stored = json.loads(DISCS_FITTED.read_text(encoding="utf-8"))
-    spec = importlib.util.spec_from_file_location("fit_discs", ROOT / "scripts" / "fit_discs.py")
-    assert spec is not None and spec.loader is not None
-    fit_discs = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(fit_discs)
-    frames, first = stored["data"]["frames"], stored["data"]["seeds"][0]
-    assert stored["command"].endswith(f"--frames {frames} --first-seed {first}")
-    again = fit_discs.fit(stored["check"]["frames"], first)
-    assert again["model"] == stored["check"]["model"]
-    assert DiscBound.load() == DiscBound(**stored["model"])

@@ -4,22 +4,16 @@ the border is not an arm, however long it stays; an arm still is."""
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
-import json
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from vision.layout import Layout
-from vision.occlusion import HANDS_FITTED, HandBounds
 from vision.reader import Reader
 from vision.reference import BareTable
 from vision.render import scene as sc
 from vision.render.pieces import Piece
 from vision.render.scene import territory_centre
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _scenes(layout: Layout, seed: int, hard: bool) -> tuple[sc.Scene, sc.Scene, sc.Scene]:
@@ -105,15 +99,3 @@ def test_a_damaged_border_chunk_is_dropped_not_trusted(layout: Layout) -> None:
     assert again.border is None
     np.testing.assert_array_equal(again.atlas, learnt.atlas)
 
-
-def test_the_hand_fitting_script_reproduces_its_stored_check() -> None:
-    stored = json.loads(HANDS_FITTED.read_text(encoding="utf-8"))
-    spec = importlib.util.spec_from_file_location("fit_hands", ROOT / "scripts" / "fit_hands.py")
-    assert spec is not None and spec.loader is not None
-    fit_hands = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(fit_hands)
-    frames, first = stored["data"]["frames"], stored["data"]["seeds"][0]
-    assert stored["command"].endswith(f"--frames {frames} --first-seed {first}")
-    again = fit_hands.fit(stored["check"]["frames"], first)
-    assert again["model"] == stored["check"]["model"]
-    assert HandBounds.load() == HandBounds(**stored["model"])

@@ -16,7 +16,8 @@ import pytest
 from vision import reference
 from vision.calibration import CalibrationError, calibrate, load, reader_for, save
 from vision.layout import load_layout
-from vision.reader import EMPEROR_FITTED, Reader
+from vision.occlusion import HANDS_FITTED
+from vision.reader import DISCS_FITTED, EMPEROR_FITTED, Reader
 from vision.reference import FITTED, ROWS_FITTED, BareTable, BareTableError
 from vision.render import landscape
 from vision.render import scene as scenes
@@ -196,6 +197,17 @@ def test_the_emperor_fitting_script_reproduces_its_stored_check() -> None:
     frames, first = stored["data"]["frames"], stored["data"]["seeds"][0]
     assert stored["command"].endswith(f"--frames {frames} --first-seed {first}")
     again = fit_emperor.fit(stored["check"]["frames"], first)
+    assert again["model"] == stored["check"]["model"]
+
+
+@pytest.mark.parametrize("name, path", [("fit_hands", HANDS_FITTED),
+                                        ("fit_discs", DISCS_FITTED)])
+def test_the_border_and_disc_fitting_scripts_reproduce_their_stored_checks(
+        name: str, path: Path) -> None:
+    stored = json.loads(path.read_text(encoding="utf-8"))
+    frames, first = stored["data"]["frames"], stored["data"]["seeds"][0]
+    assert stored["command"].endswith(f"--frames {frames} --first-seed {first}")
+    again = _script(name).fit(stored["check"]["frames"], first)
     assert again["model"] == stored["check"]["model"]
 
 
