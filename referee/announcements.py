@@ -413,6 +413,43 @@ def clause(text: str) -> dict[str, object] | str:
     return str(text)
 
 
+def _ring_unit(tr: Translator, unit: Any) -> str:
+    """``*4+5[white]:R1G2``: a unit of the ring as `carolus play` shows it (``*`` the
+    emperor, its castles' side, its cubes by colour letter, ``-`` for none); ``unit`` is
+    ``[emperor, territories, side or None, counts in colour order]``."""
+    emperor, territories, owner, counts = unit
+    letters = "".join(
+        f"{_letter(tr, c)}{n}" for c, n in zip(CUBE_COLOURS, counts, strict=True) if n
+    )
+    mark = f"[{side(tr, owner)}]" if owner else ""
+    name = "+".join(str(t) for t in territories)
+    return f"{'*' if emperor else ''}{name}{mark}:{letters or '-'}"
+
+
+def _counted(tr: Translator, strength: Any) -> str:
+    """``2 red + 1 pink + 1 castle``: what a side's strength is made of (``strength``:
+    ``{"cubes": colours, "castles": n}``)."""
+    colours = list(strength["cubes"])
+    parts = [
+        tr.gettext("%(count)s %(colour)s") % {"count": colours.count(c), "colour": colour(tr, c)}
+        for c in CUBE_COLOURS
+        if c in colours
+    ]
+    castles = int(strength["castles"])
+    if castles == 1:
+        parts.append(tr.gettext("1 castle"))
+    elif castles:
+        parts.append(tr.gettext("%(count)s castles") % {"count": castles})
+    return " + ".join(parts)
+
+
+def _letter(tr: Translator, name: str) -> str:
+    """A cube colour's letter on the page (context ``letter``); the English is its
+    initial."""
+    letter = str(tr.pgettext("letter", name))
+    return name[0].upper() if letter == name else letter
+
+
 def _clause(tr: Translator, value: object) -> str:
     """A message given as a field of another (`clause`), in the reader's language."""
     if isinstance(value, Mapping) and value.get("say"):
@@ -448,6 +485,8 @@ _FIELD_WORDS: dict[str, Callable[[Translator, Any], str]] = {
     # lists of messages: whole clauses, one after the other
     "clauses": lambda tr, v: "; ".join(_clause(tr, c) for c in v),
     "items": lambda tr, v: ", ".join(_clause(tr, c) for c in v),
+    "counted": lambda tr, v: _counted(tr, v),
+    "units": lambda tr, v: " ".join(_ring_unit(tr, u) for u in v),
 }
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from referee.announcements import ENGLISH, Said, Translator, clause, said, translated
 from referee.errors import (
     AfterEndError,
     DiscOrderError,
@@ -20,9 +21,9 @@ from referee.errors import (
     TurnOrderError,
 )
 from referee.events import RECORD_KINDS, Event
-from referee.game import Game, Phase
+from referee.game import Game, Phase, castle_count
 from referee.moves import ChooseDisc, Move
-from referee.pieces import COLOURS, NO_CUBES
+from referee.pieces import NO_CUBES
 from referee.record import MalformedRecordError, Record, load
 from referee.replay import replay
 
@@ -165,8 +166,13 @@ def _moves(record: Record, game: Game, where: _Where) -> Iterator[Move]:
                 r - 1,
                 game.turn_number,
                 game.to_move,
-                f"round {r - 1} is missing turns: {game.to_move} had not played when round "
-                f"{r} began",
+                said(
+                    "round %(round)s is missing turns: %(player)s had not played when round "
+                    "%(next)s began",
+                    round=r - 1,
+                    player=game.to_move,
+                    next=r,
+                ),
             )
             return
         # the opening phase of round r
@@ -177,7 +183,11 @@ def _moves(record: Record, game: Game, where: _Where) -> Iterator[Move]:
                     r,
                     0,
                     name,
-                    f"{name} chose a disc after the game ended ({game.describe_result()})",
+                    said(
+                        "%(player)s chose a disc after the game ended (%(clause)s)",
+                        player=name,
+                        clause=clause(game.describe_result()),
+                    ),
                 )
                 return
             if game.phase is not Phase.OPENING:
@@ -186,7 +196,11 @@ def _moves(record: Record, game: Game, where: _Where) -> Iterator[Move]:
                     r,
                     0,
                     name,
-                    f"round {r} lists more discs than the {players} players",
+                    said(
+                        "round %(round)s lists more discs than the %(players)s players",
+                        round=r,
+                        players=players,
+                    ),
                 )
                 return
             where.round, where.turn, where.player = r, 0, name
@@ -200,8 +214,21 @@ def _moves(record: Record, game: Game, where: _Where) -> Iterator[Move]:
                 r,
                 0,
                 who,
-                f"round {r} lists {len(rnd.discs)} disc{'s' if len(rnd.discs) != 1 else ''} "
-                f"for {players} players: {', '.join(missing)} chose none",
+                said(
+                    "round %(round)s lists 1 disc for %(players)s players: %(names)s chose none",
+                    round=r,
+                    players=players,
+                    names=", ".join(missing),
+                )
+                if len(rnd.discs) == 1
+                else said(
+                    "round %(round)s lists %(count)s discs for %(players)s players: %(names)s "
+                    "chose none",
+                    round=r,
+                    count=len(rnd.discs),
+                    players=players,
+                    names=", ".join(missing),
+                ),
             )
             return
         for t, turn in enumerate(rnd.turns, start=1):
@@ -211,7 +238,11 @@ def _moves(record: Record, game: Game, where: _Where) -> Iterator[Move]:
                     r,
                     t,
                     turn.player,
-                    f"{turn.player} played a turn after the game ended ({game.describe_result()})",
+                    said(
+                        "%(player)s played a turn after the game ended (%(clause)s)",
+                        player=turn.player,
+                        clause=clause(game.describe_result()),
+                    ),
                 )
                 return
             if game.phase is not Phase.ACTION or game.round != r:
@@ -220,7 +251,11 @@ def _moves(record: Record, game: Game, where: _Where) -> Iterator[Move]:
                     r,
                     t,
                     None,
-                    f"round {r} lists more turns than the {players} players",
+                    said(
+                        "round %(round)s lists more turns than the %(players)s players",
+                        round=r,
+                        players=players,
+                    ),
                 )
                 return
             where.round, where.turn, where.player = r, t, turn.player
@@ -234,61 +269,122 @@ def _moves(record: Record, game: Game, where: _Where) -> Iterator[Move]:
 # -------------------------------------------------------------------- words
 
 
-def describe(verdict: Verdict) -> str:
-    """The verdict as a referee would say it."""
+def describe(verdict: Verdict, tr: Translator = ENGLISH) -> str:
+    """The verdict as a referee would say it, in ``tr``'s language."""
     head = verdict.file
     if verdict.malformed:
         assert verdict.error is not None
-        where = f" in {verdict.error['field']}" if verdict.error.get("field") else ""
-        return f"{head}: not a valid record{where}: {verdict.error['message']}"
+        message = verdict.error["message"]
+        if verdict.error.get("field"):
+            text = said(
+                "%(file)s: not a valid record in %(field)s: %(clause)s",
+                file=head,
+                field=verdict.error["field"],
+                clause=clause(message),
+            )
+        else:
+            text = said(
+                "%(file)s: not a valid record: %(clause)s", file=head, clause=clause(message)
+            )
+        return translated(text, tr)
     lines: list[str] = []
     if verdict.legal:
         game = verdict.game
         assert game is not None
-        lines.append(f"{head}: legal. {_progress(game)}")
+        lines.append(
+            translated(
+                said("%(file)s: legal. %(clause)s", file=head, clause=clause(_progress(game))), tr
+            )
+        )
     else:
         error = verdict.error
         assert error is not None
         if error["code"] == "bad-setup":
-            lines.append(f"{head}: bad set-up: {error['message']}")
-            return "\n".join(lines)
-        when = f"round {error['round']}, " + (
-            "opening phase" if error["turn"] == 0 else f"turn {error['turn']}"
-        )
-        who = f" ({error['player']})" if error["player"] else ""
-        lines.append(f"{head}: ILLEGAL in {when}{who} — {error['code']}: {error['message']}")
+            text = said(
+                "%(file)s: bad set-up: %(clause)s", file=head, clause=clause(error["message"])
+            )
+            return translated(text, tr)
+        fields = {
+            "file": head,
+            "round": error["round"],
+            "turn": error["turn"],
+            "code": error["code"],
+            "clause": clause(error["message"]),
+        }
+        if error["player"]:
+            fields["player"] = error["player"]
+        if error["turn"] == 0:
+            ruled = (
+                said(
+                    "%(file)s: ILLEGAL in round %(round)s, opening phase (%(player)s) — "
+                    "%(code)s: %(clause)s",
+                    **fields,
+                )
+                if error["player"]
+                else said(
+                    "%(file)s: ILLEGAL in round %(round)s, opening phase — %(code)s: %(clause)s",
+                    **fields,
+                )
+            )
+        else:
+            ruled = (
+                said(
+                    "%(file)s: ILLEGAL in round %(round)s, turn %(turn)s (%(player)s) — "
+                    "%(code)s: %(clause)s",
+                    **fields,
+                )
+                if error["player"]
+                else said(
+                    "%(file)s: ILLEGAL in round %(round)s, turn %(turn)s — %(code)s: %(clause)s",
+                    **fields,
+                )
+            )
+        lines.append(translated(ruled, tr))
         game = verdict.game
         assert game is not None
-        lines.append(f"  The table after the last legal turn: {_progress(game)}")
-    lines += ["  " + line for line in table_lines(game)]
+        after = said(
+            "The table after the last legal turn: %(clause)s", clause=clause(_progress(game))
+        )
+        lines.append("  " + translated(after, tr))
+    lines += ["  " + line for line in table_lines(game, tr)]
     return "\n".join(lines)
 
 
-def _progress(game: Game) -> str:
+def _progress(game: Game) -> Said:
     """Where the game stands, as every other view says it (`Game.progress`)."""
-    return f"{str(game.progress).capitalize()}; {game.describe_result()}."
+    progress = game.progress
+    where = (
+        said("Round %(round)s, discs being chosen", round=progress.round)
+        if progress.turn == 0
+        else said("Round %(round)s, turn %(turn)s", round=progress.round, turn=progress.turn)
+    )
+    return said(
+        "%(clause)s; %(clause2)s.", clause=clause(where), clause2=clause(game.describe_result())
+    )
 
 
-def table_lines(game: Game) -> list[str]:
-    """What the table should look like: castles, emperor, each player's court."""
+def table_lines(game: Game, tr: Translator = ENGLISH) -> list[str]:
+    """What the table should look like: castles, emperor, each player's court, in
+    ``tr``'s language (the ring's cubes by the page's colour letters)."""
     lines = []
     for p in game.players:
-        court = game.court(p.name)
-        control = ", ".join(game.control(p.name)) or "no colour"
-        castles = game.castles(p.castles)
-        lines.append(
-            f"{p.name} ({p.castles}): {castles} castle{'s' if castles != 1 else ''}, "
-            f"controls {control}; court {court.describe()}; reserve "
-            f"{game.reserve(p.name).describe()}"
+        control = list(game.control(p.name))
+        controls = (
+            said("controls %(colours)s", colours=control) if control else said("controls no colour")
         )
+        line = said(
+            "%(player)s (%(side)s): %(clause)s, %(clause2)s; court %(pieces)s; reserve %(pieces2)s",
+            player=p.name,
+            side=p.castles,
+            clause=clause(castle_count(game.castles(p.castles))),
+            clause2=clause(controls),
+            pieces=game.court(p.name).colours(),
+            pieces2=game.reserve(p.name).colours(),
+        )
+        lines.append(translated(line, tr))
     ring = []
     for unit in game.units():
-        owner = game.owner(unit[0])
-        name = "+".join(str(t) for t in unit)
         cubes = sum((game.territory(t) for t in unit), NO_CUBES)
-        mark = f"[{owner}]" if owner else ""
-        emperor = "*" if game.emperor == unit[0] else ""
-        counts = "".join(f"{c[0].upper()}{n}" for c, n in zip(COLOURS, cubes, strict=True) if n)
-        ring.append(f"{emperor}{name}{mark}:{counts or '-'}")
-    lines.append("Ring (clockwise, * emperor): " + " ".join(ring))
+        ring.append([game.emperor == unit[0], list(unit), game.owner(unit[0]), list(cubes)])
+    lines.append(translated(said("Ring (clockwise, * emperor): %(units)s", units=ring), tr))
     return lines

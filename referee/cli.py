@@ -16,6 +16,12 @@ def register(subparsers: Any) -> None:
     )
     check.add_argument("records", nargs="+", metavar="RECORD", help="game record files")
     check.add_argument("--json", action="store_true", help="one JSON verdict per line")
+    check.add_argument(
+        "--language",
+        default="en",
+        metavar="LANG",
+        help="the verdict's language: en, de, it, hu or fi (default en; --json stays as it is)",
+    )
     check.set_defaults(handler=run_check)
 
     play = subparsers.add_parser(
@@ -45,14 +51,16 @@ def register(subparsers: Any) -> None:
 def run_check(args: argparse.Namespace) -> int:
     from referee.check import check_file, describe
     from referee.terminal import json_for_terminal, say
+    from web.i18n import closest, translations  # the catalogs (Babel), at the edge
 
+    tr = translations(closest(getattr(args, "language", None) or "en"))
     worst = 0
     for path in args.records:
         verdict = check_file(path)
         if args.json:
             say(json_for_terminal(verdict.to_json()), flush=True)
         else:
-            say(describe(verdict), flush=True)
+            say(describe(verdict, tr), flush=True)
         worst = max(worst, verdict.exit_code)
     return worst
 

@@ -109,7 +109,7 @@ class Console:
         record_path: Path | None = None,
         tr: Translator = ENGLISH,
     ) -> None:
-        self.tr = tr  # the language of what the referee says (the prompts are English)
+        self.tr = tr  # the language of what the referee says (the typed words are English)
         self.game = game
         self.out = out
         self.rng = rng
@@ -200,10 +200,10 @@ class Console:
         elif command == "majority":
             if not rest.strip().isdigit() or not 1 <= int(rest) <= 15:
                 raise InputError("majority wants a territory number 1-15")
-            self.say(game.explain(int(rest)).describe())
+            self.say(game.explain(int(rest)).describe(tr=self.tr))
         elif command == "majorities":
             for majority in sorted(game.majorities(), key=lambda m: m.margin):
-                self.say(majority.describe())
+                self.say(majority.describe(tr=self.tr))
         elif command == "undo":
             if not game.move_stack:
                 raise InputError("nothing to undo")
@@ -275,7 +275,7 @@ class Console:
                 continue
             self.say(f"  {say(event, self.tr)}")
             if event.kind == "emperor-moved" and stop is not None:
-                self.say("  " + stop.describe(happened=True).replace("\n", "\n  "))
+                self.say("  " + stop.describe(happened=True, tr=self.tr).replace("\n", "\n  "))
             if event.kind == "turn-started":
                 self.show()
 
@@ -292,7 +292,7 @@ class Console:
         }
 
     def show(self) -> None:
-        for line in table_lines(self.game):
+        for line in table_lines(self.game, self.tr):
             self.say(f"  {line}")
 
     def save(self) -> None:

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
-from referee.announcements import N_, clause, said
+from referee.announcements import ENGLISH, N_, Said, Translator, clause, said, translated
 from referee.errors import (
     AfterEndError,
     BadReturnError,
@@ -116,11 +116,17 @@ class Strength:
     def total(self) -> int:
         return self.cubes.total() + self.castles
 
-    def describe(self) -> str:
-        parts = [f"{n} {c}" for c, n in zip(COLOURS, self.cubes, strict=True) if n]
-        if self.castles:
-            parts.append(f"{self.castles} castle{'s' if self.castles > 1 else ''}")
-        return f"{self.side} {self.total}" + (f" ({' + '.join(parts)})" if parts else "")
+    def describe(self, tr: Translator = ENGLISH) -> str:
+        """``white 4 (2 red + 1 pink + 1 castle)`` in ``tr``'s language."""
+        return translated(self.said(), tr)
+
+    def said(self) -> Said:
+        if not self.total:
+            return said("%(side)s %(total)s", side=self.side, total=self.total)
+        counted = {"cubes": self.cubes.colours(), "castles": self.castles}
+        return said(
+            "%(side)s %(total)s (%(counted)s)", side=self.side, total=self.total, counted=counted
+        )
 
 
 @dataclass(frozen=True)
@@ -144,32 +150,44 @@ class Majority:
         totals = sorted((s.total for s in self.strengths), reverse=True)
         return totals[0] - totals[1] if len(totals) > 1 else totals[0]
 
-    def describe(self, happened: bool = False) -> str:
-        """The strengths and the verdict. A majority taken where the emperor stopped,
-        before his stop was resolved, is told with ``happened`` as what the stop did;
-        taken afterwards it would only say that the new owner keeps what he just built.
+    def describe(self, happened: bool = False, tr: Translator = ENGLISH) -> str:
+        """The strengths and the verdict, in ``tr``'s language. A majority taken where
+        the emperor stopped, before his stop was resolved, is told with ``happened`` as
+        what the stop did; taken afterwards it would only say that the new owner keeps
+        what he just built.
         """
-        where = _unit_name(self.territories)
-        owner = (
-            f", castle{'s' if len(self.territories) > 1 else ''} {self.owner}" if self.owner else ""
-        )
-        lines = [f"{where}{owner}: {self.cubes.describe()}"]
-        lines += [f"  {s.describe()}" for s in self.strengths]
+        where, cubes = list(self.territories), self.cubes.colours()
+        if not self.owner:
+            head = said("%(where)s: %(pieces)s", where=where, pieces=cubes)
+        elif len(where) == 1:
+            head = said(
+                "%(where)s, castle %(side)s: %(pieces)s", where=where, side=self.owner, pieces=cubes
+            )
+        else:
+            head = said(
+                "%(where)s, castles %(side)s: %(pieces)s",
+                where=where,
+                side=self.owner,
+                pieces=cubes,
+            )
+        side, owner = self.side, self.owner
         if happened:
             verdict = {
-                "build": f"  -> {self.side} built a castle",
-                "take": f"  -> {self.side} took it over from {self.owner}",
-                "keep": f"  -> {self.owner} kept it",
-                "nothing": "  -> nothing happened",
-            }[self.outcome]
+                "build": lambda: said("%(side)s built a castle", side=side),
+                "take": lambda: said("%(side)s took it over from %(old)s", side=side, old=owner),
+                "keep": lambda: said("%(side)s kept it", side=owner),
+                "nothing": lambda: said("nothing happened"),
+            }[self.outcome]()
         else:
             verdict = {
-                "build": f"  -> {self.side} would build a castle",
-                "take": f"  -> {self.side} would take it over",
-                "keep": f"  -> {self.owner} keeps it",
-                "nothing": "  -> nothing would happen",
-            }[self.outcome]
-        return "\n".join([*lines, verdict])
+                "build": lambda: said("%(side)s would build a castle", side=side),
+                "take": lambda: said("%(side)s would take it over", side=side),
+                "keep": lambda: said("%(side)s keeps it", side=owner),
+                "nothing": lambda: said("nothing would happen"),
+            }[self.outcome]()
+        lines = [translated(head, tr)]
+        lines += [f"  {s.describe(tr)}" for s in self.strengths]
+        return "\n".join([*lines, f"  -> {translated(verdict, tr)}"])
 
 
 @dataclass(frozen=True)
@@ -206,10 +224,9 @@ class Progress:
         )
 
 
-def _unit_name(territories: tuple[int, ...]) -> str:
-    if len(territories) == 1:
-        return f"territory {territories[0]}"
-    return f"region {'+'.join(str(t) for t in territories)}"
+def castle_count(n: int) -> Said:
+    """``1 castle``, ``3 castles``: how many castles a side has or a strength counts."""
+    return said("1 castle") if n == 1 else said("%(count)s castles", count=n)
 
 
 class Game:

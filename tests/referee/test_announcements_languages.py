@@ -144,6 +144,9 @@ VALUES: dict[str, object] = {
     "castles": ["white", "grey"],
     "sides": ["white", "black", "grey"],
     "seats": ["south", "west", "north", "east"],
+    "where": [4, 5, 6],
+    "counted": {"cubes": ["red", "red", "blue"], "castles": 2},
+    "units": [[True, [4, 5], "white", [1, 0, 0, 2, 0]], [False, [6], None, [0, 0, 0, 0, 0]]],
     "pieces": ["red", "red", "green"],
     "colours": ["red", "green", "yellow", "blue", "pink"],
     "refilled": ["red", "blue"],
@@ -179,7 +182,7 @@ SAID = {
     "reading.py": {"said": None, "N_": None},
     "referee.py": {"said": None, "N_": None},
 }
-RULES = [ROOT / "referee" / "game.py", ROOT / "referee" / "setup.py"]
+RULES = [ROOT / "referee" / "game.py", ROOT / "referee" / "setup.py", ROOT / "referee" / "check.py"]
 
 
 def _free_text() -> dict[str, str]:

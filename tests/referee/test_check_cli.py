@@ -817,3 +817,19 @@ def test_a_game_saved_while_discs_are_being_chosen_is_a_legal_record(
     status, verdict = judge(record.to_json())
     assert status == 0
     assert verdict["final"]["round"] == 1
+
+
+def test_the_verdict_in_hungarian(run: Run) -> None:
+    """``--language hu``: the verdict, the table lines and the rule broken in Hungarian
+    (issue 17); the rule's code stays as ``--json`` gives it."""
+    status, out, _ = run("check", "--language", "hu", str(GOLDEN / "illegal-after-end.json"))
+    assert status == 1
+    assert out.splitlines()[0].endswith(
+        "illegal-after-end.json: TILOS a(z) 6. fordulóban, korongválasztáskor (Anna) — "
+        "after-end: Anna a játék vége után választott korongot (Anna nyer (várak 10 "
+        "tartományon))"
+    )
+    assert "  Az asztal az utolsó szabályos kör után: 5. forduló, 2. kör – Anna nyer" in out
+    assert "  Bob (fekete): 0 vár, nincs befolyása; várlap: semmit; " in out
+    for english in ("ILLEGAL", "round", "turn", "castle", "court", "reserve", "Ring"):
+        assert english not in out, english

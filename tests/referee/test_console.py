@@ -95,7 +95,7 @@ def test_a_castle_just_built_is_told_as_built_not_kept(monkeypatch, capsys, tmp_
 
 def test_the_referee_speaks_the_language_asked_for(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
     """``--language``: the prompts, the announcements, the rules' refusals and Undo in
-    German (the help and the table lines stay the command's English)."""
+    German (the words typed in stay the command's English)."""
     out = play(
         monkeypatch,
         capsys,
@@ -115,3 +115,24 @@ def test_the_referee_speaks_the_language_asked_for(monkeypatch, capsys) -> None:
     assert "Runde 1: Anna ist am Zug (Zahlenscheibe 3)." in out
     assert "Der Kaiser zieht 2 Schritte nach Provinz 15." in out
     assert "Zug von Bob zurückgenommen: Der Kaiser zieht 2 Schritte nach Provinz 15." in out
+
+
+def test_the_table_lines_and_majorities_speak_hungarian(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    """``--language hu``: the table lines, the ring and the majorities are Hungarian
+    too, in the glossary's words (issue 17); the English default stays as it was."""
+    out = play(
+        monkeypatch, capsys, "Anna 3\nBob 2\ncourt g g; 4 r\n2\nmajority 4\n", "--language", "hu"
+    )
+    assert (
+        "  Anna (fehér): 0 vár, nincs befolyása; várlap: semmit; tartalék: 1 vörös, 2 zöld, "
+        "2 kék, 2 rózsaszín\n" in out
+    )
+    assert "  A tartományok (óramutató járásával egyezően, * császár): 1:V1 2:Z1 3:R1 " in out
+    assert "4. tartomány — 1 vörös, 1 rózsaszín\n  fehér: 0\n  fekete: 0\n" in out
+    assert "  -> semmi sem történne" in out and "    -> semmi sem történt" in out
+    for english in ("castle", "controls", "court", "reserve", "Ring", "clockwise", "nothing"):
+        assert english not in out, english
+    out = play(monkeypatch, capsys, "Anna 3\nBob 2\ncourt g g; 4 r\n2\nmajority 4\n")
+    assert "  Anna (white): 0 castles, controls no colour; court no cubes; reserve 1 red" in out
+    assert "  Ring (clockwise, * emperor): 1:R1 2:G1 3:P1 " in out
+    assert "territory 4: 1 red, 1 pink\n  white 0\n  black 0\n  -> nothing would happen" in out
