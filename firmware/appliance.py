@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from firmware.bare import BareStep
 from firmware.bus import EventBus
-from firmware.hub import CommandError, Reply
+from firmware.hub import CANNOT_SEAT, CommandError, Reply
 from firmware.view import (
     MajorityView,
     View,
@@ -465,7 +465,7 @@ class Appliance:
                 seated = [Player(p["name"], p["castles"], p["seat"]) for p in players]
                 referee = TableReferee(seated)
             except (KeyError, TypeError, ValueError) as exc:
-                raise CommandError(f"cannot seat these players: {exc}") from None
+                raise CommandError.refused(exc, CANNOT_SEAT) from None
             self.players, self.referee = tuple(seated), referee
             self.game_id = None
             self.training = False

@@ -27,6 +27,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from firmware.bus import EventBus
 from firmware.view import MajorityView, View
+from referee.announcements import N_, clause, said
 from referee.errors import RefusedError
 
 #: A command's answer: JSON the HTTP API sends back as it is (the appliance says the
@@ -46,10 +47,15 @@ class CommandError(ValueError):
         self.message = message
 
     @classmethod
-    def refused(cls, exc: ValueError) -> CommandError:
-        """The referee's refusal (`referee.errors.RefusedError`, or a plain `ValueError`)
-        as a command's, its words kept."""
-        return cls(exc.message if isinstance(exc, RefusedError) else str(exc))
+    def refused(cls, exc: Exception, why: str | None = None) -> CommandError:
+        """The referee's refusal (`referee.errors.RefusedError`, or any error's words) as
+        a command's, its words kept; ``why``: a msgid that says it as its ``clause``."""
+        reason = exc.message if isinstance(exc, RefusedError) else str(exc)
+        return cls(reason if why is None else said(why, clause=clause(reason)))
+
+
+#: Why new players are refused: the referee's reason as the ``clause``.
+CANNOT_SEAT = N_("cannot seat these players: %(clause)s")
 
 
 class Hub(Protocol):

@@ -148,6 +148,14 @@ def test_the_referees_refusal_keeps_its_words_for_every_language() -> None:
     assert translated(corrected.value.message, translations("hu")) == (
         "az asztal még egyszer sem állt nyugalomban: nincs mit javítani"
     )
+    with pytest.raises(CommandError) as seated:
+        appliance.new_game([{"name": "Solo", "castles": "grey", "seat": "west"}])
+    assert str(seated.value) == (
+        "cannot seat these players: Carolus Magnus is for 2, 3 or 4 players, not 1"
+    )
+    assert translated(seated.value.message, translations("hu")) == (
+        "ezek a játékosok nem ülhetnek le: A Carolus Magnust 2, 3 vagy 4 játékos játssza, nem 1"
+    )
 
 
 def test_undo_takes_back_the_last_step_in_the_log_too(tmp_path: Path) -> None:

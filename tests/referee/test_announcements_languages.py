@@ -182,7 +182,12 @@ SAID = {
     "reading.py": {"said": None, "N_": None},
     "referee.py": {"said": None, "N_": None},
 }
-RULES = [ROOT / "referee" / "game.py", ROOT / "referee" / "setup.py", ROOT / "referee" / "check.py"]
+RULES = [
+    ROOT / "referee" / "game.py",
+    ROOT / "referee" / "setup.py",
+    ROOT / "referee" / "check.py",
+    ROOT / "firmware" / "hub.py",  # a refused command's own words around the referee's
+]
 
 
 def _free_text() -> dict[str, str]:
