@@ -91,8 +91,13 @@ def parse_players(text: str) -> list[Player]:
         name, _, castles = item.strip().partition(":")
         if not name or castles not in CASTLE_COLOURS:
             raise InputError(
-                f"--players wants NAME:CASTLES,... with castles {', '.join(CASTLE_COLOURS)}; "
-                f"got {item.strip()!r}"
+                said(
+                    "%(option)s wants %(form)s with castles %(sides)s; got %(given)s",
+                    option="--players",
+                    form="NAME:CASTLES,...",
+                    sides=list(CASTLE_COLOURS),
+                    given=repr(item.strip()),
+                )
             )
         players.append(Player(name, castles))
     return players
@@ -199,23 +204,23 @@ class Console:
             self.show()
         elif command == "majority":
             if not rest.strip().isdigit() or not 1 <= int(rest) <= 15:
-                raise InputError("majority wants a territory number 1-15")
+                raise InputError(said("majority wants a territory number 1-15"))
             self.say(game.explain(int(rest)).describe(tr=self.tr))
         elif command == "majorities":
             for majority in sorted(game.majorities(), key=lambda m: m.margin):
                 self.say(majority.describe(tr=self.tr))
         elif command == "undo":
             if not game.move_stack:
-                raise InputError("nothing to undo")
-            said = say_move(game.move_stack[-1], game, self.tr)  # said as it was made
+                raise InputError(said("nothing to undo"))
+            told = say_move(game.move_stack[-1], game, self.tr)  # said as it was made
             player = game.pop().player
             took = self.tr.gettext("took back %(player)s's move: %(move)s")
-            self.say("  " + took % {"player": player, "move": said})
+            self.say("  " + took % {"player": player, "move": told})
         elif command == "save":
             if not rest.strip():
-                raise InputError("save wants a file name")
+                raise InputError(said("save wants a file name"))
             Path(rest.strip()).write_text(Record.from_game(game).dumps(), encoding="utf-8")
-            self.say(f"  saved {rest.strip()}")
+            self.say("  " + translated(said("saved %(given)s", given=rest.strip()), self.tr))
         else:
             self.step(text)
 
@@ -227,7 +232,7 @@ class Console:
             if len(words) == 1 and len(choosers) == 1:
                 words = [choosers[0], words[0]]
             if len(words) != 2 or not words[1].isdigit():
-                raise InputError("type the chooser's name and a disc number, e.g. 'Anna 3'")
+                raise InputError(said("type the chooser's name and a disc number, e.g. 'Anna 3'"))
             self.push(ChooseDisc(words[0], int(words[1])))
             return
         player = game.to_move
@@ -236,7 +241,7 @@ class Console:
             self.push(parse_cubes(player, text))
         elif game.step is Step.EMPEROR:
             if not text.isdigit():
-                raise InputError("type a number of steps")
+                raise InputError(said("type a number of steps"))
             self.push(MoveEmperor(player, int(text)))
         elif text == "roll":
             self.push(roll_refill(game, self.rng))
@@ -316,18 +321,21 @@ def play_console(
         verdict = judge(record, args.resume)
         if not verdict.legal or verdict.game is None:
             error = verdict.error or {}
-            print(
-                for_terminal(f"carolus play: {args.resume}: {error.get('message')}"),
-                file=sys.stderr,
-            )
+            why = error.get("message")
+            message = translated(why, tr) if isinstance(why, str) else str(why)
+            print(for_terminal(f"carolus play: {args.resume}: {message}"), file=sys.stderr)
             return 1
         game = verdict.game
     else:
         try:
             players = parse_players(args.players)
             game = Game(Setup.random(players, rng))
-        except (InputError, IllegalMoveError) as exc:
-            print(for_terminal(f"carolus play: {exc}"), file=sys.stderr)
+        except InputError as exc:
+            text = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)
+            print(for_terminal(f"carolus play: {translated(text, tr)}"), file=sys.stderr)
+            return 2
+        except IllegalMoveError as exc:
+            print(for_terminal(f"carolus play: {translated(exc.message, tr)}"), file=sys.stderr)
             return 2
     record_path = Path(args.record) if args.record else None
     return Console(game, out, rng, record_path, tr).run(lines)

@@ -136,3 +136,24 @@ def test_the_table_lines_and_majorities_speak_hungarian(monkeypatch, capsys) -> 
     assert "  Anna (white): 0 castles, controls no colour; court no cubes; reserve 1 red" in out
     assert "  Ring (clockwise, * emperor): 1:R1 2:G1 3:P1 " in out
     assert "territory 4: 1 red, 1 pink\n  white 0\n  black 0\n  -> nothing would happen" in out
+
+
+def test_what_was_typed_wrong_is_said_in_hungarian(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    """The console's own refusals in the language asked for (the typed words quoted)."""
+    out = play(
+        monkeypatch,
+        capsys,
+        "x\nmajority 99\nsave\nAnna 3\nBob 2\ncourt g g; 4 r\nfar\n",
+        "--language",
+        "hu",
+    )
+    assert "  ! írd be a választó nevét és a korong számát, például 'Anna 3'" in out
+    assert "  ! a 'majority' után egy tartomány száma kell, 1–15" in out
+    assert "  ! a 'save' után fájlnév kell" in out
+    assert "  ! írd be a lépések számát" in out
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["play", "--players", "Anna:purple,Bob:black", "--language", "hu"]) == 2
+    assert capsys.readouterr().err == (
+        "carolus play: a(z) --players formája NAME:CASTLES,..., várszínek: fehér, fekete, "
+        "szürke; ez van: 'Anna:purple'\n"
+    )
