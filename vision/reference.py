@@ -35,6 +35,8 @@ FITTED = Path(__file__).with_name("fitted") / "difference.json"
 #: A cell's own light is measured on every `SAMPLE`-th pixel: plenty for a median.
 SAMPLE = 5
 _ONES = np.ones((1, 3), np.float32)
+#: Atlas rows compared at a time (the temporaries of a read are a band's worth).
+BAND_ROWS = 64
 #: How far (atlas pixels each way) a nudged tile is looked for.
 NUDGE_PX = 4
 
@@ -237,9 +239,10 @@ class Comparison:
         self.bare = bare
         self.rows = rows
         self.difference = difference
-        ref = bare.atlas[:rows].astype(np.float32)
-        self._ref = ref
-        self._ref_sum = cv2.transform(ref, _ONES) + np.float32(3.0)
+        # The bare table as now compared (nudged tiles found again move in it): kept as
+        # the picture's own bytes, made float a band at a time (`features`), so a read
+        # holds no atlas-sized float copy of it.
+        self._ref = bare.atlas[:rows].copy()
         # Each zone's rectangle in the rows compared: its light is set zone by zone.
         self._boxes = [(c.index, c.x, c.y, c.w, min(c.h, rows - c.y)) for c in atlas.cells
                        if c.y < rows]
@@ -288,15 +291,27 @@ class Comparison:
                  ) -> tuple[np.ndarray, np.ndarray]:
         """Per pixel of the first `rows` atlas rows: the colour change a change of light
         does not explain (share of brightness), and brightness over the reference's."""
-        f = atlas[: self.rows].astype(np.float32)
+        rows, width = self.rows, atlas.shape[1]
+        unexplained = np.empty((rows, width), np.float32)
+        ratio = np.empty((rows, width), np.float32)
         inverse = 1.0 / np.maximum(gains, 0.05)
-        for k, x, y, w, h in self._boxes:
-            f[y:y + h, x:x + w] *= inverse[k]
-        f_sum = cv2.transform(f, _ONES) + np.float32(3.0)
-        ratio = cv2.divide(f_sum, self._ref_sum)
-        explained = cv2.multiply(self._ref, cv2.merge((ratio, ratio, ratio)))
-        unexplained = cv2.divide(cv2.transform(cv2.absdiff(f, explained), _ONES),
-                                 f_sum + np.float32(30.0))
+        # A band of rows at a time: every step is per pixel, so the result is the same as
+        # for the whole atlas at once, and a read's temporaries stay a band's worth (a
+        # Raspberry Pi has little memory to spare).
+        for top in range(0, rows, BAND_ROWS):
+            bottom = min(rows, top + BAND_ROWS)
+            f = atlas[top:bottom].astype(np.float32)
+            for k, x, y, w, h in self._boxes:
+                y0, y1 = max(y, top), min(y + h, bottom)
+                if y0 < y1:
+                    f[y0 - top:y1 - top, x:x + w] *= inverse[k]
+            ref = self._ref[top:bottom].astype(np.float32)
+            f_sum = cv2.transform(f, _ONES) + np.float32(3.0)
+            band = cv2.divide(f_sum, cv2.transform(ref, _ONES) + np.float32(3.0))
+            explained = cv2.multiply(ref, cv2.merge((band, band, band)))
+            unexplained[top:bottom] = cv2.divide(
+                cv2.transform(cv2.absdiff(f, explained), _ONES), f_sum + np.float32(30.0))
+            ratio[top:bottom] = band
         return unexplained, ratio
 
     def foreground(self, atlas: np.ndarray, gains: np.ndarray, coloured: np.ndarray
@@ -310,7 +325,7 @@ class Comparison:
 
     def picture(self, y0: int, y1: int, x0: int, x1: int) -> np.ndarray:
         """The bare table as now compared (nudged tiles found again moved with them)."""
-        picture: np.ndarray = np.clip(self._ref[y0:y1, x0:x1] + 0.5, 0, 255).astype(np.uint8)
+        picture: np.ndarray = self._ref[y0:y1, x0:x1].copy()
         return picture
 
     def shares(self, fg: np.ndarray, piece_like: np.ndarray) -> np.ndarray:
@@ -355,8 +370,7 @@ class Comparison:
                 continue
             _, dx, dy = best
             ref = source[pad - dy:pad - dy + h, pad - dx:pad - dx + w]
-            self._ref[roi] = ref
-            self._ref_sum[roi] = cv2.transform(ref, _ONES) + np.float32(3.0)
+            self._ref[roi] = ref.astype(np.uint8)
             found.append(k)
         return found
 
