@@ -31,6 +31,7 @@ from firmware.view import (
     question_view,
     setup_view,
 )
+from referee.announcements import said
 from referee.game import Game
 from referee.moves import Move
 from referee.pieces import COLOURS
@@ -192,8 +193,8 @@ class Appliance:
                     self._announce(ask)
                 return
             self.camera, self.message = status, message
-            said = message or f"Camera {status}."
-            self._announce([table_event("camera", self.referee.t, said, status=status), *ask])
+            text = message or f"Camera {status}."
+            self._announce([table_event("camera", self.referee.t, text, status=status), *ask])
 
     def _ask_bare(self, t: float | None) -> list[TableEvent]:
         """The set-up step's request to lay the table bare, if it is to be asked now."""
@@ -308,11 +309,13 @@ class Appliance:
 
     def majority(self, territory: int) -> MajorityView:
         if not isinstance(territory, int) or not 1 <= territory <= 15:
-            raise CommandError(f"territories are numbered 1 to 15, not {territory!r}")
+            raise CommandError(
+                said("territories are numbered 1 to 15, not %(given)s", given=repr(territory))
+            )
         with self._lock:
             game = self.referee.game
             if game is None:
-                raise CommandError("the game has not started yet")
+                raise CommandError(said("the game has not started yet"))
             return majority_view(game, territory)
 
     def majorities(self) -> list[MajorityView]:
@@ -324,14 +327,23 @@ class Appliance:
         kind, _, where = zone.replace(":", " ").partition(" ")
         if kind not in ("territory", "court", "reserve") or not where:
             raise CommandError(
-                f"unknown zone {zone!r}: use territory:N, court:SEAT or reserve:SEAT"
+                said(
+                    "unknown zone %(given)s: use %(syntax)s, %(syntax2)s or %(syntax3)s",
+                    given=repr(zone),
+                    syntax="territory:N",  # as typed: the API's words
+                    syntax2="court:SEAT",
+                    syntax3="reserve:SEAT",
+                )
             )
         if not isinstance(counts, dict) or any(
             c not in COLOURS or not isinstance(n, int) or isinstance(n, bool) or n < 0
             for c, n in counts.items()
         ):
             raise CommandError(
-                f"counts must map colours ({', '.join(COLOURS)}) to whole numbers ≥ 0"
+                said(
+                    "counts must map colours (%(colours)s) to whole numbers ≥ 0",
+                    colours=list(COLOURS),
+                )
             )
         with self._lock:
             try:
@@ -344,7 +356,7 @@ class Appliance:
         with self._lock:
             game = self.referee.game
             if game is None or not game.move_stack:
-                raise CommandError("nothing to undo")
+                raise CommandError(said("nothing to undo"))
             return self._announced(self.referee.undo())
 
     def confirm(self) -> Reply:
@@ -372,7 +384,7 @@ class Appliance:
         """The players answer the referee's question: ``yes`` (the camera is right) or
         ``no`` (it is wrong: keep the game's reading of that zone)."""
         if answer not in ("yes", "no"):
-            raise CommandError(f"answer yes or no, not {answer!r}")
+            raise CommandError(said("answer yes or no, not %(given)s", given=repr(answer)))
         with self._lock:
             try:
                 events = self.referee.answer(answer == "yes")
@@ -387,11 +399,18 @@ class Appliance:
             return self.answer("no")
         if button == "majorities":
             with self._lock:
-                said = "Live view." if long else "Majorities."
+                text = "Live view." if long else "Majorities."
                 return self._announced(
-                    [table_event("button", self.referee.t, said, button=button, long=long)]
+                    [table_event("button", self.referee.t, text, button=button, long=long)]
                 )
-        raise CommandError(f"no button {button!r}: the buttons are 'majorities' and 'confirm'")
+        raise CommandError(
+            said(
+                "no button %(given)s: the buttons are %(button)s and %(button2)s",
+                given=repr(button),
+                button=repr("majorities"),  # as the API names them
+                button2=repr("confirm"),
+            )
+        )
 
     # ------------------------------------------------------------ advisor
 
@@ -400,8 +419,8 @@ class Appliance:
         with self._lock:
             self.training = bool(on)
             words = "on: ask for threats and hints" if on else "off"
-            said = f"Training mode {words}."
-            self._announce([table_event("training", self.referee.t, said, on=self.training)])
+            text = f"Training mode {words}."
+            self._announce([table_event("training", self.referee.t, text, on=self.training)])
             return {"training": self.training}
 
     def advice(self) -> Reply:
@@ -410,10 +429,10 @@ class Appliance:
 
         with self._lock:
             if not self.training:
-                raise CommandError("the advisor is off: turn training mode on for this game")
+                raise CommandError(said("the advisor is off: turn training mode on for this game"))
             game = self.referee.game
             if game is None or game.is_over:
-                raise CommandError("no game to advise on")
+                raise CommandError(said("no game to advise on"))
             return advise(game.copy()).to_json()
 
     # ------------------------------------------------ the web page's extras
@@ -460,7 +479,7 @@ class Appliance:
         with self._lock:
             game = self.referee.game
             if game is not None and not game.is_over:
-                raise CommandError("a game is running: end it before starting another")
+                raise CommandError(said("a game is running: end it before starting another"))
             try:
                 seated = [Player(p["name"], p["castles"], p["seat"]) for p in players]
                 referee = TableReferee(seated)
@@ -480,7 +499,7 @@ class Appliance:
         """Stop refereeing the running game; it stays in the log as it stands."""
         with self._lock:
             if self.referee.game is None:
-                raise CommandError("no game is running")
+                raise CommandError(said("no game is running"))
             if self.gamelog is not None and self.game_id is not None:
                 from firmware.gamelog.store import GameLogError
 
@@ -498,5 +517,5 @@ class Appliance:
 
     def display_png(self) -> bytes:
         if self._display_png is None:
-            raise CommandError("this appliance has no display renderer")
+            raise CommandError(said("this appliance has no display renderer"))
         return self._display_png()

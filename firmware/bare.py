@@ -26,7 +26,7 @@ import threading
 from typing import Any, NoReturn
 
 from firmware.hub import CommandError
-from referee.announcements import BARE_PROBLEMS, BARE_STEPS
+from referee.announcements import BARE_PROBLEMS, BARE_STEPS, said
 from vision.snapshot import Snapshot
 
 log = logging.getLogger("carolus")
@@ -82,7 +82,7 @@ class BareStep:
         """Confirm pressed: learn the bare table from the latest frame and read against
         it from now on. Raises `CommandError` with the reason (and stays in the step)."""
         if self.state != "ask" or self.eyes is None:
-            raise CommandError("the bare table is not being asked for now")
+            raise CommandError(said("the bare table is not being asked for now"))
         with self.lock:
             frame = self._frame
             if camera == "lost":
@@ -111,7 +111,7 @@ class BareStep:
         self.problem = problem
         if exc is not None:
             log.warning("bare table not learnt: %s", exc)
-        raise CommandError(PROBLEMS[problem])
+        raise CommandError(said(PROBLEMS[problem]))  # a msgid of `BARE_PROBLEMS`
 
     def use(self, png: bytes | None) -> str | None:
         """A resumed game: read against its stored bare table and skip the step. Returns

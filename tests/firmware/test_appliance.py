@@ -158,6 +158,30 @@ def test_the_referees_refusal_keeps_its_words_for_every_language() -> None:
     )
 
 
+def test_the_appliances_own_refusals_are_said_in_every_language() -> None:
+    """Undo before any step, a majority before the game, a bad answer: the appliance's
+    own reasons are `Said` messages (issue 17); ``str()`` stays the English."""
+    record, _ = stream()
+    appliance = Appliance(record.setup.players)
+    hu = translations("hu")
+    with pytest.raises(CommandError) as undone:
+        appliance.undo()
+    assert str(undone.value) == "nothing to undo"
+    assert translated(undone.value.message, hu) == "nincs mit visszavonni"
+    with pytest.raises(CommandError) as asked:
+        appliance.majority(7)
+    assert translated(asked.value.message, hu) == "a játék még nem kezdődött el"
+    with pytest.raises(CommandError) as answered:
+        appliance.answer("maybe")
+    assert str(answered.value) == "answer yes or no, not 'maybe'"
+    assert translated(answered.value.message, hu) == (
+        "igennel vagy nemmel válaszolj, ne ezzel: 'maybe'"
+    )
+    with pytest.raises(CommandError) as pressed:
+        appliance.press("start")
+    assert str(pressed.value) == ("no button 'start': the buttons are 'majorities' and 'confirm'")
+
+
 def test_undo_takes_back_the_last_step_in_the_log_too(tmp_path: Path) -> None:
     record, snapshots = stream()
     log = GameLog(tmp_path / "log.db")

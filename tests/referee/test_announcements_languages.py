@@ -187,6 +187,8 @@ RULES = [
     ROOT / "referee" / "setup.py",
     ROOT / "referee" / "check.py",
     ROOT / "firmware" / "hub.py",  # a refused command's own words around the referee's
+    ROOT / "firmware" / "appliance.py",  # the appliance's own refusals
+    ROOT / "firmware" / "bare.py",
 ]
 
 

@@ -167,3 +167,17 @@ def test_the_question_is_said_in_the_readers_language() -> None:
     assert sentence({**castles, "counts": {"white": 1}, "message": "?"}, translations("de")) == (
         "Burgen auf Provinz 3: 1 Weiß?"
     )
+
+
+def test_the_appliances_own_refusals_are_in_the_pages_language() -> None:
+    """Undo with nothing to undo, an end with no game: the appliance's own words, in the
+    reader's language like the referee's (issue 17)."""
+    client = browser(Appliance(PLAYERS))
+    refused = post(client, "/api/undo")
+    assert refused.status_code == 409 and refused.get_json()["error"] == "nothing to undo"
+    client.get("/?lang=hu")
+    refused = post(client, "/api/undo")
+    assert refused.status_code == 409
+    assert refused.get_json()["error"] == "nincs mit visszavonni"
+    ended = post(client, "/api/game/end", {})
+    assert ended.status_code == 409 and ended.get_json()["error"] == "nincs folyamatban játék"
