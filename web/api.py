@@ -19,7 +19,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request, stream_with_context
 
 from firmware.hub import AdvisorHub, CameraHub, CommandError, GamesHub, OverlayHub, QuestionHub
-from referee.announcements import translated
+from referee.announcements import said, translated
 from web import i18n, validate
 from web.auth import Guard, protected
 from web.context import context, language, tr
@@ -44,6 +44,12 @@ def _command(call: Callable[[], Any]) -> Any:
         return call()
     except CommandError as exc:
         raise ApiError(409, translated(exc.message, tr())) from None
+
+
+def _refused(status: int, text: str) -> ApiError:
+    """The API's own refusal (a `said` message) in the reader's language, as a refused
+    command's (issue 17)."""
+    return ApiError(status, translated(text, tr()))
 
 
 def _gone() -> Callable[[], bool]:
@@ -78,9 +84,14 @@ def events() -> Response:
     if asked is not None:
         since = resume_from(asked, ctx.epoch)
         if since is None:
-            raise ApiError(
+            raise _refused(
                 400,
-                f"{field} must be an event id like '1a2b3c.42', not {validate.shown(asked)}",
+                said(
+                    "%(field)s must be an event id like %(example)s, not %(given)s",
+                    field=field,  # the header's or the parameter's name, as sent
+                    example="'1a2b3c.42'",
+                    given=validate.shown(asked),
+                ),
             )
     if not ctx.open_stream():
         raise ApiError(503, "too many live pages open; this one will retry")
@@ -191,11 +202,11 @@ def confirm() -> Any:
 @protected(_guard)
 def answer() -> Any:
     """The players answer the referee's question about a doubtful reading."""
-    said = validate.answer(validate.json_body().get("answer"))
+    given = validate.answer(validate.json_body().get("answer"))
     hub = context().hub
     if not isinstance(hub, QuestionHub):
-        raise ApiError(501, "this appliance asks no questions")
-    return jsonify(_command(lambda: hub.answer(said)))
+        raise _refused(501, said("this appliance asks no questions"))
+    return jsonify(_command(lambda: hub.answer(given)))
 
 
 @blueprint.post("/button/<name>")
@@ -212,7 +223,7 @@ def start_game() -> Any:
     players = validate.players(validate.json_body().get("players"))
     hub = context().hub
     if not isinstance(hub, GamesHub):
-        raise ApiError(501, "this appliance cannot start games from the page")
+        raise _refused(501, said("this appliance cannot start games from the page"))
     return jsonify(_command(lambda: hub.new_game(players)))
 
 
@@ -222,7 +233,7 @@ def end_game() -> Any:
     validate.json_body()
     hub = context().hub
     if not isinstance(hub, GamesHub):
-        raise ApiError(501, "this appliance cannot end games from the page")
+        raise _refused(501, said("this appliance cannot end games from the page"))
     return jsonify(_command(hub.end_game))
 
 
@@ -232,7 +243,7 @@ def end_game() -> Any:
 def _advisor() -> AdvisorHub:
     hub = context().hub
     if not isinstance(hub, AdvisorHub):
-        raise ApiError(501, "this appliance has no advisor")
+        raise _refused(501, said("this appliance has no advisor"))
     return hub
 
 
@@ -306,7 +317,7 @@ def _camera() -> CameraHub:
     if not isinstance(hub, CameraHub):
         raise ApiError(404, "no camera")
     if ctx.camera_needs_pin and not ctx.guard.trusted():
-        raise ApiError(401, "enter the PIN shown on the appliance to see the camera")
+        raise _refused(401, said("enter the PIN shown on the appliance to see the camera"))
     return hub
 
 

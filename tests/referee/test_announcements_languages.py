@@ -189,6 +189,7 @@ RULES = [
     ROOT / "firmware" / "hub.py",  # a refused command's own words around the referee's
     ROOT / "firmware" / "appliance.py",  # the appliance's own refusals
     ROOT / "firmware" / "bare.py",
+    ROOT / "web" / "api.py",  # the API's own refusals (400, 401, 501)
 ]
 
 
@@ -243,6 +244,7 @@ SAME = {
     "on",  # fi: "is"
     "per",  # it: "by", "for"
     "most",  # hu: "now"
+    "pin",  # the PIN, a PIN-kód, PIN-koodi
     "west",  # de: the seat "West"
 }
 

@@ -181,3 +181,18 @@ def test_the_appliances_own_refusals_are_in_the_pages_language() -> None:
     assert refused.get_json()["error"] == "nincs mit visszavonni"
     ended = post(client, "/api/game/end", {})
     assert ended.status_code == 409 and ended.get_json()["error"] == "nincs folyamatban játék"
+
+
+def test_the_apis_own_refusals_are_in_the_pages_language() -> None:
+    """A bad resume point for the live stream: the API's own 400, in Hungarian on a
+    Hungarian page (issue 17)."""
+    client = browser(Appliance(PLAYERS), pin=False)
+    refused = client.get("/api/events?since=soon")
+    assert refused.status_code == 400
+    assert refused.get_json()["error"] == "since must be an event id like '1a2b3c.42', not 'soon'"
+    client.get("/?lang=hu")
+    refused = client.get("/api/events?since=soon")
+    assert refused.status_code == 400
+    assert refused.get_json()["error"] == (
+        "a(z) since egy eseményazonosító legyen, például '1a2b3c.42', nem 'soon'"
+    )
