@@ -22,6 +22,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from referee.announcements import ENGLISH, Translator, said, translated
+from referee.errors import RefusedError
 from referee.terminal import for_terminal, json_for_terminal, say
 
 if TYPE_CHECKING:
@@ -137,7 +139,7 @@ def run_follow(args: argparse.Namespace) -> int:
                 sys.stdout.write(for_terminal(describe(event, tr)) + "\n")
             sys.stdout.flush()
 
-    person = Person(sys.stdin, sys.stdout, args.json) if args.ask else None
+    person = Person(sys.stdin, sys.stdout, args.json, tr) if args.ask else None
     try:
         for snapshot, done in snapshots(args, seats):
             emit(referee.feed(snapshot))
@@ -179,8 +181,11 @@ class Person:
         "territory 7 = 1 pink, or skip."
     )
 
-    def __init__(self, stdin: TextIO, stdout: TextIO, json_lines: bool) -> None:
+    def __init__(
+        self, stdin: TextIO, stdout: TextIO, json_lines: bool, tr: Translator = ENGLISH
+    ) -> None:
         self.stdin, self.stdout, self.json_lines = stdin, stdout, json_lines
+        self.tr = tr  # the language of a refused answer's reason (--json keeps English)
         self.gone = False
         self.asked: object = None  # the last question asked (a new one is a new object)
 
@@ -200,7 +205,8 @@ class Person:
                 try:
                     events = self._take(referee, line.strip())
                 except ValueError as exc:
-                    self._refuse(question, str(exc))
+                    why = exc.message if isinstance(exc, RefusedError) else str(exc)
+                    self._refuse(question, why if self.json_lines else translated(why, self.tr))
                     continue
                 emit(events)
                 break
@@ -216,7 +222,7 @@ class Person:
         if word in ("s", "skip"):
             return []
         if not line:
-            raise ValueError("An empty line is not an answer.")
+            raise RefusedError(said("An empty line is not an answer."))
         zone, value = parse_correction(line)
         return list(referee.correct(zone, value))
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from referee.announcements import said
+from referee.errors import RefusedError
 from referee.pieces import CASTLE_COLOURS, COLOURS, SEATS, Cubes
 from referee.table.snapshot import CYLINDER_PLACES, Table
 
@@ -71,18 +73,24 @@ def _split(zone: str) -> tuple[str, str]:
     if kind == "emperor" and len(words) == 1:
         return kind, ""
     if len(words) != 2:
-        raise ValueError(f"unknown zone {zone!r}")
+        raise RefusedError(said("unknown zone %(given)s", given=repr(zone)))
     if kind in ("territory", "castles"):
         if not key.isdigit() or not 1 <= int(key) <= 15:
-            raise ValueError(f"{zone!r}: territories are numbered 1 to 15")
+            raise RefusedError(
+                said("%(given)s: territories are numbered 1 to 15", given=repr(zone))
+            )
     elif kind in ("court", "reserve", "discs"):
         if key not in SEATS:
-            raise ValueError(f"{zone!r}: seats are {', '.join(SEATS)}")
+            raise RefusedError(
+                said("%(given)s: seats are %(typed)s", given=repr(zone), typed=", ".join(SEATS))
+            )
     elif kind == "cylinder":
         if key not in COLOURS:
-            raise ValueError(f"{zone!r}: colours are {', '.join(COLOURS)}")
+            raise RefusedError(
+                said("%(given)s: colours are %(typed)s", given=repr(zone), typed=", ".join(COLOURS))
+            )
     else:
-        raise ValueError(f"unknown zone {zone!r}")
+        raise RefusedError(said("unknown zone %(given)s", given=repr(zone)))
     return kind, key
 
 
@@ -95,13 +103,25 @@ def _counts(
         counts = list(base)
         for name, n in value.items():
             if name not in names:
-                raise ValueError(f"{zone}: unknown colour {name!r}")
+                raise RefusedError(
+                    said("%(typed)s: unknown colour %(given)s", typed=zone, given=repr(name))
+                )
             counts[names.index(name)] = n
     else:
-        raise ValueError(f"{zone}: expected counts per colour, got {value!r}")
+        raise RefusedError(
+            said(
+                "%(typed)s: expected counts per colour, got %(given)s",
+                typed=zone,
+                given=repr(value),
+            )
+        )
     for n in counts:
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            raise ValueError(f"{zone}: counts are integers >= 0, got {n!r}")
+            raise RefusedError(
+                said(
+                    "%(typed)s: counts are integers >= 0, got %(given)s", typed=zone, given=repr(n)
+                )
+            )
     return tuple(counts)
 
 
@@ -121,16 +141,31 @@ def normalise(table: Table, zone: str, value: Value) -> Value:
         if value is not None and (
             isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 15
         ):
-            raise ValueError(f"emperor: expected a territory 1..15, got {value!r}")
+            raise RefusedError(
+                said("emperor: expected a territory 1..15, got %(given)s", given=repr(value))
+            )
         return value
     if kind == "cylinder":
         if value is not None and value not in CYLINDER_PLACES:
-            raise ValueError(f'{zone}: expected a seat or "pool", got {value!r}')
+            raise RefusedError(
+                said(
+                    "%(typed)s: expected a seat or %(pool)s, got %(given)s",
+                    typed=zone,
+                    pool='"pool"',  # as typed
+                    given=repr(value),
+                )
+            )
         return value
     if not isinstance(value, list | tuple | set | frozenset) or not all(
         isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 5 for n in value
     ):
-        raise ValueError(f"{zone}: expected disc numbers 1..5, got {value!r}")
+        raise RefusedError(
+            said(
+                "%(typed)s: expected disc numbers 1..5, got %(given)s",
+                typed=zone,
+                given=repr(value),
+            )
+        )
     return frozenset(value)
 
 
@@ -146,65 +181,114 @@ def parse_value(zone: str, text: str) -> Value:
     kind, key = _split(zone)
     where = f"{kind} {key}".strip()
     text = text.strip()
-    said = text.replace(",", " ").lower().split()
+    heard = text.replace(",", " ").lower().split()
     if kind in ("territory", "court", "reserve", "castles"):
         names = CASTLE_COLOURS if kind == "castles" else COLOURS
         counts: dict[str, int] = dict.fromkeys(names, 0)
-        if said and not (len(said) == 1 and said[0] in NOTHING):
+        if heard and not (len(heard) == 1 and heard[0] in NOTHING):
             count: int | None = None
-            for word in said:
+            for word in heard:
                 if word.isdigit():
                     if count is not None:
-                        raise ValueError(f"{where}: {text!r} has two numbers in a row.")
+                        raise RefusedError(
+                            said(
+                                "%(typed)s: %(given)s has two numbers in a row.",
+                                typed=where,
+                                given=repr(text),
+                            )
+                        )
                     count = int(word)
                     continue
                 colour = word.removesuffix("s") if word not in names else word
                 if colour not in names:
-                    raise ValueError(
-                        f"{where}: {word!r} is not one of {', '.join(names)} "
-                        f"(say for example {where} = 2 {names[0]}, 1 {names[-1]})."
+                    raise RefusedError(
+                        said(
+                            "%(typed)s: %(given)s is not one of %(typed2)s "
+                            "(say for example %(example)s).",
+                            typed=where,
+                            given=repr(word),
+                            typed2=", ".join(names),  # the words it understands
+                            example=f"{where} = 2 {names[0]}, 1 {names[-1]}",
+                        )
                     )
                 counts[colour] += 1 if count is None else count
                 count = None
             if count is not None:
-                raise ValueError(f"{where}: {text!r} ends with a number, not a colour.")
-        elif not said:
-            raise ValueError(f"{where}: say what is there, or none.")
+                raise RefusedError(
+                    said(
+                        "%(typed)s: %(given)s ends with a number, not a colour.",
+                        typed=where,
+                        given=repr(text),
+                    )
+                )
+        elif not heard:
+            raise RefusedError(
+                said("%(typed)s: say what is there, or %(typed2)s.", typed=where, typed2="none")
+            )
         return counts
     if kind == "emperor":
-        if len(said) == 1 and said[0] in NOTHING:
+        if len(heard) == 1 and heard[0] in NOTHING:
             return None
-        if len(said) != 1 or not said[0].isdigit() or not 1 <= int(said[0]) <= 15:
-            raise ValueError(f"emperor: say the territory he stands on, 1 to 15, not {text!r}.")
-        return int(said[0])
+        if len(heard) != 1 or not heard[0].isdigit() or not 1 <= int(heard[0]) <= 15:
+            raise RefusedError(
+                said(
+                    "emperor: say the territory he stands on, 1 to 15, not %(given)s.",
+                    given=repr(text),
+                )
+            )
+        return int(heard[0])
     if kind == "cylinder":
-        if len(said) == 1 and said[0] in CYLINDER_PLACES:
-            return said[0]
-        raise ValueError(
-            f"{where}: say where it stands: pool or a seat ({', '.join(SEATS)}), not {text!r}."
+        if len(heard) == 1 and heard[0] in CYLINDER_PLACES:
+            return heard[0]
+        raise RefusedError(
+            said(
+                "%(typed)s: say where it stands: %(typed2)s or a seat (%(typed3)s), not %(given)s.",
+                typed=where,
+                typed2="pool",
+                typed3=", ".join(SEATS),
+                given=repr(text),
+            )
         )
-    if len(said) == 1 and said[0] in NOTHING:
+    if len(heard) == 1 and heard[0] in NOTHING:
         return frozenset()
-    if not said or not all(w.isdigit() and 1 <= int(w) <= 5 for w in said):
-        raise ValueError(f"{where}: say the disc numbers in the tray, such as 1 2 4, or none.")
-    return frozenset(int(w) for w in said)
+    if not heard or not all(w.isdigit() and 1 <= int(w) <= 5 for w in heard):
+        raise RefusedError(
+            said(
+                "%(typed)s: say the disc numbers in the tray, such as %(example)s, or %(typed2)s.",
+                typed=where,
+                example="1 2 4",
+                typed2="none",
+            )
+        )
+    return frozenset(int(w) for w in heard)
 
 
 def parse_correction(line: str) -> tuple[str, Value]:
     """``territory 7 = pink`` -> ``("territory 7", {...})``; `ValueError` if not."""
     zone, equals, value = line.partition("=")
     if not equals:
-        raise ValueError(
-            f"{line.strip()!r} is not an answer: say y, n, or ZONE = VALUE "
-            f"(for example territory 7 = 1 pink)."
+        raise RefusedError(
+            said(
+                "%(given)s is not an answer: say %(typed)s, %(typed2)s, or %(typed3)s "
+                "(for example %(example)s).",
+                given=repr(line.strip()),
+                typed="y",  # what it understands, as typed
+                typed2="n",
+                typed3="ZONE = VALUE",
+                example="territory 7 = 1 pink",
+            )
         )
     zone = " ".join(zone.replace(":", " ").split())
     try:
         _split(zone)
     except ValueError:
-        raise ValueError(
-            f"{zone!r} is not a zone: territory N, castles N, court SEAT, reserve SEAT, "
-            f"emperor, cylinder COLOUR or discs SEAT."
+        raise RefusedError(
+            said(
+                "%(given)s is not a zone: %(typed)s or %(typed2)s.",
+                given=repr(zone),
+                typed="territory N, castles N, court SEAT, reserve SEAT, emperor, cylinder COLOUR",
+                typed2="discs SEAT",
+            )
         ) from None
     return zone, parse_value(zone, value)
 

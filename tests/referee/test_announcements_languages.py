@@ -181,6 +181,7 @@ SAID = {
     "doubts.py": {"said": None},
     "reading.py": {"said": None, "N_": None},
     "referee.py": {"said": None, "N_": None},
+    "corrections.py": {"said": None},
 }
 RULES = [
     ROOT / "referee" / "game.py",
@@ -189,6 +190,7 @@ RULES = [
     ROOT / "firmware" / "hub.py",  # a refused command's own words around the referee's
     ROOT / "firmware" / "appliance.py",  # the appliance's own refusals
     ROOT / "firmware" / "bare.py",
+    ROOT / "firmware" / "follow.py",  # carolus follow --ask: an answer it cannot take
     ROOT / "web" / "api.py",  # the API's own refusals (400, 401, 501)
 ]
 
@@ -331,6 +333,7 @@ def test_every_word_of_the_referee_and_the_display_is_translated() -> None:
         ROOT / "referee" / "table" / "doubts.py",
         ROOT / "referee" / "table" / "reading.py",
         ROOT / "referee" / "table" / "referee.py",
+        ROOT / "referee" / "table" / "corrections.py",
         *RULES,
         ROOT / "referee" / "console.py",
         *sorted((ROOT / "firmware" / "display").glob("*.py")),

@@ -111,3 +111,23 @@ def test_end_of_input_stops_asking(
     assert follow(path, tmp_path / "r.json", "", monkeypatch, "--json") == 1
     kinds = [json.loads(line)["kind"] for line in capsys.readouterr().out.splitlines()]
     assert kinds.count("ask") == 1 and "setup" not in kinds
+
+
+def test_a_correction_typo_is_explained_in_the_language_asked_for(
+    missed: tuple[Path, dict[str, object], int],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--language hu``: an answer it cannot take and a colour mistyped are explained in
+    Hungarian, the words to type kept as they are typed (issue 17)."""
+    path, _, _ = missed
+    out = tmp_path / "r.json"
+    answers = "maybe\nterritory 5 = 1 pinc\nn\n"
+    assert follow(path, out, answers, monkeypatch, "--language", "hu") == 0
+    text = capsys.readouterr().out
+    assert "'maybe' nem válasz: írd ezek egyikét: y, n vagy ZONE = VALUE" in text
+    assert (
+        "Territory 5: 'pinc' nincs ezek között: red, green, yellow, blue, pink "
+        "(írd például így: territory 5 = 2 red, 1 pink)." in text
+    )
