@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from referee.announcements import N_, clause, said
 from referee.game import Game
 from referee.moves import (
     ChooseDisc,
@@ -220,12 +221,21 @@ def read_record_file(path: str | Path, limit: int = MAX_RECORD_BYTES) -> str:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
     except OSError as exc:
         if exc.errno == errno.ENXIO:  # a FIFO nobody writes to, a socket
-            raise MalformedRecordError(None, f"{name} is not a regular file") from None
-        raise MalformedRecordError(None, f"cannot read the file: {exc.strerror or exc}") from None
+            raise MalformedRecordError(
+                None, said("%(file)s is not a regular file", file=name)
+            ) from None
+        raise MalformedRecordError(None, _unreadable(exc.strerror or exc)) from None
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            raise MalformedRecordError(None, f"{name} is not a regular file ({_what(mode)})")
+            raise MalformedRecordError(
+                None,
+                said(
+                    "%(file)s is not a regular file (%(clause)s)",
+                    file=name,
+                    clause=clause(_what(mode)),
+                ),
+            )
         chunks: list[bytes] = []
         left = limit + 1  # one byte over the cap tells a file over it
         while left > 0:
@@ -235,36 +245,47 @@ def read_record_file(path: str | Path, limit: int = MAX_RECORD_BYTES) -> str:
             chunks.append(chunk)
             left -= len(chunk)
     except OSError as exc:
-        raise MalformedRecordError(None, f"cannot read the file: {exc.strerror or exc}") from None
+        raise MalformedRecordError(None, _unreadable(exc.strerror or exc)) from None
     finally:
         os.close(fd)
     data = b"".join(chunks)
     if len(data) > limit:
         raise MalformedRecordError(
             None,
-            f"{name} is larger than {_size(limit)}, the most a record may be; "
-            "it is not a game record",
+            said(
+                "%(file)s is larger than %(clause)s, the most a record may be; "
+                "it is not a game record",
+                file=name,
+                clause=clause(_size(limit)),
+            ),
         )
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise MalformedRecordError(None, f"cannot read the file: {exc}") from None
+        raise MalformedRecordError(None, _unreadable(exc)) from None
+
+
+def _unreadable(why: object) -> str:
+    """``why``: the system's own words (English), kept as they are."""
+    return said("cannot read the file: %(given)s", given=str(why))
 
 
 def _what(mode: int) -> str:
     if stat.S_ISDIR(mode):
-        return "a folder"
+        return said("a folder")
     if stat.S_ISFIFO(mode):
-        return "a named pipe"
+        return said("a named pipe")
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
+        return said("a device")
     if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a file"
+        return said("a socket")
+    return said("not a file")
 
 
 def _size(n: int) -> str:
-    return f"{n // (1024 * 1024)} MB" if n >= 1024 * 1024 else f"{n} bytes"
+    if n >= 1024 * 1024:
+        return said("%(count)s MB", count=n // (1024 * 1024))
+    return said("%(count)s bytes", count=n)
 
 
 def load(path: str | Path) -> Record:
@@ -277,10 +298,18 @@ def loads(text: str) -> Record:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise MalformedRecordError(
-            None, f"not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
+            None,
+            said(
+                "not JSON: %(given)s at line %(line)s, column %(column)s",
+                given=exc.msg,  # the json module's words
+                line=exc.lineno,
+                column=exc.colno,
+            ),
         ) from None
     except (ValueError, RecursionError) as exc:  # a 5000-digit number, nesting too deep
-        raise MalformedRecordError(None, f"not a JSON document we can read: {exc}") from None
+        raise MalformedRecordError(
+            None, said("not a JSON document we can read: %(given)s", given=str(exc))
+        ) from None
     return parse(data)
 
 
@@ -289,7 +318,10 @@ def parse(data: object) -> Record:
     root = _object(data, "record")
     fmt = _required(root, "format", "")
     if fmt != FORMAT:
-        raise MalformedRecordError("format", f"expected {FORMAT!r}, got {fmt!r}")
+        raise MalformedRecordError(
+            "format",
+            said("expected %(expected)s, got %(given)s", expected=repr(FORMAT), given=repr(fmt)),
+        )
     players = tuple(
         _player(p, f"players[{i}]")
         for i, p in enumerate(_list(_required(root, "players", ""), "players"))
@@ -327,7 +359,9 @@ def _round(value: object, where: str) -> RoundRecord:
         here = f"{where}.discs[{i}]"
         items = _list(pair, here)
         if len(items) != 2:
-            raise MalformedRecordError(here, f"expected a [player, number] pair, got {pair!r}")
+            raise MalformedRecordError(
+                here, said("expected a [player, number] pair, got %(given)s", given=repr(pair))
+            )
         discs.append((_str(items[0], f"{here}[0]"), _int(items[1], f"{here}[1]")))
     turns = tuple(
         _turn(t, f"{where}.turns[{i}]")
@@ -357,45 +391,65 @@ def _turn(value: object, where: str) -> TurnRecord:
 
 def _required(obj: Mapping[str, Any], key: str, prefix: str) -> Any:
     if key not in obj:
-        raise MalformedRecordError(f"{prefix}{key}", "required field is missing")
+        raise MalformedRecordError(f"{prefix}{key}", said("required field is missing"))
     return obj[key]
 
 
 def _kind(value: object) -> str:
     if value is None:
-        return "null"
+        return "null"  # JSON's own word
     if isinstance(value, bool):
-        return "a boolean"
-    return {
-        int: "an integer",
-        float: "a number",
-        str: "a string",
-        list: "a list",
-        dict: "an object",
-    }.get(type(value), type(value).__name__)
+        return said("a boolean")
+    kinds = {
+        int: N_("an integer"),
+        float: N_("a number"),
+        str: N_("a string"),
+        list: N_("a list"),
+        dict: N_("an object"),
+    }
+    kind = kinds.get(type(value))
+    return type(value).__name__ if kind is None else said(kind)
 
 
 def _object(value: object, where: str) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise MalformedRecordError(where, f"expected an object, got {_kind(value)}")
+        raise MalformedRecordError(
+            where, said("expected an object, got %(clause)s", clause=clause(_kind(value)))
+        )
     return value
 
 
 def _list(value: object, where: str) -> list[Any]:
     if not isinstance(value, list):
-        raise MalformedRecordError(where, f"expected a list, got {_kind(value)}")
+        raise MalformedRecordError(
+            where, said("expected a list, got %(clause)s", clause=clause(_kind(value)))
+        )
     return value
 
 
 def _str(value: object, where: str) -> str:
     if not isinstance(value, str):
-        raise MalformedRecordError(where, f"expected a string, got {_kind(value)} {value!r}")
+        raise MalformedRecordError(
+            where,
+            said(
+                "expected a string, got %(clause)s %(given)s",
+                clause=clause(_kind(value)),
+                given=repr(value),
+            ),
+        )
     return value
 
 
 def _int(value: object, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise MalformedRecordError(where, f"expected an integer, got {_kind(value)} {value!r}")
+        raise MalformedRecordError(
+            where,
+            said(
+                "expected an integer, got %(clause)s %(given)s",
+                clause=clause(_kind(value)),
+                given=repr(value),
+            ),
+        )
     return value
 
 

@@ -833,3 +833,20 @@ def test_the_verdict_in_hungarian(run: Run) -> None:
     assert "  Bob (fekete): 0 vár, nincs befolyása; várlap: semmit; " in out
     for english in ("ILLEGAL", "round", "turn", "castle", "court", "reserve", "Ring"):
         assert english not in out, english
+
+
+def test_a_malformed_record_in_hungarian(run: Run, tmp_path: Path) -> None:
+    """``--language hu``: why a file is not a record is Hungarian too (issue 17); the
+    field's path stays as it is in the file."""
+    record = json.loads((GOLDEN / "illegal-after-end.json").read_text())
+    record["setup"]["emperor"] = "7"
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(record))
+    status, out, _ = run("check", "--language", "hu", str(path))
+    assert status != 0
+    assert out.strip().endswith(
+        "bad.json: érvénytelen játékjegyzőkönyv (mező: setup.emperor): "
+        "egész szám kell, nem szöveg: '7'"
+    ), out
+    status, out, _ = run("check", "--language", "hu", str(tmp_path))
+    assert "nem közönséges fájl (mappa)" in out, out
