@@ -157,3 +157,17 @@ def test_what_was_typed_wrong_is_said_in_hungarian(monkeypatch, capsys) -> None:
         "carolus play: a(z) --players formája NAME:CASTLES,..., várszínek: fehér, fekete, "
         "szürke; ez van: 'Anna:purple'\n"
     )
+
+
+def test_a_malformed_record_to_resume_is_said_in_hungarian(  # type: ignore[no-untyped-def]
+    monkeypatch, capsys, tmp_path
+) -> None:
+    """``--resume`` a file that is not a record: why, in the language asked for (issue 17);
+    the field's path as it is in the file."""
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "carolus-record/1"}')
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["play", "--resume", str(bad), "--language", "hu"]) == 2
+    assert capsys.readouterr().err == (
+        f"carolus play: {bad}: players: hiányzik egy kötelező mező\n"
+    )
