@@ -316,9 +316,9 @@ def play_console(
         try:
             record = load(args.resume)
         except MalformedRecordError as exc:
-            why = translated(exc.message, tr)  # in the language asked for (issue 17)
+            said_here = translated(exc.message, tr)  # in the language asked for (issue 17)
             where = f"{exc.field}: " if exc.field else ""
-            print(for_terminal(f"carolus play: {args.resume}: {where}{why}"), file=sys.stderr)
+            print(for_terminal(f"carolus play: {args.resume}: {where}{said_here}"), file=sys.stderr)
             return 2
         verdict = judge(record, args.resume)
         if not verdict.legal or verdict.game is None:
