@@ -8,6 +8,8 @@ from typing import Any
 
 from flask import request
 
+from referee.announcements import said, translated
+from web.context import tr
 from web.errors import ApiError
 
 COLOURS = ("red", "green", "yellow", "blue", "pink")
@@ -27,6 +29,13 @@ MAX_ID = 2**63 - 1
 MAX_DIGITS = 19
 #: How much of a wrong value an error message repeats.
 SHOWN = 40
+
+
+def _refused(text: str) -> ApiError:
+    """A 400 whose reason (a `said` message: what a correction sent wrong) is in the
+    reader's language, as the API's other refusals (issue 17); the field names and the
+    words to send stay as the API spells them."""
+    return ApiError(400, translated(text, tr()))
 
 
 def shown(value: object) -> str:
@@ -92,42 +101,93 @@ def territory(value: object) -> int:
     if isinstance(value, str):
         return whole(value, "territory", 1, 15)
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 15:
-        raise ApiError(400, f"territory must be a number from 1 to 15, not {shown(value)}")
+        raise _refused(
+            said(
+                "%(field)s must be a number from 1 to 15, not %(given)s",
+                field="territory",
+                given=shown(value),
+            )
+        )
     return value
 
 
 def zone(value: object, seats: list[str]) -> str:
     """``territory:N``, ``court:SEAT`` or ``reserve:SEAT`` for a seat at the table."""
     if not isinstance(value, str):
-        raise ApiError(400, f"zone must be text like 'territory:7', not {shown(value)}")
+        raise _refused(
+            said(
+                "%(field)s must be text like %(example)s, not %(given)s",
+                field="zone",
+                example="'territory:7'",
+                given=shown(value),
+            )
+        )
     kind, _, where = value.partition(":")
     if kind == "territory":
         return f"territory:{territory(where)}"
     if kind in ("court", "reserve"):
         if where not in seats:
-            raise ApiError(
-                400, f"zone {shown(value)}: seat must be one of {', '.join(seats) or 'none'}"
+            raise _refused(
+                said(
+                    "%(field)s %(given)s: seat must be one of %(typed)s",
+                    field="zone",
+                    given=shown(value),
+                    typed=", ".join(seats) or "none",
+                )
             )
         return value
-    raise ApiError(400, f"zone {shown(value)}: must start with territory:, court: or reserve:")
+    raise _refused(
+        said(
+            "%(field)s %(given)s: must start with %(typed)s, %(typed2)s or %(typed3)s",
+            field="zone",
+            given=shown(value),
+            typed="territory:",
+            typed2="court:",
+            typed3="reserve:",
+        )
+    )
 
 
 def counts(value: object) -> dict[str, int]:
     """Cube counts for all five colours, each 0-40."""
     if not isinstance(value, dict):
-        raise ApiError(400, 'counts must be an object like {"red": 1, ...}')
+        raise _refused(
+            said(
+                "%(field)s must be an object like %(example)s",
+                field="counts",
+                example='{"red": 1, ...}',
+            )
+        )
     unknown = sorted(set(value) - set(COLOURS))
     if unknown:
-        raise ApiError(400, f"counts: unknown colour {shown(unknown[0])}; use {', '.join(COLOURS)}")
+        raise _refused(
+            said(
+                "%(field)s: unknown colour %(given)s; use %(typed)s",
+                field="counts",
+                given=shown(unknown[0]),
+                typed=", ".join(COLOURS),
+            )
+        )
     missing = [c for c in COLOURS if c not in value]
     if missing:
-        raise ApiError(400, f"counts: give every colour; {missing[0]!r} is missing")
+        raise _refused(
+            said(
+                "%(field)s: give every colour; %(given)s is missing",
+                field="counts",
+                given=repr(missing[0]),
+            )
+        )
     out = {}
     for c in COLOURS:
         n = value[c]
         if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_CUBES:
-            raise ApiError(
-                400, f"counts.{c} must be a whole number from 0 to {MAX_CUBES}, not {shown(n)}"
+            raise _refused(
+                said(
+                    "%(field)s must be a whole number from 0 to %(count)s, not %(given)s",
+                    field=f"counts.{c}",
+                    count=MAX_CUBES,
+                    given=shown(n),
+                )
             )
         out[c] = n
     return out

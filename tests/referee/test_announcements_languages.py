@@ -193,6 +193,7 @@ RULES = [
     ROOT / "firmware" / "bare.py",
     ROOT / "firmware" / "follow.py",  # carolus follow --ask: an answer it cannot take
     ROOT / "web" / "api.py",  # the API's own refusals (400, 401, 501)
+    ROOT / "web" / "validate.py",  # a correction sent wrong (400)
 ]
 
 
@@ -249,6 +250,7 @@ SAME = {
     "most",  # hu: "now"
     "pin",  # the PIN, a PIN-kód, PIN-koodi
     "json",  # the format's name
+    "text",  # de: "Text"
     "file",  # it: "file"
     "west",  # de: the seat "West"
 }

@@ -196,3 +196,19 @@ def test_the_apis_own_refusals_are_in_the_pages_language() -> None:
     assert refused.get_json()["error"] == (
         "a(z) since egy eseményazonosító legyen, például '1a2b3c.42', nem 'soon'"
     )
+
+
+def test_a_correction_sent_wrong_is_explained_in_the_pages_language() -> None:
+    """A correction with a colour left out or a seat not at the table: the 400 in
+    Hungarian on a Hungarian page, the API's own names kept (issue 17)."""
+    client = browser(Appliance(PLAYERS))
+    client.get("/?lang=hu")
+    counts = {"red": 1, "green": 0, "yellow": 0, "blue": 0}
+    refused = post(client, "/api/correction", {"zone": "territory:7", "counts": counts})
+    assert refused.status_code == 400
+    assert refused.get_json()["error"] == "counts: minden színt adj meg; hiányzik: 'pink'"
+    refused = post(client, "/api/correction", {"zone": "court:west", "counts": counts})
+    assert refused.status_code == 400
+    assert refused.get_json()["error"] == (
+        "zone 'court:west': a hely ezek egyike legyen: south, north"
+    )
