@@ -22,7 +22,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from referee.announcements import ENGLISH, Translator, said, translated
+from referee.announcements import ENGLISH, Translator, render, said, speaks_english, translated
 from referee.errors import RefusedError
 from referee.terminal import for_terminal, json_for_terminal, say
 
@@ -176,9 +176,13 @@ class Person:
     input means nobody is there any more: the remaining questions stand unanswered, as
     in a recording nobody watches."""
 
-    PROMPT = (
-        "Answer y if the camera is right, n if it is wrong, a correction such as "
-        "territory 7 = 1 pink, or skip."
+    PROMPT = said(
+        "Answer %(typed)s if the camera is right, %(typed2)s if it is wrong, a correction "
+        "such as %(example)s, or %(typed3)s.",
+        typed="y",  # what it understands, as typed
+        typed2="n",
+        example="territory 7 = 1 pink",
+        typed3="skip",
     )
 
     def __init__(
@@ -234,7 +238,11 @@ class Person:
             ask["message"] = self.PROMPT
             self.stdout.write(json_for_terminal(ask) + "\n")
         else:
-            self.stdout.write(for_terminal(f"  {question.get('message')} {self.PROMPT}") + "\n> ")
+            asked = (
+                question.get("message") if speaks_english(self.tr) else render(question, self.tr)
+            )
+            prompt = translated(self.PROMPT, self.tr)  # the question and this in --language
+            self.stdout.write(for_terminal(f"  {asked} {prompt}") + "\n> ")
         self.stdout.flush()
 
     def _refuse(self, question: TableEvent, why: str) -> None:

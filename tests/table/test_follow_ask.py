@@ -119,13 +119,17 @@ def test_a_correction_typo_is_explained_in_the_language_asked_for(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """``--language hu``: an answer it cannot take and a colour mistyped are explained in
-    Hungarian, the words to type kept as they are typed (issue 17)."""
+    """``--language hu``: the question, the prompt, an answer it cannot take and a colour
+    mistyped are in Hungarian, the words to type kept as they are typed (issue 17)."""
     path, _, _ = missed
     out = tmp_path / "r.json"
     answers = "maybe\nterritory 5 = 1 pinc\nn\n"
     assert follow(path, out, answers, monkeypatch, "--language", "hu") == 0
     text = capsys.readouterr().out
+    assert (
+        "  Nincs lovag a(z) 5. tartományban? Válaszolj így: y, ha a kamera jól látja; "
+        "n, ha téved; egy javítást, például territory 7 = 1 pink; vagy skip a kihagyáshoz." in text
+    )
     assert "'maybe' nem válasz: írd ezek egyikét: y, n vagy ZONE = VALUE" in text
     assert (
         "Territory 5: 'pinc' nincs ezek között: red, green, yellow, blue, pink "
