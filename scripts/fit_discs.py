@@ -31,11 +31,10 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from scripts.fit_difference import _drifted  # noqa: E402
 from scripts.fitting import fit_command, labelled_frames  # noqa: E402
-from scripts.labelled import VARIETY  # noqa: E402
+from scripts.labelled import VARIETY, drifted_table  # noqa: E402
 from vision.layout import Layout, load_layout  # noqa: E402
-from vision.reader import DISCS_FITTED, Reader, _follows, _striped  # noqa: E402
+from vision.reader import DISCS_FITTED, _follows, _striped  # noqa: E402
 from vision.render import scene as scenes  # noqa: E402
 
 FIRST_SEED = 35500
@@ -46,14 +45,9 @@ COMMAND = "scripts/fit_discs.py"
 def sample(layout: Layout, seed: int, hard: bool) -> list[tuple[float, bool]]:
     """(share of the bare table's stripes still shown, a disc lies there) for every disc
     slot."""
-    rng = np.random.default_rng(seed)
-    scene = scenes.random_scene(layout, rng, hard=hard, variety=VARIETY, hand_probability=0.0)
-    bare_scene = scenes.with_changes(scene, [])
-    reader = Reader(layout)
-    bare = reader.learn_bare(scenes.render(layout, bare_scene, seed + 1))
-    reader.use_bare(bare)
-    scene.lighting = _drifted(scene.lighting, rng)
-    frame = scenes.render(layout, scene, seed)
+    scene, reader, frame = drifted_table(layout, seed, hard)
+    bare = reader.bare
+    assert bare is not None
     reader.read(frame)
     atlas = reader.atlas.cut(frame)
     reader.balance(frame, atlas)

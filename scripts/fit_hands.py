@@ -30,9 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from scripts.fit_difference import _drifted  # noqa: E402
 from scripts.fitting import fit_command, labelled_frames  # noqa: E402
-from scripts.labelled import VARIETY  # noqa: E402
+from scripts.labelled import VARIETY, drifted_table  # noqa: E402
 from vision.layout import Layout, load_layout  # noqa: E402
 from vision.occlusion import HANDS_FITTED, HandBounds  # noqa: E402
 from vision.reader import Reader  # noqa: E402
@@ -55,16 +54,7 @@ def sample(layout: Layout, seed: int, hard: bool, hand: bool
     """(per border sample seen: brightest channel's ratio to the bare table's, spread of
     the three ratios), the reader, the frame and whether the truth says a hand is over
     the mat."""
-    rng = np.random.default_rng(seed)
-    scene = scenes.random_scene(layout, rng, hard=hard, variety=VARIETY,
-                                hand_probability=1.0 if hand else 0.0)
-    bare_scene = scenes.with_changes(scene, [])
-    bare_scene.hands = []
-    reader = Reader(layout)
-    bare = reader.learn_bare(scenes.render(layout, bare_scene, seed + 1))
-    reader.use_bare(bare)
-    scene.lighting = _drifted(scene.lighting, rng)
-    frame = scenes.render(layout, scene, seed)
+    scene, reader, frame = drifted_table(layout, seed, hard, 1.0 if hand else 0.0)
     reader.read(frame)
     return _moved(reader), reader, frame, bool(scenes.truth(layout, scene)["occluded"])
 

@@ -8,6 +8,7 @@ import dataclasses
 
 import numpy as np
 
+from scripts.fit_difference import _drifted
 from vision.calibration import calibrate, reader_for
 from vision.layout import Layout
 from vision.reader import Reader
@@ -28,3 +29,19 @@ def calibrated_table(layout: Layout, seed: int, hard: bool) -> tuple[scenes.Scen
         tile_seed=table.tile_seed)
     reader = reader_for(layout, calibrate(scenes.render(layout, calib_scene, seed + 2), layout))
     return table, reader
+
+
+def drifted_table(layout: Layout, seed: int, hard: bool, hand_probability: float = 0.0
+                  ) -> tuple[scenes.Scene, Reader, np.ndarray]:
+    """Table `seed`, a reader that learnt its bare table (no piece, no hand) under the
+    scene's lamp, and the frame of the table drawn after that lamp drifted, as between
+    the set-up and the play (the frame not read yet)."""
+    rng = np.random.default_rng(seed)
+    scene = scenes.random_scene(layout, rng, hard=hard, variety=VARIETY,
+                                hand_probability=hand_probability)
+    bare_scene = scenes.with_changes(scene, [])
+    bare_scene.hands = []
+    reader = Reader(layout)
+    reader.use_bare(reader.learn_bare(scenes.render(layout, bare_scene, seed + 1)))
+    scene.lighting = _drifted(scene.lighting, rng)
+    return scene, reader, scenes.render(layout, scene, seed)
