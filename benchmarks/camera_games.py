@@ -591,9 +591,53 @@ def same_setup(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return heap(a) == heap(b)
 
 
-def judge(folder: Path, carolus: Path, nobody: bool = False) -> dict[str, Any]:
+KEYED = (".py", ".json", ".png", ".toml")  # what of vision/ a read depends on
+
+
+def vision_key(calib: Path) -> str:
+    """What the vision's reading of a game depends on: its code and fitted data (the
+    renderer aside) and the calibration."""
+    digest = hashlib.sha256(calib.read_bytes())
+    vision = ROOT / "vision"
+    for path in sorted(vision.rglob("*")):
+        inside = path.relative_to(vision).parts
+        if path.is_file() and inside[0] != "render" and path.suffix in KEYED:
+            digest.update(str(path.relative_to(vision)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def read_once(folder: Path, calib: Path) -> Path:
+    """The vision's snapshots of a game's frames, read as `carolus follow FRAMES` reads
+    them (one reader, the frame's time ``i / FPS``) and kept beside the frames under
+    the vision's key: a change of the referee alone is then judged in seconds, on
+    exactly what the camera read."""
+    from vision.calibration import load, reader_for
+    from vision.layout import load_layout
+
+    out = folder / "follow" / f"reads-{vision_key(calib)}.jsonl"
+    if out.exists():
+        return out
+    files = sorted(p for p in (folder / "frames").iterdir() if p.suffix.lower() == ".jpg")
+    reader = reader_for(load_layout(), load(calib))
+    partial = out.with_suffix(".part")
+    with partial.open("w") as handle:
+        for i, path in enumerate(files):
+            frame = cv2.imdecode(np.fromfile(str(path), np.uint8), cv2.IMREAD_COLOR)
+            if frame is None:
+                raise UsageError(f"{path}: not an image file")
+            handle.write(json.dumps(reader.read(frame, round(i / FPS, 3)).to_json()) + "\n")
+    partial.replace(out)
+    return out
+
+
+def judge(
+    folder: Path, carolus: Path, nobody: bool = False, reads: bool = False
+) -> dict[str, Any]:
     """Calibrate, follow (a truthful person answering, or ``nobody``), and compare with
-    what was played."""
+    what was played. ``reads``: follow the vision's snapshots kept by `read_once`
+    rather than the frames (the same reads; the frames-per-second figure is then the
+    referee's alone)."""
     from referee.record import MalformedRecordError, load
 
     out = folder / "follow"
@@ -610,8 +654,11 @@ def judge(folder: Path, carolus: Path, nobody: bool = False) -> dict[str, Any]:
         timeout=600,
         env=command_env(),
     )
-    command = [str(carolus), "follow", str(folder / "frames"), "--players", players_arg]
-    if calibrated.returncode == 0:
+    source = folder / "frames"
+    if reads and calibrated.returncode == 0:
+        source = read_once(folder, calib)
+    command = [str(carolus), "follow", str(source), "--players", players_arg]
+    if calibrated.returncode == 0 and not reads:
         command += ["--calibration", str(calib)]
     record_path = out / "record.json"
     record_path.unlink(missing_ok=True)
@@ -843,6 +890,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="nobody answers the referee's questions (default: a truthful person answers "
         "each from the true table, through carolus follow --ask)",
     )
+    parser.add_argument(
+        "--reads",
+        action="store_true",
+        help="read each game's frames once per version of the vision and follow the kept "
+        "snapshots (for judging a change of the referee; frames/s is then the referee's)",
+    )
     parser.add_argument("--json", type=Path, metavar="OUT", help="also write the figures here")
     args = parser.parse_args(argv)
     if args.quick:
@@ -929,7 +982,7 @@ def run(args: argparse.Namespace) -> int:
     for spec, folder in zip(specs, folders, strict=True):
         # follow runs alone: its frames-per-second figure is the machine's, not the pool's
         print(f"following {folder.name} …", flush=True)
-        result = judge(folder, carolus, args.nobody)
+        result = judge(folder, carolus, args.nobody, args.reads)
         results.append((spec, result))
         print(
             f"  {result['size']}: record {'exact' if result['record_exact'] else 'WRONG'}, "
