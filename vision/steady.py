@@ -60,7 +60,7 @@ class Steady:
         """Which zones (atlas cell indices, 1-based) moved since they were last read."""
         if self._pixels is None or self._pixels.shape != atlas_img.shape:
             return np.arange(1, self._cells + 1)
-        diff = cv2.absdiff(atlas_img, self._pixels).max(axis=2) > self.levels
+        diff = _brightest(cv2.absdiff(atlas_img, self._pixels)) > self.levels
         counts = np.bincount(self.atlas.zone_index[diff], minlength=self._cells + 1)
         counts[0] = 0
         return np.flatnonzero(counts >= self.least_px)
@@ -74,12 +74,24 @@ class Steady:
             moved[changed] = True
             _keep(snap, last, [c for c in self.atlas.cells if not moved[c.index]], moved,
                   self.atlas.cells)
-            mask = moved[self.atlas.zone_index]
-            self._pixels[mask] = atlas_img[mask]
+            # The zones read now take this frame's pixels (OpenCV's masked copy: numpy's
+            # boolean indexing of a colour image took a quarter of a full read).
+            lut = np.zeros(256, np.uint8)
+            lut[:len(moved)] = moved
+            mask = cv2.LUT(self.atlas.zone_index, lut)
+            cv2.copyTo(atlas_img, mask, self._pixels)
         else:
             self._pixels = atlas_img.copy()
         self._snap = copy.deepcopy(snap)
         return snap
+
+
+def _brightest(image: np.ndarray) -> np.ndarray:
+    """Per pixel, the largest of a colour image's three channels (numpy's ``max(axis=2)``,
+    which reduces each pixel's three bytes one at a time, twenty times slower)."""
+    b, g, r = cv2.split(image)
+    brightest: np.ndarray = cv2.max(cv2.max(b, g), r)
+    return brightest
 
 
 #: A zone as the snapshot files it: a territory by number, a disc slot by seat and disc,
