@@ -113,7 +113,8 @@ class CubeCount:
         tally = np.bincount(votes)
         n = int(tally.argmax())
         share = tally[n] / k
-        return n, float(np.clip(2.0 * share - 1.0, 0.0, 1.0))
+        # min and max, not np.clip: the same number without numpy's call on a scalar.
+        return n, min(1.0, max(0.0, float(2.0 * share - 1.0)))
 
     def _scaled(self, x: np.ndarray) -> np.ndarray:
         scaled: np.ndarray = ((x - self.mean) / self.scale).astype(np.float32)

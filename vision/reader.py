@@ -1068,7 +1068,7 @@ def _margin(value: float, low: float, high: float) -> float:
     """How safely `value` lies inside the band [low, high) that decided a count: 1 at a
     quarter of the band's width from either edge or further in, 0 on an edge."""
     quarter = max(1e-6, (high - low) / 4)
-    return float(np.clip(min(value - low, high - value) / quarter, 0.0, 1.0))
+    return min(1.0, max(0.0, float(min(value - low, high - value) / quarter)))
 
 
 _ONES = np.ones((1, 3), np.float32)

