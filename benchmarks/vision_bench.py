@@ -243,7 +243,11 @@ def sequence_timing(layout: Layout, count: int, seed: int, passes: int = 3
     light has moved on by 0.2 s). Each read is timed right after `cv2.imdecode` of the
     same frame's JPEG (quality 90, like the camera pipeline), so the ratios mean the
     same on a slower or busier machine. Each frame's time is the median of ``passes``;
-    the figures are medians over the sequence."""
+    the figures are medians over the sequence.
+
+    Two readers read every frame, interleaved: a plain one (absolute colours, the figures
+    before the tenth session) and one calibrated on the set-up step's frame, reading
+    against the bare table as the appliance does (``bare_*``)."""
     from vision.render.table import TableRenderer
 
     cv2.setNumThreads(1)
@@ -265,37 +269,46 @@ def sequence_timing(layout: Layout, count: int, seed: int, passes: int = 3
             pair = [renderer.frame(state, seed=0)] * 2
         jpegs.append((_jpeg(pair[0]), _jpeg(pair[1])))
     frames = [(_decode(a), _decode(b)) for a, b in jpegs]  # what the reader gets
-    reader = Reader(layout)
-    reader.read(frames[-1][1])  # the marker search, once, as when the appliance starts
+    setup = (renderer.calibration_frame(seed=0, t=0.0) if drift
+             else renderer.calibration_frame(seed=0))
+    readers = {"": Reader(layout),
+               "bare_": reader_for(layout, calibrate(_decode(_jpeg(setup)), layout))}
+    for reader in readers.values():
+        reader.read(frames[-1][1])  # the marker search, once, as when the appliance starts
     decode: list[list[float]] = [[] for _ in frames]
-    full: list[list[float]] = [[] for _ in frames]
-    same: list[list[float]] = [[] for _ in frames]
+    full: dict[str, list[list[float]]] = {key: [[] for _ in frames] for key in readers}
+    same: dict[str, list[list[float]]] = {key: [[] for _ in frames] for key in readers}
     for _ in range(passes):
         for i, ((jpeg, _), (frame, twin)) in enumerate(zip(jpegs, frames, strict=True)):
             buf = np.frombuffer(jpeg, np.uint8)
             t0 = time.perf_counter()
             cv2.imdecode(buf, cv2.IMREAD_COLOR)
-            t1 = time.perf_counter()
-            reader.read(frame)  # the table changed since the last frame
-            t2 = time.perf_counter()
-            reader.read(twin)  # the next frame: nothing changed
-            t3 = time.perf_counter()
-            decode[i].append(t1 - t0)
-            full[i].append(t2 - t1)
-            same[i].append(t3 - t2)
+            decode[i].append(time.perf_counter() - t0)
+            for key, reader in readers.items():
+                t1 = time.perf_counter()
+                reader.read(frame)  # the table changed since the last frame
+                t2 = time.perf_counter()
+                reader.read(twin)  # the next frame: nothing changed
+                t3 = time.perf_counter()
+                full[key][i].append(t2 - t1)
+                same[key][i].append(t3 - t2)
     dec = [statistics.median(d) for d in decode]
-    fr = [statistics.median(f) for f in full]
-    sm = [statistics.median(s) for s in same]
-    return {"frames": count, "size": f"{width}x{height}", "passes": passes,
-            "renderer": ", ".join([f"variety {extra['variety']}" if extra
-                                   else "variety classic",
-                                   "light drifts with t" if drift else "steady light"]),
-            "decode_ms": 1000 * statistics.median(dec),
-            "full_read_ms": 1000 * statistics.median(fr),
-            "unchanged_read_ms": 1000 * statistics.median(sm),
-            "full_read_ratio": statistics.median(f / d for f, d in zip(fr, dec, strict=True)),
-            "unchanged_read_ratio": statistics.median(s / d for s, d in zip(sm, dec,
-                                                                            strict=True))}
+    out: dict[str, Any] = {
+        "frames": count, "size": f"{width}x{height}", "passes": passes,
+        "renderer": ", ".join([f"variety {extra['variety']}" if extra else "variety classic",
+                               "light drifts with t" if drift else "steady light"]),
+        "decode_ms": 1000 * statistics.median(dec)}
+    for key in readers:
+        fr = [statistics.median(f) for f in full[key]]
+        sm = [statistics.median(s) for s in same[key]]
+        out.update({
+            f"{key}full_read_ms": 1000 * statistics.median(fr),
+            f"{key}unchanged_read_ms": 1000 * statistics.median(sm),
+            f"{key}full_read_ratio": statistics.median(
+                f / d for f, d in zip(fr, dec, strict=True)),
+            f"{key}unchanged_read_ratio": statistics.median(
+                s / d for s, d in zip(sm, dec, strict=True))})
+    return out
 
 
 def main() -> int:
@@ -434,6 +447,10 @@ def sequence_report(r: dict[str, Any]) -> str:
         f"{r['full_read_ratio']:.2f} |",
         f"| read where nothing changed (the next frame) | {r['unchanged_read_ms']:.1f} | "
         f"{r['unchanged_read_ratio']:.2f} |",
+        *([f"| against the bare table: full read | {r['bare_full_read_ms']:.1f} | "
+           f"{r['bare_full_read_ratio']:.2f} |",
+           f"| against the bare table: nothing changed | {r['bare_unchanged_read_ms']:.1f} | "
+           f"{r['bare_unchanged_read_ratio']:.2f} |"] if "bare_full_read_ms" in r else []),
     ])
 
 
