@@ -156,6 +156,7 @@ class Reader:
                               else self.table if pieces_table is None else pieces_table)
         self._comparison: Comparison | None = None
         self.bare: BareTable | None = None
+        self._rings: list[tuple[np.ndarray, float]] | None = None   # see `_bare_rings`
         self._confidence: dict[str, float] = {}
         self._cards: set[str] = set()
         self._cardless: list[Cell] = []
@@ -203,6 +204,7 @@ class Reader:
     def use_bare(self, bare: BareTable | None, difference: Difference | None = None) -> None:
         """Read pieces as what differs from `bare` (None: back to absolute colours)."""
         self.bare = bare
+        self._rings = None
         self.border.learn(None if bare is None else bare.border)
         self.steady.reset()
         self._comparison = None if bare is None else Comparison(
@@ -297,6 +299,7 @@ class Reader:
         self._rows_stack = _stack([(iy, ix, c) for _, c, iy, ix, _ in self._rows])
         self._dots_stack = _stack([(iy, ix, c) for _, c, (iy, ix) in self._dots])
         self._discs: list[tuple[Cell, tuple[np.ndarray, np.ndarray], np.ndarray]] = []
+        self._rings = None
         for cell in self.atlas.of_kind("disc-slot"):
             cx, cy = cell.zone.raw.get("centre_mm", cell.zone.centre())
             ys, xs = np.mgrid[0:cell.h, 0:cell.w]
@@ -583,8 +586,7 @@ class Reader:
             around = cv2.dilate(cv2.copyMakeBorder(blob.view(np.uint8), by - y0, y1 - by - bh,
                                                    bx - x0, x1 - bx - bw,
                                                    cv2.BORDER_CONSTANT, value=0), grow)
-            field = np.take(self._pieces_table, colours.table_index(
-                self._comparison.picture(y0, y1, x0, x1)))
+            field = np.take(self._pieces_table, self._comparison.picture_index(y0, y1, x0, x1))
             hist = np.bincount(field[around.view(bool)], minlength=8)
             cubes = hist[1:colours.NEUTRAL]
             if cubes.max() == 0:
@@ -807,7 +809,7 @@ class Reader:
         darkness = float(-np.log(np.maximum(seen, 1e-3)).mean())
         now = brightness[by:by + bh, bx:bx + bw][blob] - brightness[by:by + bh,
                                                                    bx:bx + bw][blob].mean()
-        bare = _channel_sum(self._comparison.picture(by, by + bh, bx, bx + bw))[blob]
+        bare = self._comparison.picture_sum(by, by + bh, bx, bx + bw)[blob]
         bare -= bare.mean()
         spread = float(np.sqrt((now @ now) * (bare @ bare)))
         return darkness, float(now @ bare) / spread if spread > 1e-6 else 0.0
@@ -1007,6 +1009,20 @@ class Reader:
         """Distance from the dot to the board's edge, where the first cube begins."""
         return float(cell.zone.raw.get("row_start_mm", 17.0))
 
+    def _bare_rings(self) -> list[tuple[np.ndarray, float]] | None:
+        """Per disc slot (as in `_discs`): the bare table's ring and the share of its
+        variance that is stripes (`_striped`). The same on every frame, so worked out once
+        for a bare table and a pose (`use_bare` and `_build_samplers` forget it)."""
+        if self.bare is None or self.discs is None:
+            return None
+        if self._rings is None:
+            bare = self.bare.atlas[..., 1]
+            self._rings = []
+            for _, ring, wave in self._discs:
+                then = bare[ring].astype(np.float32)
+                self._rings.append((then, _striped(then, wave)))
+        return self._rings
+
     def _count_discs(self, snap: SnapshotJSON, atlas: np.ndarray) -> None:
         """A slot is empty while its printed stripes show.
 
@@ -1017,16 +1033,16 @@ class Reader:
         stripes' frequency in the ring, whatever their phase (so a slightly off homography or
         lens distortion does not matter), against the calibration's contrast bound."""
         grey = atlas[..., 1]
-        bare = self.bare.atlas[..., 1] if self.bare is not None else None
-        for cell, ring, wave in self._discs:
+        rings = self._bare_rings()
+        for i, (cell, ring, wave) in enumerate(self._discs):
             if cell.zone.seat not in snap["discs"]:
                 continue
             values = grey[ring].astype(np.float32)
             contrast = _stripes(values, wave)
             taken = contrast < self.tuning.disc_stripes
-            if bare is not None and self.discs is not None:
-                then = bare[ring].astype(np.float32)
-                if _striped(then, wave) >= self.discs.striped:
+            if rings is not None and self.discs is not None:
+                then, striped = rings[i]
+                if striped >= self.discs.striped:
                     taken = _follows(values, then, wave) < self.discs.kept
             if self.debug is not None:
                 self.debug.append(("disc", cell.zone.seat, cell.zone.raw["disc"], contrast))

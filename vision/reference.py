@@ -29,6 +29,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision import colours
 from vision.atlas import Atlas
 
 FITTED = Path(__file__).with_name("fitted") / "difference.json"
@@ -256,6 +257,11 @@ class Comparison:
         # the picture's own bytes, made float a band at a time (`features`), so a read
         # holds no atlas-sized float copy of it.
         self._ref = bare.atlas[:rows].copy()
+        # What reads of single pieces ask of the reference again and again (its colour
+        # table index, its channels' sum): worked out for the whole reference once, and
+        # again only after `reregister` moved part of it.
+        self._ref_index: np.ndarray | None = None
+        self._ref_sum: np.ndarray | None = None
         # Each zone's rectangle in the rows compared: its light is set zone by zone.
         self._boxes = [(c.index, c.x, c.y, c.w, min(c.h, rows - c.y)) for c in atlas.cells
                        if c.y < rows]
@@ -346,6 +352,19 @@ class Comparison:
         picture: np.ndarray = self._ref[y0:y1, x0:x1].copy()
         return picture
 
+    def picture_index(self, y0: int, y1: int, x0: int, x1: int) -> np.ndarray:
+        """`colours.table_index` of `picture` (a view: not to be written to)."""
+        if self._ref_index is None:
+            self._ref_index = colours.table_index(self._ref)
+        return self._ref_index[y0:y1, x0:x1]
+
+    def picture_sum(self, y0: int, y1: int, x0: int, x1: int) -> np.ndarray:
+        """The three channels of `picture` added, as float32 (a view: not to be written
+        to)."""
+        if self._ref_sum is None:
+            self._ref_sum = cv2.transform(self._ref.astype(np.float32), _ONES)
+        return self._ref_sum[y0:y1, x0:x1]
+
     def shares(self, fg: np.ndarray, piece_like: np.ndarray) -> np.ndarray:
         """Per atlas cell index: the share of its pixels that differ from the bare table
         in a colour no piece has (tile art where the reference has other art)."""
@@ -389,6 +408,7 @@ class Comparison:
             _, dx, dy = best
             ref = source[pad - dy:pad - dy + h, pad - dx:pad - dx + w]
             self._ref[roi] = ref.astype(np.uint8)
+            self._ref_index = self._ref_sum = None
             found.append(k)
         return found
 

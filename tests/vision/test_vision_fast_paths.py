@@ -1,0 +1,144 @@
+"""The reader's faster paths give what the slower ones gave, and its caches follow changes.
+
+A read keeps some work from frame to frame (the bare table's disc rings, the reference's
+colour index and brightness) and does some with OpenCV where numpy was slow; each is
+checked here against the plain computation, and a reader whose camera moved or whose
+bare table was learnt again reads as a fresh reader does.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import replace
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import colours
+from vision.calibration import calibrate, reader_for
+from vision.layout import load_layout
+from vision.occlusion import MotionWatch
+from vision.reader import Reader, _channel_sum, _striped
+from vision.reference import _median
+from vision.render import scene as scenes
+from vision.render.camera import overhead_camera
+from vision.steady import _brightest, _copied
+
+LAYOUT = load_layout(None)
+
+
+@pytest.mark.parametrize("shape", [(1296, 2304), (1520, 2028), (37, 61)])
+def test_the_motion_thumbnail_is_one_pixel_in_eight_each_way(shape: tuple[int, int]) -> None:
+    frame = np.random.default_rng(1).integers(0, 256, (*shape, 3), dtype=np.uint8)
+    watch = MotionWatch()
+    watch.check_frame(frame)
+    strided = cv2.cvtColor(np.ascontiguousarray(frame[::8, ::8]), cv2.COLOR_BGR2GRAY)
+    assert watch.last is not None and np.array_equal(watch.last, strided)
+
+
+def test_opencv_helpers_equal_numpy() -> None:
+    rng = np.random.default_rng(2)
+    image = rng.integers(0, 256, (53, 71, 3), dtype=np.uint8)
+    assert np.array_equal(_brightest(image), image.max(axis=2))
+    assert np.array_equal(_channel_sum(image), image.sum(axis=2, dtype=np.float32))
+    for n in (1, 2, 7, 8, 9, 40, 41):
+        values = rng.random((n, 3)).astype(np.float32)
+        values[: n // 2] = np.round(values[: n // 2], 1)      # ties
+        median = _median(values)
+        assert median.dtype == np.float32
+        assert np.array_equal(median, np.median(values, axis=0))
+
+
+def test_the_kept_snapshot_is_a_deep_copy() -> None:
+    snap: dict[str, Any] = {"territories": {"1": {"cubes": {"red": 2}, "castles": {}}},
+                            "discs": {"south": [1, 3]}, "emperor": None, "t": 1.5}
+    copied = _copied(snap)
+    assert copied == copy.deepcopy(snap)
+    copied["territories"]["1"]["cubes"]["red"] = 5
+    copied["discs"]["south"].append(4)
+    assert snap["territories"]["1"]["cubes"]["red"] == 2 and snap["discs"]["south"] == [1, 3]
+
+
+def _scene(seed: int) -> tuple[scenes.Scene, dict[str, Any]]:
+    """A wide table and the calibration of its set-up step (with its bare table)."""
+    table = scenes.random_scene(LAYOUT, np.random.default_rng(seed), variety="wide")
+    table.hands = []
+    setup = scenes.calibration_scene(LAYOUT, np.random.default_rng(seed), variety="wide")
+    setup.camera, setup.lighting = table.camera, table.lighting
+    setup.tile_seed, setup.light = table.tile_seed, table.light
+    return table, calibrate(scenes.render(LAYOUT, setup, seed + 1), LAYOUT)
+
+
+def _counts(reader: Reader, frame: np.ndarray) -> dict[str, Any]:
+    snap = dict(reader.read(frame).to_json())
+    snap.pop("occluded")        # the first frame after a camera moved is flagged moving
+    return snap
+
+
+def test_a_reader_whose_camera_moved_reads_the_new_pose_as_a_fresh_reader() -> None:
+    table, calib = _scene(4310)
+    other = replace(table, camera=overhead_camera(np.random.default_rng(99), 2304, 1296,
+                                                  1.3, tilt_deg=2.0, roll_jitter_deg=2.0))
+    here, there = (scenes.render(LAYOUT, t, 4312) for t in (table, other))
+    moved = reader_for(LAYOUT, calib)
+    moved.read(here)
+    assert moved.bare is not None and moved._bare_rings() is not None
+    pose = moved.atlas.maps
+    after = _counts(moved, there)
+    assert moved.atlas.maps is not pose                         # the maps were rebuilt
+    assert after == _counts(reader_for(LAYOUT, calib), there)
+
+
+def test_a_bare_table_learnt_again_replaces_what_was_kept_of_the_last() -> None:
+    table, calib = _scene(4320)
+    frame = scenes.render(LAYOUT, table, 4322)
+    reader = reader_for(LAYOUT, calib)
+    reader.read(frame)
+    # The bare table learnt again with every disc in its tray: no slot shows its print.
+    discs = [p for p in table.pieces if p.kind == "disc"]
+    covered = scenes.with_changes(table, discs)
+    reader.use_bare(reader.learn_bare(scenes.render(LAYOUT, covered, 4323)))
+    assert reader.bare is not None and reader.discs is not None
+    rings = reader._bare_rings()
+    assert rings is not None
+    grey = reader.bare.atlas[..., 1]
+    for (_, ring, wave), (then, striped) in zip(reader._discs, rings, strict=True):
+        fresh = grey[ring].astype(np.float32)
+        assert np.array_equal(then, fresh) and striped == _striped(fresh, wave)
+    fresh_reader = Reader(LAYOUT, table=reader.table, tuning=reader.tuning,
+                          pieces_table=reader._pieces_table)
+    fresh_reader.use_bare(reader.bare)
+    assert _counts(reader, frame) == _counts(fresh_reader, frame)
+
+
+def test_the_references_kept_index_and_brightness_follow_a_nudged_tile() -> None:
+    table, calib = _scene(4330)
+    reader = reader_for(LAYOUT, calib)
+    reader.read(scenes.render(LAYOUT, table, 4332))
+    comparison = reader._comparison
+    assert comparison is not None
+    rows, width = comparison.rows, reader.atlas.width
+
+    def agree() -> bool:
+        picture = comparison.picture(0, rows, 0, width)
+        return bool(np.array_equal(comparison.picture_index(0, rows, 0, width),
+                                   colours.table_index(picture))
+                    and np.array_equal(comparison.picture_sum(0, rows, 0, width),
+                                       _channel_sum(picture)))
+
+    assert agree()
+    # Territory 5's tile nudged by 3 atlas pixels: found again, the reference moves.
+    cell = next(c for c in reader.atlas.cells if c.zone.kind == "territory"
+                and c.zone.raw["territory"] == 5)
+    atlas = reader.bare.atlas.copy() if reader.bare is not None else None
+    assert atlas is not None
+    box = atlas[cell.y:cell.y + cell.h, cell.x:cell.x + cell.w]
+    box[:] = np.roll(box, 3, axis=1)
+    gains = comparison.gains(atlas)
+    stale = np.zeros(len(reader.atlas.cells) + 1, bool)
+    stale[cell.index] = True
+    piece_like = np.zeros((rows, width), bool)
+    assert comparison.reregister(atlas, gains, stale, piece_like) == [cell.index]
+    assert agree()
