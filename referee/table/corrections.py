@@ -2,7 +2,10 @@
 
 "Territory 7 has 3 red, not 2": the correction replaces the camera's reading of that
 zone for as long as the camera keeps reading it the same way. When the reading changes,
-the table has changed there and the camera is trusted again. Zone names:
+the table has changed there and the camera is trusted again, unless the new reading is
+one people already said was wrong while the game stood where it stands (busy tile art
+read now as a yellow phantom, now as a pink one: each was denied once, and asking again
+each time the camera flickers between them would ask for ever). Zone names:
 ``territory N``, ``castles N``, ``court SEAT``, ``reserve SEAT``, ``emperor``,
 ``cylinder COLOUR``, ``discs SEAT`` (``territory:7`` works too).
 """
@@ -26,6 +29,12 @@ class Correction:
     seen: Value  # the camera's reading when the correction was made
     value: Value  # what is really there
     moves: int = 0  # the moves the game had when it was made
+    denied: tuple[Value, ...] = ()  # earlier readings people said were wrong, same moves
+
+    def covers(self, reading: Value) -> bool:
+        """Whether people said ``reading`` of the zone is wrong: it is the camera's
+        reading when the correction was made, or one denied before with no move since."""
+        return reading == self.seen or reading in self.denied
 
 
 def read(table: Table, zone: str) -> Value:
@@ -326,6 +335,9 @@ class Corrections:
 
     def __init__(self) -> None:
         self._by_zone: dict[str, Correction] = {}
+        # the readings of each zone people said were wrong, and at how many moves: kept
+        # when a stale correction is dropped, so flickering back is still covered
+        self._denied: dict[str, tuple[int, tuple[Value, ...]]] = {}
 
     def __len__(self) -> int:
         return len(self._by_zone)
@@ -335,7 +347,11 @@ class Corrections:
         moves the game had then (see `forget_after`)."""
         fixed = normalise(table, zone, value)
         zone = " ".join(_split(zone)).strip()
-        self._by_zone[zone] = Correction(zone, read(table, zone), fixed, moves)
+        seen = read(table, zone)
+        then, earlier = self._denied.get(zone, (moves, ()))
+        denied = tuple(v for v in earlier if v != seen) if then == moves else ()
+        self._denied[zone] = (moves, (*denied, seen))
+        self._by_zone[zone] = Correction(zone, seen, fixed, moves, denied)
 
     def forget_after(self, moves: int) -> list[str]:
         """Drop the corrections made after the game's first ``moves`` moves; the zones.
@@ -348,6 +364,9 @@ class Corrections:
         gone = [zone for zone, c in self._by_zone.items() if c.moves > moves]
         for zone in gone:
             del self._by_zone[zone]
+        for zone, (then, _) in list(self._denied.items()):
+            if then > moves:
+                del self._denied[zone]
         return gone
 
     def drop(self, zone: str) -> bool:
@@ -367,7 +386,7 @@ class Corrections:
         correction = self._by_zone.get(" ".join(_split(zone)).strip())
         if correction is None:
             return False
-        return table is None or read(table, correction.zone) == correction.seen
+        return table is None or correction.covers(read(table, correction.zone))
 
     def apply(self, table: Table) -> Table:
         """The raw ``table`` with the corrections still in force; stale ones are dropped,
@@ -377,7 +396,7 @@ class Corrections:
         for zone, correction in list(self._by_zone.items()):
             seen = read(table, zone)
             value = correction.value
-            if seen != correction.seen:
+            if not correction.covers(seen):
                 floor = _floor(correction, seen) if zone.startswith("territory") else None
                 if floor is None:
                     del self._by_zone[zone]
@@ -393,7 +412,7 @@ class Corrections:
         about it: what they said must hold there too, or a corrected tile would still
         spoil the set-up."""
         for zone, correction in self._by_zone.items():
-            if read(table, zone) == correction.seen:
+            if correction.covers(read(table, zone)):
                 table = write(table, zone, correction.value)
         return table
 

@@ -188,6 +188,35 @@ def test_a_doubtful_reading_answered_no_is_corrected_until_it_reads_differently(
     assert kinds(answered) == ["answered", "illegal"]
 
 
+def test_a_tile_flickering_between_two_denied_readings_is_not_asked_about_again() -> None:
+    camera = anna_to_move()
+    camera.doubts = {"territory:7": 0.3}
+    camera.phantom(7, "yellow")  # busy tile art: now a yellow phantom ...
+    assert kinds(camera.show()) == ["question"]
+    camera.referee.answer(False)
+    camera.mat.territories[6][2] -= 1
+    camera.phantom(7, "pink")  # ... now a pink one, from one frame to the next
+    events = camera.show()
+    assert kinds(events) == ["question"] and events[0]["counts"] == {"green": 1, "pink": 1}
+    camera.referee.answer(False)
+    asked = 0
+    for _ in range(4):  # the camera goes on flickering between the two it was told of
+        camera.mat.territories[6][2] += 1
+        camera.mat.territories[6][4] -= 1
+        asked += kinds(camera.show()).count("question")
+        camera.mat.territories[6][2] -= 1
+        camera.mat.territories[6][4] += 1
+        asked += kinds(camera.show()).count("question")
+    assert asked == 0 and camera.referee.illegal is None
+    camera.cube("south", "red", "south")  # the game goes on, the tile as people said
+    camera.cube("south", "red", "south")
+    assert kinds(camera.cube("south", "red", 2))[0] == "cubes-played"
+    game = camera.referee.game
+    assert game is not None and game.territory(7).describe() == "1 green"
+    camera.phantom(7, "blue")  # a reading nobody was asked about is asked about
+    assert "question" in kinds(camera.show())
+
+
 def test_a_phantom_denied_then_a_real_cube_of_its_colour_is_asked_about_not_buzzed() -> None:
     camera = anna_to_move()
     camera.doubts = {"territory:7": 0.3}
