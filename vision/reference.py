@@ -267,15 +267,15 @@ class Comparison:
                        if c.y < rows]
         index = zone_index[:rows]
         self._cells = int(zone_index.max())
-        # Sampled pixels of each zone, for measuring its light against the reference.
+        # Sampled pixels of each zone, for measuring its light against the reference:
+        # zone by zone, with the bare table's side of their ratio (the same every frame).
         ys, xs = np.nonzero(index[::SAMPLE, ::SAMPLE])
         ys, xs = ys * SAMPLE, xs * SAMPLE
-        self._sample_at = (ys, xs)
-        self._sample_cell = index[ys, xs].astype(np.intp)
-        order = np.argsort(self._sample_cell, kind="stable")
-        self._sample_order = order
-        bounds = np.searchsorted(self._sample_cell[order], np.arange(1, self._cells + 2))
-        self._sample_bounds = bounds
+        cell = index[ys, xs].astype(np.intp)
+        order = np.argsort(cell, kind="stable")
+        self._sample_bounds = np.searchsorted(cell[order], np.arange(1, self._cells + 2))
+        ys, xs = ys[order], xs[order]
+        self._sampled = (ys, xs, bare.atlas[ys, xs].astype(np.float32) + 2.0)
         self._index = index
         self._zone_px = np.bincount(index.ravel(), minlength=self._cells + 1)
         self._lost: set[int] = set()
@@ -290,12 +290,9 @@ class Comparison:
         per-pixel ratios, then a second median over the pixels near the first, ignores
         them.
         """
-        ys, xs = self._sample_at
-        f = atlas[ys, xs].astype(np.float32) + 2.0
-        r = self.bare.atlas[ys, xs].astype(np.float32) + 2.0
-        ratio = f / r
+        ys, xs, bare = self._sampled
+        ordered = (atlas[ys, xs].astype(np.float32) + 2.0) / bare
         gains = np.ones((self._cells + 1, 3), np.float32)
-        ordered = ratio[self._sample_order]
         b = self._sample_bounds
         for k in range(self._cells):
             part = ordered[b[k]:b[k + 1]]
@@ -331,7 +328,7 @@ class Comparison:
                     cv2.multiply(box, scalars[k], dst=box)  # type: ignore[call-overload]
             ref = self._ref[top:bottom].astype(np.float32)
             f_sum = cv2.transform(f, _ONES) + np.float32(3.0)
-            band = cv2.divide(f_sum, cv2.transform(ref, _ONES) + np.float32(3.0))
+            band = cv2.divide(f_sum, self.picture_sum(top, bottom, 0, width) + np.float32(3.0))
             explained = cv2.multiply(ref, cv2.merge((band, band, band)))
             unexplained[top:bottom] = cv2.divide(
                 cv2.transform(cv2.absdiff(f, explained), _ONES), f_sum + np.float32(30.0))
