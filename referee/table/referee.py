@@ -319,8 +319,11 @@ class TableReferee:
             asked = question.get("part")  # "castles": the tile's cubes were not in question
             believed = self.corrections.apply(table)  # with what people already said
             for part in parts:
-                denied = asked is None or part.split()[0] == asked
-                value = self._rightful(part, believed, denied)
+                if asked is not None and part.split()[0] != asked:
+                    # The other half of the tile was not in question: "no" about its
+                    # cubes says nothing of the castle a move just built there.
+                    continue
+                value = self._rightful(part, believed)
                 if value is not None and value != read(table, part):
                     fixes[part] = value
             if not fixes:
@@ -689,11 +692,11 @@ class TableReferee:
             return None
         return table.territory(number) + missing
 
-    def _rightful(self, part: str, table: Table, denied: bool = True) -> Value | None:
+    def _rightful(self, part: str, table: Table) -> Value | None:
         """What belongs in ``part`` when the players say the camera is wrong there: the
-        last accepted reading; in a set-up, what the set-up rules leave no doubt about.
-        ``denied``: the players said this very reading is wrong (not only its tile's
-        other part), so a set-up tile's one cube is not what the camera reads. On a tile
+        last accepted reading; in a set-up, what the set-up rules leave no doubt about
+        (the players said the camera's reading is wrong, so a set-up tile's one cube is
+        not what the camera reads). On a tile
         where the camera lost cubes, the lost ones are put back and the new ones kept:
         played cubes never leave a tile, so losing one is the camera's mistake, while a
         cube played there meanwhile is the next move (judged as usual)."""
@@ -720,7 +723,7 @@ class TableReferee:
             names = {seat: name for name, seat in self._seat.items()}
             if kind == "territory":
                 number = int(key)
-                if denied and game.territory(number) == read(table, part):
+                if game.territory(number) == read(table, part):
                     return self._unseen(game, table, number)
                 return game.territory(number)
             if kind == "castles":
@@ -735,10 +738,7 @@ class TableReferee:
                 return self.reading.cylinder_place(game, key)
             return None
         if kind == "territory":
-            number = int(key)
-            if not denied and table.territory(number).total() == 1:
-                return None  # nobody said the cube is wrong
-            return setup_cube(table, number)
+            return setup_cube(table, int(key))
         if kind == "castles":
             return NO_CASTLE
         if kind == "court":

@@ -217,6 +217,24 @@ def test_a_tile_flickering_between_two_denied_readings_is_not_asked_about_again(
     assert "question" in kinds(camera.show())
 
 
+def test_no_about_a_tiles_cubes_keeps_the_castle_just_built_there() -> None:
+    camera = anna_to_move()
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", 2)
+    camera.cube("south", "red", "south")
+    assert "castle-built" in kinds(camera.emperor(2))
+    camera.doubts = {"territory:2": 0.3}
+    camera.phantom(2, "yellow")  # the castle goes down, and the camera sees a yellow too
+    events = camera.castle(2, "white")
+    assert kinds(events) == ["question"] and events[0]["part"] == "territory"
+    assert events[0]["message"] == "1 red, 1 green, 1 yellow on territory 2?"
+    answered = camera.referee.answer(False)  # no yellow: the castle was not asked about
+    assert "castles-placed" in kinds(answered)
+    camera.doubts = {}
+    assert "illegal" not in kinds(camera.wait(10))
+    assert not any("castle" in chore for chore in camera.referee.pending())
+
+
 def test_a_phantom_denied_then_a_real_cube_of_its_colour_is_asked_about_not_buzzed() -> None:
     camera = anna_to_move()
     camera.doubts = {"territory:7": 0.3}
