@@ -156,7 +156,8 @@ class Reader:
                               else self.table if pieces_table is None else pieces_table)
         self._comparison: Comparison | None = None
         self.bare: BareTable | None = None
-        self._rings: list[tuple[np.ndarray, float]] | None = None   # see `_bare_rings`
+        #: see `_bare_rings`
+        self._rings: list[tuple[np.ndarray, float, complex, float]] | None = None
         self._confidence: dict[str, float] = {}
         self._cards: set[str] = set()
         self._cardless: list[Cell] = []
@@ -575,8 +576,8 @@ class Reader:
                 continue
             bx, by, bw, bh = (int(v) for v in stats[k, :4])
             blob = cc[by:by + bh, bx:bx + bw] == k
-            attached = float(near[by:by + bh, bx:bx + bw][blob].mean())
-            tinted = float(specks[by:by + bh, bx:bx + bw][blob].mean())
+            attached = _share(near[by:by + bh, bx:bx + bw][blob])
+            tinted = _share(specks[by:by + bh, bx:bx + bw][blob])
             # This search is for a cube dyed like its field: its colour is the field's,
             # on the bare table under and beside it (a shadow on a field of no piece's
             # colour is no cube; a dark shadow's own colour says nothing).
@@ -1009,10 +1010,11 @@ class Reader:
         """Distance from the dot to the board's edge, where the first cube begins."""
         return float(cell.zone.raw.get("row_start_mm", 17.0))
 
-    def _bare_rings(self) -> list[tuple[np.ndarray, float]] | None:
-        """Per disc slot (as in `_discs`): the bare table's ring and the share of its
-        variance that is stripes (`_striped`). The same on every frame, so worked out once
-        for a bare table and a pose (`use_bare` and `_build_samplers` forget it)."""
+    def _bare_rings(self) -> list[tuple[np.ndarray, float, complex, float]] | None:
+        """Per disc slot (as in `_discs`): the bare table's ring, the share of its
+        variance that is stripes (`_striped`), its stripes (`_wave`) and its mean. The
+        same on every frame, so worked out once for a bare table and a pose (`use_bare`
+        and `_build_samplers` forget it)."""
         if self.bare is None or self.discs is None:
             return None
         if self._rings is None:
@@ -1020,7 +1022,8 @@ class Reader:
             self._rings = []
             for _, ring, wave in self._discs:
                 then = bare[ring].astype(np.float32)
-                self._rings.append((then, _striped(then, wave)))
+                self._rings.append((then, _striped(then, wave), _wave(then, wave),
+                                    float(then.mean())))
         return self._rings
 
     def _count_discs(self, snap: SnapshotJSON, atlas: np.ndarray) -> None:
@@ -1038,12 +1041,14 @@ class Reader:
             if cell.zone.seat not in snap["discs"]:
                 continue
             values = grey[ring].astype(np.float32)
-            contrast = _stripes(values, wave)
+            now = _wave(values, wave)
+            contrast = _contrast(now)
             taken = contrast < self.tuning.disc_stripes
             if rings is not None and self.discs is not None:
-                then, striped = rings[i]
+                _, striped, before, then_level = rings[i]
                 if striped >= self.discs.striped:
-                    taken = _follows(values, then, wave) < self.discs.kept
+                    taken = _kept_share(now, float(values.mean()), before,
+                                        then_level) < self.discs.kept
             if self.debug is not None:
                 self.debug.append(("disc", cell.zone.seat, cell.zone.raw["disc"], contrast))
             if taken:
@@ -1057,7 +1062,12 @@ Stack = tuple[np.ndarray, np.ndarray, np.ndarray] | None
 
 def _stripes(values: np.ndarray, wave: np.ndarray) -> float:
     """Contrast of the printed stripes in a disc slot's ring (0: none, ~0.3 on paper)."""
-    return 2 * abs(complex((values - values.mean()) @ wave)) / colours.WHITE_LEVEL
+    return _contrast(_wave(values, wave))
+
+
+def _contrast(stripes: complex) -> float:
+    """`_stripes` from the ring's `_wave`."""
+    return 2 * abs(stripes) / colours.WHITE_LEVEL
 
 
 def _striped(values: np.ndarray, wave: np.ndarray) -> float:
@@ -1073,9 +1083,19 @@ def _follows(values: np.ndarray, then: np.ndarray, wave: np.ndarray) -> float:
     disc covers them). Only the stripes' own frequency is compared, so a shadow's slow
     gradient across the ring changes little, and a disc's print, whatever it is, does
     not line up with the mat's stripes."""
-    now = complex((values - values.mean()) @ wave)
-    before = complex((then - then.mean()) @ wave)
-    light = float(values.mean()) / max(1.0, float(then.mean()))
+    return _kept_share(_wave(values, wave), float(values.mean()), _wave(then, wave),
+                       float(then.mean()))
+
+
+def _wave(values: np.ndarray, wave: np.ndarray) -> complex:
+    """A ring's stripes: its values less their mean, at the stripes' frequency."""
+    return complex((values - values.mean()) @ wave)
+
+
+def _kept_share(now: complex, level: float, before: complex, then_level: float) -> float:
+    """`_follows` from each ring's stripes (`_wave`) and mean: a read takes the bare
+    table's side once (`Reader._bare_rings`) and its own side once for both tests."""
+    light = level / max(1.0, then_level)
     power = abs(before) ** 2 * light
     return (now * before.conjugate()).real / power if power > 0 else 0.0
 
@@ -1088,6 +1108,12 @@ def _margin(value: float, low: float, high: float) -> float:
 
 
 _ONES = np.ones((1, 3), np.float32)
+
+
+def _share(flags: np.ndarray) -> float:
+    """The share of true values: numpy's ``mean`` of booleans exactly (a whole count
+    over the size, divided once), without its overhead."""
+    return int(np.count_nonzero(flags)) / flags.size
 
 
 def _channel_sum(image: np.ndarray) -> np.ndarray:

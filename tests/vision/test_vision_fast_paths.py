@@ -16,11 +16,11 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import colours
+from vision import colours, cube_count
 from vision.calibration import calibrate, reader_for
 from vision.layout import load_layout
 from vision.occlusion import MotionWatch
-from vision.reader import Reader, _channel_sum, _striped
+from vision.reader import Reader, _channel_sum, _share, _striped, _wave
 from vision.reference import _median
 from vision.render import scene as scenes
 from vision.render.camera import overhead_camera
@@ -49,6 +49,39 @@ def test_opencv_helpers_equal_numpy() -> None:
         median = _median(values)
         assert median.dtype == np.float32
         assert np.array_equal(median, np.median(values, axis=0))
+
+
+def test_a_share_of_flags_is_their_mean() -> None:
+    rng = np.random.default_rng(3)
+    for n in (1, 3, 7, 100, 1001):
+        flags = rng.random(n) < 0.3
+        assert _share(flags) == float(flags.mean())
+
+
+def test_the_cube_count_votes_as_an_indirect_partition_does() -> None:
+    """The nearest labelled blobs found by partitioning the distances give the votes an
+    indirect partition gave, ties included (the stored samples hold duplicates, so
+    asking for a sample itself ties the k-th distance)."""
+    model = cube_count.stored()
+    if model is None:
+        pytest.skip("no fitted cube count")
+
+    def reference(features: np.ndarray) -> tuple[int, float]:
+        if features[0] > model.largest:
+            return max(1, round(float(features[0]) / model.per_cube)), 0.5
+        k = min(cube_count.NEIGHBOURS, len(model.counts))
+        scaled = model._scaled(model.samples)
+        distance = (scaled**2).sum(axis=1) - 2.0 * (scaled @ model._scaled(features))
+        tally = np.bincount(model.counts[np.argpartition(distance, k - 1)[:k]])
+        n = int(tally.argmax())
+        return n, float(np.clip(2.0 * tally[n] / k - 1.0, 0.0, 1.0))
+
+    rng = np.random.default_rng(4)
+    for i in range(0, len(model.samples), 7):
+        sample = model.samples[i]
+        assert model.count(sample) == reference(sample)
+        nudged = sample * rng.uniform(0.9, 1.1, len(sample)).astype(np.float32)
+        assert model.count(nudged) == reference(nudged)
 
 
 def test_the_kept_snapshot_is_a_deep_copy() -> None:
@@ -104,9 +137,11 @@ def test_a_bare_table_learnt_again_replaces_what_was_kept_of_the_last() -> None:
     rings = reader._bare_rings()
     assert rings is not None
     grey = reader.bare.atlas[..., 1]
-    for (_, ring, wave), (then, striped) in zip(reader._discs, rings, strict=True):
+    for (_, ring, wave), (then, striped, before, level) in zip(reader._discs, rings,
+                                                              strict=True):
         fresh = grey[ring].astype(np.float32)
         assert np.array_equal(then, fresh) and striped == _striped(fresh, wave)
+        assert before == _wave(fresh, wave) and level == float(fresh.mean())
     fresh_reader = Reader(LAYOUT, table=reader.table, tuning=reader.tuning,
                           pieces_table=reader._pieces_table)
     fresh_reader.use_bare(reader.bare)
