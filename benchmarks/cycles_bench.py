@@ -38,7 +38,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import cv2
 import numpy as np
@@ -349,16 +349,51 @@ def finish(rendered: np.ndarray, border: list[int]) -> np.ndarray:
                       np.uint8)
 
 
+def piece_errors(seen: dict[str, Any], want: dict[str, Any]) -> dict[str, int]:
+    """What a reading got wrong, piece by piece: "territory cube yellow: +1" is one yellow
+    cube too many read on some territory (a phantom), "-1" one missed."""
+    out: dict[str, int] = {}
+
+    def note(what: str, diff: int) -> None:
+        if diff:
+            key = f"{what}: {'+' if diff > 0 else '-'}"
+            out[key] = out.get(key, 0) + abs(diff)
+
+    for n, t in want["territories"].items():
+        got = seen["territories"].get(n, {"cubes": {}, "castles": {}})
+        for group, kind in (("cubes", "cube"), ("castles", "castle")):
+            for colour, count in t[group].items():
+                note(f"territory {kind} {colour}", got[group].get(colour, 0) - count)
+    for kind in ("courts", "reserves"):
+        for seat, cubes in want[kind].items():
+            for colour, count in cubes.items():
+                note(f"{kind[:-1]} cube {colour}", seen[kind].get(seat, {}).get(colour, 0)
+                     - count)
+    for colour, place in want["cylinders"].items():
+        if seen["cylinders"].get(colour) != place:
+            note(f"cylinder {colour} ({place} read as {seen['cylinders'].get(colour)})", 1)
+    for seat, discs in want["discs"].items():
+        got_discs = seen["discs"].get(seat, [])
+        note("disc", len(set(got_discs) - set(discs)))
+        note("disc", -len(set(discs) - set(got_discs)))
+    if seen["emperor"] != want["emperor"]:
+        note("emperor elsewhere", 1)
+    return out
+
+
 def score_scene(layout: Layout, specs: list[dict[str, Any]], cache: Path = CACHE
-                ) -> list[dict[str, bool]]:
-    """Calibrate on the scene's calibration frame, read each play frame, zone results."""
+                ) -> list[tuple[dict[str, bool], dict[str, int]]]:
+    """Calibrate on the scene's calibration frame, read each play frame: zone results and
+    piece errors."""
     cal = _load(frame_path(specs[0], cache))
     reader = reader_for(layout, calibrate(cal, layout))
     results = []
     for spec in specs[1:]:
         frame = _load(frame_path(spec, cache))
         truth: SnapshotJSON = spec["truth"]
-        results.append(zone_results(reader.read(frame), truth))
+        seen = reader.read(frame).to_json()
+        results.append((zone_results(seen, truth),
+                        piece_errors(cast(dict[str, Any], seen), spec["truth"])))
     return results
 
 
@@ -370,13 +405,21 @@ def parse_seeds(words: list[str]) -> list[int]:
     return seeds
 
 
-def summary(rows: list[tuple[int, str, dict[str, bool]]]) -> dict[str, Any]:
+Row = tuple[int, str, dict[str, bool], dict[str, int]]
+
+
+def summary(rows: list[Row]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for split in ("tuning", "held-out"):
         for light in LIGHTS:
-            mine = [r for s, li, r in rows if seed_split(s) == split and li == light]
+            mine = [r for s, li, r, _ in rows if seed_split(s) == split and li == light]
             if not mine:
                 continue
+            errors: dict[str, int] = {}
+            for s_, li, _, e in rows:
+                if seed_split(s_) == split and li == light:
+                    for k, v in e.items():
+                        errors[k] = errors.get(k, 0) + v
             zones = sum(len(r) for r in mine)
             wrong: dict[str, int] = {}
             for r in mine:
@@ -388,7 +431,8 @@ def summary(rows: list[tuple[int, str, dict[str, bool]]]) -> dict[str, Any]:
                 "zones": zones, "zone_accuracy": round(sum(sum(r.values()) for r in mine)
                                                        / zones, 4),
                 "frames_right": sum(all(r.values()) for r in mine),
-                "wrong_by_kind": wrong}
+                "wrong_by_kind": wrong,
+                "piece_errors": dict(sorted(errors.items(), key=lambda kv: -kv[1]))}
     return out
 
 
@@ -408,7 +452,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     layout = load_layout()
-    rows: list[tuple[int, str, dict[str, bool]]] = []
+    rows: list[Row] = []
     timings: list[float] = []
     for seed in parse_seeds(args.seeds):
         for light in args.lights:
@@ -425,13 +469,14 @@ def main(argv: list[str] | None = None) -> int:
                               f"{labels['seconds']} s", flush=True)
             if args.render_only or not all(frame_path(s, args.cache).exists() for s in specs):
                 continue
-            for k, result in enumerate(score_scene(layout, specs, args.cache), start=1):
-                rows.append((seed, light, result))
+            scored = score_scene(layout, specs, args.cache)
+            for k, (result, errors) in enumerate(scored, start=1):
+                rows.append((seed, light, result, errors))
                 wrong = [z for z, ok in result.items() if not ok]
                 if args.details:
                     print(f"seed {seed} {light} play {k}: "
-                          f"{len(result) - len(wrong)}/{len(result)} zones; wrong: {wrong}",
-                          flush=True)
+                          f"{len(result) - len(wrong)}/{len(result)} zones; wrong: {wrong}; "
+                          f"{errors}", flush=True)
     if timings:
         print(f"rendered {len(timings)} frames, median {sorted(timings)[len(timings) // 2]:.1f}"
               f" s/frame (Blender, one thread, whole run)")

@@ -148,3 +148,14 @@ def test_blender_renders_a_spec(scene: list[dict[str, Any]], tmp_path: Path) -> 
     assert img is not None and img.shape[:2] == (129, 230)
     x0, y0, x1, y1 = json.loads(info.read_text())["border_px"]
     assert 0 <= x0 < x1 <= 2304 and 0 <= y0 < y1 <= 1296
+
+
+def test_piece_errors_name_phantoms_and_misses(scene: list[dict[str, Any]]) -> None:
+    truth = scene[1]["truth"]
+    seen = json.loads(json.dumps(truth))
+    assert cb.piece_errors(seen, truth) == {}
+    seen["territories"]["4"]["cubes"]["yellow"] += 2
+    seen["courts"]["south"]["pink"] -= 1
+    seen["emperor"] = None
+    assert cb.piece_errors(seen, truth) == {"territory cube yellow: +": 2,
+                                            "court cube pink: -": 1, "emperor elsewhere: +": 1}
