@@ -303,10 +303,12 @@ def frame_path(spec: dict[str, Any], cache: Path = CACHE) -> Path:
 
 
 def render(spec: dict[str, Any], cache: Path = CACHE, blender: str = "blender") -> Path:
-    """The frame of `spec` (cached): Blender renders the mat's part of the picture, the rest
-    (table only, which the reader never looks at) is that render mirrored outwards; a light
-    non-local-means pass stands in for the denoiser Debian's Blender is built without; then
-    JPEG q90, and the labels beside it."""
+    """The frame of `spec` (cached): Blender renders the mat's part of the picture; a light
+    non-local-means pass stands in for the denoiser Debian's Blender is built without; that
+    part is kept losslessly (`.part.png`) and the rest of the frame (table only, which the
+    reader never looks at) is the table strip at its edge mirrored outwards; then JPEG q90,
+    and the labels beside it. A render left in the work folder by an interrupted run is
+    used rather than made again."""
     out = frame_path(spec, cache)
     if out.exists():
         return out
@@ -314,22 +316,36 @@ def render(spec: dict[str, Any], cache: Path = CACHE, blender: str = "blender") 
     work = out.with_suffix(".work")
     work.mkdir(exist_ok=True)
     spec_file, png, info = work / "spec.json", work / "frame.png", work / "info.json"
-    spec_file.write_text(json.dumps(spec))
     t0 = time.monotonic()
-    subprocess.run([blender, "-b", "--factory-startup", "-t", "1", "-P", str(SCENE_SCRIPT),
-                    "--", "--spec", str(spec_file), "--out", str(png), "--info", str(info)],
-                   check=True, stdout=subprocess.DEVNULL)
+    if not (png.exists() and info.exists()):
+        spec_file.write_text(json.dumps(spec))
+        subprocess.run([blender, "-b", "--factory-startup", "-t", "1", "-P", str(SCENE_SCRIPT),
+                        "--", "--spec", str(spec_file), "--out", str(png), "--info", str(info)],
+                       check=True, stdout=subprocess.DEVNULL)
     seconds = time.monotonic() - t0
-    rendered = _load(png, cv2.IMREAD_UNCHANGED)
     meta = json.loads(info.read_text())
-    frame = finish(rendered, meta["border_px"])
-    cv2.imwrite(str(out), frame, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    x0, y0, x1, y1 = meta["border_px"]
+    rendered = _load(png, cv2.IMREAD_COLOR)
+    part = cv2.fastNlMeansDenoisingColored(np.ascontiguousarray(rendered[y0:y1, x0:x1]), None,
+                                           3, 3, 5, 15)
+    cv2.imwrite(str(out.with_suffix(".part.png")), part)
     labels = {"spec_key": spec_key(spec), "seed": spec["seed"], "light": spec["light"],
               "frame": spec["frame"], "truth": spec["truth"], "seconds": round(seconds, 1),
-              "render_seconds": meta.get("render_seconds"), "border_px": meta["border_px"]}
+              "render_seconds": meta.get("render_seconds"), "border_px": meta["border_px"],
+              "size": [int(rendered.shape[1]), int(rendered.shape[0])]}
     out.with_suffix(".json").write_text(json.dumps(labels, indent=1))
+    refinish(out)
     shutil.rmtree(work)
     return out
+
+
+def refinish(out: Path) -> None:
+    """(Re)make the JPEG frame from its kept part and labels."""
+    labels = json.loads(out.with_suffix(".json").read_text())
+    part = _load(out.with_suffix(".part.png"))
+    w, h = labels.get("size", [WIDTH, HEIGHT])
+    frame = finish(part, labels["border_px"], (h, w))
+    cv2.imwrite(str(out), frame, [cv2.IMWRITE_JPEG_QUALITY, 90])
 
 
 def _load(path: Path, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
@@ -339,14 +355,35 @@ def _load(path: Path, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
     return np.asarray(img, np.uint8)
 
 
-def finish(rendered: np.ndarray, border: list[int]) -> np.ndarray:
-    """The whole camera frame from the rendered part (BGR or BGRA) inside `border`."""
+def _outward(edge_first: np.ndarray, n: int, axis: int) -> np.ndarray:
+    """`n` rows or columns going outwards from an edge: `edge_first` (the strip at the edge,
+    ordered from the edge inwards), then it mirrored back, and so on."""
+    m = edge_first.shape[axis]
+    reps = [edge_first if k % 2 == 0 else np.flip(edge_first, axis)
+            for k in range(max(1, -(-n // m)))]
+    return np.take(np.concatenate(reps, axis=axis), np.arange(n), axis=axis)
+
+
+#: Width (px) of the table strip at the rendered part's edge that fills the rest of the frame:
+#: narrower than the table the 60 mm margin shows at the part's edge.
+STRIP_PX = 32
+
+
+def finish(part: np.ndarray, border: list[int], shape: tuple[int, int]) -> np.ndarray:
+    """The whole camera frame (`shape`: height, width) from the rendered `part` (BGR) that
+    lies in `border` (x0, y0, x1, y1): the table strip at each edge mirrored outwards, so
+    no copy of the mat or its markers appears beside it."""
     x0, y0, x1, y1 = border
-    part = np.ascontiguousarray(rendered[y0:y1, x0:x1, :3])
-    part = cv2.fastNlMeansDenoisingColored(part, None, 3, 3, 5, 15)
-    h, w = rendered.shape[:2]
-    return np.asarray(cv2.copyMakeBorder(part, y0, h - y1, x0, w - x1, cv2.BORDER_REFLECT_101),
-                      np.uint8)
+    h, w = shape
+    img = np.ascontiguousarray(part[:, :, :3])
+    for axis, before, after in ((1, x0, w - x1), (0, y0, h - y1)):
+        k = min(STRIP_PX, img.shape[axis])
+        first = np.take(img, np.arange(k), axis=axis)
+        last = np.flip(np.take(img, np.arange(img.shape[axis] - k, img.shape[axis]), axis=axis),
+                       axis)
+        img = np.concatenate([np.flip(_outward(first, before, axis), axis), img,
+                              _outward(last, after, axis)], axis=axis)
+    return np.asarray(img, np.uint8)
 
 
 def piece_errors(seen: dict[str, Any], want: dict[str, Any]) -> dict[str, int]:

@@ -126,11 +126,18 @@ def test_lamp_colours_follow_their_temperature() -> None:
     assert warm[0] > 1.5 > cold[0] and warm[2] < 0.4 < cold[2] and warm[1] == 1.0
 
 
-def test_the_rendered_part_is_mirrored_out_to_the_whole_frame() -> None:
-    part = np.zeros((40, 60, 4), np.uint8)
-    part[10:30, 20:50, :3] = 200
-    frame = cb.finish(part, [20, 10, 50, 30])
-    assert frame.shape == (40, 60, 3) and int(frame.min()) > 150
+def test_the_table_strip_fills_the_frame_round_the_rendered_part() -> None:
+    part = np.full((20, 100, 3), 50, np.uint8)
+    part[:, :cb.STRIP_PX] = 90      # the table at the left edge
+    part[:, -cb.STRIP_PX:] = 120    # and at the right one
+    part[:, 40:60] = 255            # the mat: never copied out
+    part[0, :, 2] = 7               # the top row
+    frame = cb.finish(part, [150, 10, 250, 30], (45, 400))
+    assert frame.shape == (45, 400, 3)
+    assert set(np.unique(frame[12:28, :150, 0])) == {90}
+    assert set(np.unique(frame[12:28, 250:, 0])) == {120}
+    assert int(frame[:, :150].max()) < 255 and int(frame[:, 250:].max()) < 255
+    assert (frame[9, 150:250] == part[0]).all() and (frame[10:30, 150:250] == part).all()
 
 
 @pytest.mark.skipif(shutil.which("blender") is None, reason="Blender is not installed")
