@@ -462,9 +462,9 @@ class TableReferee:
     def _rule(self, table: Table) -> list[TableEvent]:
         """Judge ``table``; it becomes the accepted reading if nothing stands after."""
         self._judged = table
-        out = self._judge(table)
+        out = self._judge(table)  # may judge the table with stale corrections released
         if self.illegal is None and self.question is None:
-            self._accepted = table
+            self._accepted = self._judged
         return out
 
     def _note_hands(self, previous: Table | None, settled: Table) -> None:
@@ -852,6 +852,9 @@ class TableReferee:
             replayed = self._replay_undone(game, table, len(pushed))
             if replayed is not None:
                 pushed, moves, problem = replayed
+        released = self._released(game, table, len(pushed), problem is not None)
+        if released is not None:
+            table, (pushed, moves, problem) = released
         if problem is not None:
             kept = self._redone(moves)
             for _ in pushed[kept:]:
@@ -934,6 +937,50 @@ class TableReferee:
                 self._take_back(game, len(result[0]))
             else:
                 self._take_back(game, len(done))
+        again = self._advance(game, table)
+        assert len(again[0]) == pushed
+        return None
+
+    def _released(
+        self, game: Game, table: Table, pushed: int, wrong: bool
+    ) -> tuple[Table, tuple[list[list[Event]], list[Move], Problem | None]] | None:
+        """``table`` with its corrected tiles as the camera now reads them, and the steps
+        it shows played, when that shows the game going on as the rules allow and
+        ``table`` (on which ``pushed`` steps were played) shows something ``wrong`` or
+        fewer steps; else None (and ``game`` as it was). The corrections of those tiles
+        are dropped then.
+
+        A tile people corrected keeps what they said while the camera reads it as it did
+        then (`referee.table.corrections`): a phantom denied, but also the very reading
+        a real cube of the phantom's colour makes when it is played there later. The
+        correction then hides a move: the turn waits for a cube that lies on the
+        tile, or looks short or out of order. Cubes
+        come out of a reserve the camera reads well, so a reading the rules accept
+        as the next step, reserve and all, is the table; a phantom, with no cube gone
+        from the player's reserve, is not accepted and stays corrected."""
+        raw = self.table
+        if raw is None:
+            return None
+        hidden = [
+            part
+            for part in self.corrections.masking(raw)
+            if part.startswith("territory") and part not in self._untouched
+        ]
+        if not hidden:
+            return None
+        released = table
+        for part in hidden:
+            released = write(released, part, read(raw, part))
+        if released == table:
+            return None
+        self._take_back(game, pushed)
+        result = self._advance(game, released)
+        if result[2] is None and (wrong or len(result[0]) > pushed):
+            for part in hidden:
+                self.corrections.drop(part)
+            self._judged = released
+            return released, result
+        self._take_back(game, len(result[0]))
         again = self._advance(game, table)
         assert len(again[0]) == pushed
         return None

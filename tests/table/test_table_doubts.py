@@ -250,6 +250,24 @@ def test_a_phantom_denied_then_a_real_cube_of_its_colour_is_asked_about_not_buzz
     assert game is not None and game.territory(7).describe() == "2 green"
 
 
+def test_a_real_cube_that_reads_as_a_denied_phantom_is_played_not_hidden() -> None:
+    camera = anna_to_move()
+    camera.doubts = {"territory:7": 0.3}
+    camera.phantom(7, "pink")  # busy art: a pink phantom on the green tile ...
+    camera.show()
+    camera.referee.answer(False)  # ... denied: "1 green, 1 pink" is corrected to 1 green
+    camera.doubts = {}
+    camera.mat.territories[6][4] -= 1  # the light moves on and the phantom is gone
+    camera.show()
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    events = camera.cube("south", "pink", 7)  # her pink there reads as the phantom did
+    assert kinds(events)[0] == "cubes-played" and "illegal" not in kinds(camera.events)
+    game = camera.referee.game
+    assert game is not None and game.territory(7).describe() == "1 green, 1 pink"
+    assert camera.referee.question is None
+
+
 def test_a_missed_cube_stays_when_more_are_played_on_its_tile() -> None:
     camera = anna_to_move()
     camera.doubts = {"territory:4": 0.3}
