@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from referee.announcements import said
 from referee.errors import RefusedError
 from referee.pieces import CASTLE_COLOURS, COLOURS, SEATS, Cubes
+from referee.table.reading import NO_CASTLE
 from referee.table.snapshot import CYLINDER_PLACES, Table
 
 Value = object
@@ -32,9 +33,22 @@ class Correction:
     denied: tuple[Value, ...] = ()  # earlier readings people said were wrong, same moves
 
     def covers(self, reading: Value) -> bool:
-        """Whether people said ``reading`` of the zone is wrong: it is the camera's
-        reading when the correction was made, or one denied before with no move since."""
-        return reading == self.seen or reading in self.denied
+        """Whether what people said still holds against ``reading`` of the zone: it is
+        the camera's reading when the correction was made, or one denied before with no
+        move since; for a castle people said stands, also no castle at all, or the
+        castle they said.
+
+        A castle leaves a tile only in a takeover, when the taker's castle takes its
+        place: a castle the camera sees for a moment and loses again (a white castle
+        under a warm lamp) is still there, and would otherwise be missing, and buzzed,
+        each time the camera loses it."""
+        if reading == self.seen or reading in self.denied:
+            return True
+        return (
+            self.zone.startswith("castles")
+            and self.value != NO_CASTLE
+            and reading in (NO_CASTLE, self.value)
+        )
 
 
 def read(table: Table, zone: str) -> Value:

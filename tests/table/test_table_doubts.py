@@ -268,6 +268,30 @@ def test_a_real_cube_that_reads_as_a_denied_phantom_is_played_not_hidden() -> No
     assert camera.referee.question is None
 
 
+def test_a_castle_people_said_stands_is_not_missing_when_the_camera_loses_it_again() -> None:
+    camera = anna_to_move()
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", 2)
+    camera.cube("south", "red", "south")
+    camera.emperor(2)  # a white castle to build on 2: the camera will never see it
+    camera.cylinder("red", "south")
+    for colour in ("blue", "blue", "yellow"):
+        camera.refill("south", colour)
+    events = camera.cube("north", "blue", "north")  # Bob begins
+    assert kinds(events) == ["illegal"] and events[0]["code"] == "castle-missing"
+    assert "resolved" in kinds(camera.referee.correct("castles 2", {"white": 1}))
+    since = len(camera.events)
+    camera.castle(2, "white")  # the camera sees it for a moment ...
+    camera.mat.castles[1] = [0, 0, 0]
+    camera.show()  # ... and loses it again: it still stands
+    camera.cube("north", "blue", "north")
+    assert kinds(camera.cube("north", "green", 5))[0] == "cubes-played"
+    camera.wait(12)
+    assert "illegal" not in kinds(camera.events[since:])
+    game = camera.referee.game
+    assert game is not None and game.owner(2) == "white"
+
+
 def test_a_missed_cube_stays_when_more_are_played_on_its_tile() -> None:
     camera = anna_to_move()
     camera.doubts = {"territory:4": 0.3}
