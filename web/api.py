@@ -94,7 +94,7 @@ def events() -> Response:
                 ),
             )
     if not ctx.open_stream():
-        raise ApiError(503, "too many live pages open; this one will retry")
+        raise _refused(503, said("too many live pages open; this one will retry"))
     body = stream(ctx.hub.bus, ctx.cache, tr(), since, ctx.stopping, epoch=ctx.epoch, gone=_gone())
 
     def counted() -> Iterator[str]:
@@ -131,7 +131,7 @@ def display_png() -> Response:
     try:
         picture = context().hub.display_png()
     except CommandError as exc:  # an appliance without a display renderer
-        raise ApiError(404, str(exc)) from None
+        raise _refused(404, exc.message) from None
     return _no_store(Response(picture, mimetype="image/png"))
 
 
@@ -269,7 +269,7 @@ def advice() -> Any:
 def _history() -> History:
     history = context().history
     if history is None:
-        raise ApiError(404, "this appliance keeps no game log")
+        raise _refused(404, said("this appliance keeps no game log"))
     return history
 
 
@@ -315,7 +315,7 @@ def _camera() -> CameraHub:
     ctx = context()
     hub = ctx.hub
     if not isinstance(hub, CameraHub):
-        raise ApiError(404, "no camera")
+        raise _refused(404, said("no camera"))
     if ctx.camera_needs_pin and not ctx.guard.trusted():
         raise _refused(401, said("enter the PIN shown on the appliance to see the camera"))
     return hub
@@ -325,7 +325,7 @@ def _camera() -> CameraHub:
 def camera_frame() -> Response:
     frame = _camera().camera_jpeg()
     if frame is None:
-        raise ApiError(503, "the camera has no picture yet")
+        raise _refused(503, said("the camera has no picture yet"))
     return _no_store(Response(frame, mimetype="image/jpeg"))
 
 
@@ -335,7 +335,7 @@ def camera_stream() -> Response:
     jpeg = _camera().camera_jpeg
     ctx = context()
     if not ctx.open_stream():  # a camera view holds a server thread like a live page
-        raise ApiError(503, "too many live pages open; this one will retry")
+        raise _refused(503, said("too many live pages open; this one will retry"))
     gone = _gone()
 
     def frames() -> Iterator[bytes]:
@@ -361,7 +361,7 @@ def camera_stream() -> Response:
 def camera_overlay() -> Any:
     hub = context().hub
     if not isinstance(hub, OverlayHub):
-        raise ApiError(404, "this camera does not report its zones")
+        raise _refused(404, said("this camera does not report its zones"))
     return jsonify(hub.camera_overlay())
 
 
@@ -371,5 +371,8 @@ def calibrate() -> Any:
     validate.json_body()
     hub = context().hub
     if not isinstance(hub, CameraHub):
-        raise ApiError(404, "no camera")
-    return jsonify(_command(hub.calibrate))
+        raise _refused(404, said("no camera"))
+    reply = dict(_command(hub.calibrate))
+    if isinstance(reply.get("message"), str):  # the camera's words, in the reader's language
+        reply["message"] = translated(reply["message"], tr())
+    return jsonify(reply)

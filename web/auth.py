@@ -30,6 +30,7 @@ from urllib.parse import urlsplit
 
 from flask import request, session
 
+from referee.announcements import said
 from web.errors import ApiError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -148,17 +149,21 @@ class Guard:
             now = self._clock()
             tries = self._tries(client, now)
             if len(tries) >= self.limit.per_address:
-                raise ApiError(429, "too many wrong PINs; wait a minute and try again")
+                raise ApiError(429, said("too many wrong PINs; wait a minute and try again"))
             if now < self._next_at:
                 wait = math.ceil(self._next_at - now)
                 raise ApiError(
-                    429, f"too many wrong PINs on this appliance; wait {wait} s and try again"
+                    429,
+                    said(
+                        "too many wrong PINs on this appliance; wait %(count)s s and try again",
+                        count=wait,
+                    ),
                 )
             if not isinstance(pin, str) or not _same(pin.strip(), self.pin):
                 tries.append(now)
                 self._all.append(now)
                 self._next_at = now + self.limit.wait_after(len(self._all))
-                raise ApiError(403, "wrong PIN: enter the PIN shown on the appliance")
+                raise ApiError(403, said("wrong PIN: enter the PIN shown on the appliance"))
             del self._wrong[client]
         session["pin"] = _pin_mark(self.pin)
         session.permanent = True
@@ -168,13 +173,15 @@ class Guard:
         or (``need_pin``) from a browser that never entered the PIN."""
         origin = request.headers.get("Origin")
         if origin and origin != "null" and urlsplit(origin).netloc != request.host:
-            raise ApiError(403, f"requests from {origin} are not accepted")
+            raise ApiError(403, said("requests from %(origin)s are not accepted", origin=origin))
         sent = request.headers.get("X-CSRF-Token", "")
         token = session.get("csrf")
         if not isinstance(token, str) or not _same(sent, token):
-            raise ApiError(403, "missing or wrong X-CSRF-Token: reload the page")
+            raise ApiError(
+                403, said("missing or wrong %(typed)s: reload the page", typed="X-CSRF-Token")
+            )
         if need_pin and not self.trusted():
-            raise ApiError(401, "enter the PIN shown on the appliance first")
+            raise ApiError(401, said("enter the PIN shown on the appliance first"))
 
 
 def protected(guard_of: Callable[[], Guard]) -> Callable[[F], F]:

@@ -6,14 +6,18 @@ Bad input is a 400 naming the field and the value; a command the table refuses i
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
+from referee.announcements import ENGLISH, Said, Translator, said, translated
+
 
 class ApiError(Exception):
-    """An answer other than 200: ``status`` and a ``message`` for a person."""
+    """An answer other than 200: ``status`` and a ``message`` for a person: a `said`
+    message is answered in the reader's language (issue 17), the JSON as it was."""
 
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
@@ -21,12 +25,24 @@ class ApiError(Exception):
         self.message = message
 
 
-def install(app: Flask) -> None:
-    """Answer every error under ``/api`` as ``{"error": message}``."""
+def install(app: Flask, reader: Callable[[], Translator] = lambda: ENGLISH) -> None:
+    """Answer every error under ``/api`` as ``{"error": message}``; a `said` message in
+    the language of ``reader()``, the request's catalog (`web.context.tr`: the URL, the
+    cookie, else the table's language)."""
+
+    def in_language(message: str) -> str:
+        """A refusal's sentence in the reader's language: a `said` message is said again
+        from its msgid and fields; any other text (werkzeug's own) stays as it is."""
+        if not isinstance(message, Said):
+            return str(message)
+        try:
+            return translated(message, reader())
+        except (KeyError, RuntimeError):  # an app without a Carolus context: English
+            return str(message)
 
     @app.errorhandler(ApiError)
     def api_error(exc: ApiError) -> Any:
-        return jsonify(error=exc.message), exc.status
+        return jsonify(error=in_language(exc.message)), exc.status
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Any:
@@ -37,4 +53,5 @@ def install(app: Flask) -> None:
         """A fault of the appliance, not of the request: the traceback goes to the log
         (for whoever fixes it), the browser gets one sentence and no internals."""
         app.logger.error("unexpected error on %s %s", request.method, request.path, exc_info=exc)
-        return jsonify(error="something went wrong inside the appliance; it was logged"), 500
+        text = said("something went wrong inside the appliance; it was logged")
+        return jsonify(error=in_language(text)), 500

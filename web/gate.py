@@ -26,6 +26,7 @@ from pathlib import Path
 
 from flask import Flask, request
 
+from referee.announcements import said
 from web.errors import ApiError
 from web.validate import shown
 
@@ -156,8 +157,12 @@ def install(app: Flask, hosts: HostCheck) -> None:
         if not hosts.allows(host):
             raise ApiError(
                 421,
-                f"this appliance does not answer to the name {shown(host)}: open it by "
-                "its own name or address, or add the name to web.allowed_hosts",
+                said(
+                    "this appliance does not answer to the name %(given)s: open it by its own "
+                    "name or address, or add the name to %(typed)s",
+                    given=shown(host),
+                    typed="web.allowed_hosts",
+                ),
             )
 
     @app.before_request
@@ -168,6 +173,20 @@ def install(app: Flask, hosts: HostCheck) -> None:
             return  # chunked or no body: the limit applies as it is read
         sent = sent.strip()
         if not (sent.isascii() and sent.isdigit()):
-            raise ApiError(400, f"Content-Length must be a number, not {shown(sent)}")
+            raise ApiError(
+                400,
+                said(
+                    "%(field)s must be a number, not %(given)s",
+                    field="Content-Length",
+                    given=shown(sent),
+                ),
+            )
         if len(sent) > 19 or int(sent) > limit:
-            raise ApiError(413, f"the body is over the limit of {limit} bytes ({limit // 1024} KB)")
+            raise ApiError(
+                413,
+                said(
+                    "the body is over the limit of %(count)s bytes (%(kb)s KB)",
+                    count=limit,
+                    kb=limit // 1024,
+                ),
+            )

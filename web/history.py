@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from babel.support import Translations
 
 from firmware.view import game_view
+from referee.announcements import said
 from referee.game import Game, Phase
 from referee.pieces import COLOURS
 from web.announce import sentence
@@ -57,7 +58,9 @@ class History:
             self._own = True
         except GameLogError as exc:
             if not isinstance(source, GameLog):
-                raise ApiError(503, f"cannot read the game log: {exc}") from None
+                raise ApiError(
+                    503, said("cannot read the game log: %(reason)s", reason=str(exc))
+                ) from None
             self._log = source  # the appliance's own connection, then
         return self._log
 
@@ -80,7 +83,9 @@ class History:
                 raise
             except (GameLogError, sqlite3.Error) as exc:
                 self._forget()
-                raise ApiError(503, f"cannot read the game log: {exc}") from None
+                raise ApiError(
+                    503, said("cannot read the game log: %(reason)s", reason=str(exc))
+                ) from None
 
     def _forget(self) -> None:
         if self._own and self._log is not None:
@@ -126,7 +131,9 @@ class History:
             try:
                 return log.setup(game_id), log.moves(game_id)
             except UnknownGameError:
-                raise ApiError(404, f"no game {game_id} in the game log") from None
+                raise ApiError(
+                    404, said("no game %(game)s in the game log", game=game_id)
+                ) from None
 
     def record(self, game_id: int) -> dict[str, Any]:
         """The game's ``carolus-record/1``."""
@@ -136,7 +143,9 @@ class History:
             try:
                 record = log.record(game_id)
             except UnknownGameError:
-                raise ApiError(404, f"no game {game_id} in the game log") from None
+                raise ApiError(
+                    404, said("no game %(game)s in the game log", game=game_id)
+                ) from None
         data: dict[str, Any] = record.to_json()
         return data
 
@@ -144,7 +153,15 @@ class History:
         """The table after the first ``step`` moves, and what the last one caused."""
         setup, moves = self._moves(game_id)
         if not 0 <= step <= len(moves):
-            raise ApiError(400, f"step must be from 0 to {len(moves)}, not {step}")
+            raise ApiError(
+                400,
+                said(
+                    "%(field)s must be from 0 to %(count)s, not %(given)s",
+                    field="step",
+                    count=len(moves),
+                    given=step,
+                ),
+            )
         game = Game(setup)
         events: list[Event] = []
         for move in moves[:step]:

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import request
 
-from referee.announcements import said, translated
+from referee.announcements import N_, said, translated
 from web.context import tr
 from web.errors import ApiError
 
@@ -69,18 +69,22 @@ def json_body() -> dict[str, Any]:
     if not data:
         return {}
     if not request.is_json:
-        raise ApiError(400, "send JSON with Content-Type: application/json")
+        raise _refused(said("send JSON with %(typed)s", typed="Content-Type: application/json"))
     try:
         body = json.loads(data)
     except RecursionError:
-        raise ApiError(400, f"the body nests deeper than {MAX_DEPTH} levels") from None
+        raise _refused(_too_deep()) from None
     except ValueError:
-        raise ApiError(400, "the body is not valid JSON") from None
+        raise _refused(said("the body is not valid JSON")) from None
     if not isinstance(body, dict):
-        raise ApiError(400, "the body must be a JSON object")
+        raise _refused(said("the body must be a JSON object"))
     if _depth(body) > MAX_DEPTH:
-        raise ApiError(400, f"the body nests deeper than {MAX_DEPTH} levels")
+        raise _refused(_too_deep())
     return body
+
+
+def _too_deep() -> str:
+    return said("the body nests deeper than %(count)s levels", count=MAX_DEPTH)
 
 
 def digits(text: str) -> bool:
@@ -90,10 +94,29 @@ def digits(text: str) -> bool:
 
 def whole(text: str, field: str, low: int = 0, high: int = MAX_ID, verb: str = "must be") -> int:
     """A whole number ``low``-``high`` written in ``text`` (a path piece, a query or a
-    header), or a 400 naming ``field``; checked before `int` sees it."""
+    header), or a 400 naming ``field``; checked before `int` sees it. ``field`` is the
+    API's name (``must be``) or one of `NUMBERS` (``is``: said in the reader's words)."""
     if not digits(text) or len(text) > MAX_DIGITS or not low <= int(text) <= high:
+        words = {"low": low, "high": high, "given": shown(text)}
+        if verb == "is" and field in NUMBERS:
+            raise _refused(said(NUMBERS[field], **words))
+        if verb == "must be":
+            raise _refused(
+                said(
+                    "%(field)s must be a number from %(low)s to %(high)s, not %(given)s",
+                    field=field,
+                    **words,
+                )
+            )
         raise ApiError(400, f"{field} {verb} a number from {low} to {high}, not {shown(text)}")
     return int(text)
+
+
+#: What a number in the API's paths is, said in the reader's words (`whole`).
+NUMBERS = {
+    "a game id": N_("a game id is a number from %(low)s to %(high)s, not %(given)s"),
+    "a step": N_("a step is a number from %(low)s to %(high)s, not %(given)s"),
+}
 
 
 def territory(value: object) -> int:
@@ -195,14 +218,28 @@ def counts(value: object) -> dict[str, int]:
 
 def button(name: str) -> str:
     if name not in BUTTONS:
-        raise ApiError(400, f"no button {shown(name)}; the buttons are {', '.join(BUTTONS)}")
+        raise _refused(
+            said(
+                "no button %(given)s; the buttons are %(typed)s",
+                given=shown(name),
+                typed=", ".join(BUTTONS),
+            )
+        )
     return name
 
 
 def answer(value: object) -> str:
     """The players' answer to the referee's question: ``yes`` or ``no``."""
     if value not in ("yes", "no"):
-        raise ApiError(400, f'answer must be "yes" or "no", not {shown(value)}')
+        raise _refused(
+            said(
+                "%(field)s must be %(typed)s or %(typed2)s, not %(given)s",
+                field="answer",
+                typed='"yes"',
+                typed2='"no"',
+                given=shown(value),
+            )
+        )
     return str(value)
 
 
@@ -210,14 +247,24 @@ def flag(value: object, field: str) -> bool:
     if value is None:
         return False
     if not isinstance(value, bool):
-        raise ApiError(400, f"{field} must be true or false, not {shown(value)}")
+        raise _refused(_not_a_flag(value, field))
     return value
+
+
+def _not_a_flag(value: object, field: str) -> str:
+    return said(
+        "%(field)s must be %(typed)s or %(typed2)s, not %(given)s",
+        field=field,
+        typed="true",
+        typed2="false",
+        given=shown(value),
+    )
 
 
 def switch(value: object, field: str) -> bool:
     """A required true/false (a switch the page turns on or off)."""
     if not isinstance(value, bool):
-        raise ApiError(400, f"{field} must be true or false, not {shown(value)}")
+        raise _refused(_not_a_flag(value, field))
     return value
 
 
@@ -225,37 +272,59 @@ def players(value: object) -> list[dict[str, str]]:
     """2-4 players with unique names and seats; castle colours as the rules allow
     (4 players: two teams of two, white and black)."""
     if not isinstance(value, list) or not 2 <= len(value) <= 4:
-        raise ApiError(400, "players must be a list of 2 to 4 players")
+        raise _refused(said("%(field)s must be a list of 2 to 4 players", field="players"))
     out: list[dict[str, str]] = []
     for i, p in enumerate(value):
         where = f"players[{i}]"
         if not isinstance(p, dict):
-            raise ApiError(400, f"{where} must be an object with name, castles and seat")
+            raise _refused(
+                said(
+                    "%(field)s must be an object with %(typed)s, %(typed2)s and %(typed3)s",
+                    field=where,
+                    typed="name",
+                    typed2="castles",
+                    typed3="seat",
+                )
+            )
         name = p.get("name")
         if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
-            raise ApiError(
-                400, f"{where}.name must be 1 to {MAX_NAME} characters, not {shown(name)}"
+            raise _refused(
+                said(
+                    "%(field)s must be 1 to %(count)s characters, not %(given)s",
+                    field=f"{where}.name",
+                    count=MAX_NAME,
+                    given=shown(name),
+                )
             )
         castles = p.get("castles")
         if castles not in CASTLES:
-            raise ApiError(
-                400, f"{where}.castles must be one of {', '.join(CASTLES)}, not {shown(castles)}"
-            )
+            raise _refused(_none_of(f"{where}.castles", CASTLES, castles))
         seat = p.get("seat")
         if seat not in SEATS:
-            raise ApiError(
-                400, f"{where}.seat must be one of {', '.join(SEATS)}, not {shown(seat)}"
-            )
+            raise _refused(_none_of(f"{where}.seat", SEATS, seat))
         out.append({"name": name.strip(), "castles": castles, "seat": seat})
     for field in ("name", "seat"):
         seen = [p[field] for p in out]
         double = next((v for v in seen if seen.count(v) > 1), None)
         if double is not None:
-            raise ApiError(400, f"two players have the {field} {shown(double)}")
+            raise _refused(
+                said("two players have the %(field)s %(given)s", field=field, given=shown(double))
+            )
     sides = [p["castles"] for p in out]
     if len(out) == 4:
         if sorted(sides) != ["black", "black", "white", "white"]:
-            raise ApiError(400, "with 4 players, two play white castles and two black")
+            raise _refused(said("with 4 players, two play white castles and two black"))
     elif len(set(sides)) != len(sides):
-        raise ApiError(400, "with 2 or 3 players, each plays his own castle colour")
+        raise _refused(said("with 2 or 3 players, each plays his own castle colour"))
     return out
+
+
+def _none_of(field: str, allowed: tuple[str, ...], value: object) -> str:
+    """``players[0].seat must be one of south, west, north, east, not 'up'``: the words
+    to send as the API spells them."""
+    return said(
+        "%(field)s must be one of %(typed)s, not %(given)s",
+        field=field,
+        typed=", ".join(allowed),
+        given=shown(value),
+    )

@@ -45,6 +45,7 @@ def _source_messages() -> set[tuple[str | None, str]]:
         "pt": ((1, "c"), 2),
         "mark": ((1, "c"), 2),
         "N_": None,
+        "said": None,  # the API's own refusals (issue 17)
     }
     found = set()
     for _, _, message, _, context in extract_from_dir(
