@@ -31,7 +31,7 @@ from firmware.view import (
     question_view,
     setup_view,
 )
-from referee.announcements import said
+from referee.announcements import Said, clause, said
 from referee.game import Game
 from referee.moves import Move
 from referee.pieces import COLOURS
@@ -44,6 +44,14 @@ if TYPE_CHECKING:  # the camera's picture needs OpenCV, which a snapshot stream 
     from firmware.camera import CameraView
 
 log = logging.getLogger("carolus")
+
+#: What the display and the page say of the camera when the loop gives no words of its
+#: own (`set_camera`), by its status.
+CAMERA: dict[str, Said] = {
+    "ok": said("Camera ok."),
+    "lost": said("Camera lost."),
+    "demo": said("Camera demo."),
+}
 
 
 class Output(Protocol):
@@ -156,10 +164,21 @@ class Appliance:
         with self._lock:
             self.referee.resume(game)
             self.game_id = game_id
-            self.message = f"Resumed game {game_id} where it stopped (round {game.round})."
             trouble = self.bare.use(bare_table)
-            if trouble:
-                self.message += f" But {trouble}."
+            self.message = (
+                said(
+                    "Resumed game %(game)s where it stopped (round %(round)s). But %(clause)s.",
+                    game=game_id,
+                    round=game.round,
+                    clause=clause(trouble),
+                )
+                if trouble
+                else said(
+                    "Resumed game %(game)s where it stopped (round %(round)s).",
+                    game=game_id,
+                    round=game.round,
+                )
+            )
             self._announce([table_event("resumed", t, self.message, game=game_id)])
 
     # ------------------------------------------------------------ the camera
@@ -193,7 +212,7 @@ class Appliance:
                     self._announce(ask)
                 return
             self.camera, self.message = status, message
-            text = message or f"Camera {status}."
+            text = message or CAMERA.get(status) or f"Camera {status}."
             self._announce([table_event("camera", self.referee.t, text, status=status), *ask])
 
     def _ask_bare(self, t: float | None) -> list[TableEvent]:
@@ -258,7 +277,7 @@ class Appliance:
         except GameLogError as exc:
             # a full or read-only card: the game goes on in memory, people are told
             log.error("game log: %s", exc)
-            self.message = f"Game log not written: {exc}"
+            self.message = said("Game log not written: %(reason)s", reason=str(exc))
             self.bus.publish(table_event("warning", t, self.message))
 
     def _store_bare(self, t: float | None) -> None:
@@ -399,7 +418,7 @@ class Appliance:
             return self.answer("no")
         if button == "majorities":
             with self._lock:
-                text = "Live view." if long else "Majorities."
+                text = said("Live view.") if long else said("Majorities.")
                 return self._announced(
                     [table_event("button", self.referee.t, text, button=button, long=long)]
                 )
@@ -469,7 +488,7 @@ class Appliance:
 
     def calibrate(self) -> Reply:
         if self.camera_view is None:
-            return {"ok": False, "message": "This appliance has no camera."}
+            return {"ok": False, "message": said("This appliance has no camera.")}
         return dict(self.camera_view.calibrate())
 
     def new_game(self, players: list[dict[str, str]]) -> Reply:
@@ -489,8 +508,19 @@ class Appliance:
             self.game_id = None
             self.training = False
             self.bare.reset()
-            names = ", ".join(f"{p.name} ({p.castles}, {p.seat})" for p in seated)
-            self.message = f"New game: {names}. Set up the table."
+            # "Anna (white, south), Bob (black, north)": each seat in the table's words
+            names = [
+                clause(
+                    said(
+                        "%(player)s (%(side)s, %(seat)s)",
+                        player=p.name,
+                        side=p.castles,
+                        seat=p.seat,
+                    )
+                )
+                for p in seated
+            ]
+            self.message = said("New game: %(items)s. Set up the table.", items=names)
             return self._announced(
                 [table_event("new-game", None, self.message), *self._ask_bare(None)]
             )
@@ -510,7 +540,7 @@ class Appliance:
             self.referee = TableReferee(self.players)
             self.game_id = None
             self.bare.reset()
-            self.message = "Game ended. Set up the table for a new one."
+            self.message = said("Game ended. Set up the table for a new one.")
             return self._announced(
                 [table_event("game-ended", None, self.message), *self._ask_bare(None)]
             )

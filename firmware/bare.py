@@ -127,7 +127,7 @@ class BareStep:
             with self.lock:
                 self.eyes.use_bare(bare)
         except ValueError as exc:
-            return f"the game's stored bare table cannot be used ({exc})"
+            return said("the game's stored bare table cannot be used (%(reason)s)", reason=str(exc))
         self._png = png
         return None
 

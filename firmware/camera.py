@@ -13,6 +13,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from referee.announcements import said
 from vision.snapshot import Snapshot
 
 
@@ -96,15 +97,20 @@ class CameraView:
         with self._lock:
             frame = self._frame
         if frame is None or not hasattr(frame, "shape"):
-            return {"ok": False, "message": "No camera frame yet."}
+            return {"ok": False, "message": said("No camera frame yet.")}
         try:
             calibration = calibrate(frame, self.layout)
         except CalibrationError as exc:
-            return {"ok": False, "message": f"Calibration failed: {exc}"}
+            return {"ok": False, "message": said("Calibration failed: %(reason)s", reason=str(exc))}
         fresh = reader_for(self.layout, calibration)
         self.eyes.__dict__.update(fresh.__dict__)  # the loop keeps its reader object
-        saved = ""
-        if self.calibration_path is not None:
-            save(calibration, self.calibration_path)
-            saved = f" Saved to {self.calibration_path}."
-        return {"ok": True, "message": "Calibrated: the reader now uses this light." + saved}
+        if self.calibration_path is None:
+            return {"ok": True, "message": said("Calibrated: the reader now uses this light.")}
+        save(calibration, self.calibration_path)
+        return {
+            "ok": True,
+            "message": said(
+                "Calibrated: the reader now uses this light. Saved to %(path)s.",
+                path=str(self.calibration_path),
+            ),
+        }

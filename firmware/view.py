@@ -15,17 +15,18 @@ its sentence in every language of the page, from the one renderer (`web.announce
 from collections.abc import Mapping, Sequence
 from typing import Any, NotRequired, TypedDict
 
+from referee.announcements import N_, Said
 from referee.game import Game, Phase, Step
 from referee.pieces import COLOURS, Colour
 from referee.setup import Player
 from referee.table.referee import TableReferee
-from web.announce import texts
+from web.announce import message_texts, texts
 
 #: Cubes by colour.
 Counts = dict[Colour, int]
 
 #: The status line before round 1, while nothing else is said.
-SET_UP = (
+SET_UP = N_(
     "Set up the table: 3 cubes of each colour on the territories, the emperor, each "
     "reserve; then choose discs."
 )
@@ -98,6 +99,13 @@ class StatusView(TypedDict):
     camera: str
     """``ok``, ``lost``, ``demo`` or ``none``."""
     message: str
+    """The appliance's words (English): the camera's state, a new game, the set-up …"""
+    texts: NotRequired[dict[str, str]]
+    """The message in every language of the page, by language code
+    (`web.announce.message_texts`): each reader shows his own."""
+    say: NotRequired[str]
+    """The message's msgid and fields, where it was said with them (`said`)."""
+    words: NotRequired[dict[str, Any]]
 
 
 class View(TypedDict):
@@ -225,7 +233,7 @@ def game_view(
         "winner": game.winner,
         "reason": game.reason,
         "table": _table(illegal, question, pending),
-        "status": {"camera": camera, "message": message},
+        "status": _status(camera, message),
     }
     if training is not None:
         view["training"] = training
@@ -293,9 +301,19 @@ def setup_view(
         "winner": None,
         "reason": None,
         "table": _table(illegal_view(referee.illegal), question_view(referee.question)),
-        "status": {"camera": camera, "message": status},
+        "status": _status(camera, status),
         "bare": bare,
     }
+
+
+def _status(camera: str, message: str) -> StatusView:
+    """The status line: the camera's state and the appliance's words, in every language."""
+    status: StatusView = {"camera": camera, "message": str(message)}
+    if message:
+        status["texts"] = message_texts(message)
+    if isinstance(message, Said):
+        status["say"], status["words"] = message.msgid, dict(message.words)
+    return status
 
 
 def _table(

@@ -43,6 +43,9 @@ SPOKEN = frozenset(
         "bare-ask",  # the set-up step: lay out the tiles and court cards, then Confirm
         "bare-refused",  # that frame cannot be the bare table, and why
         "bare-table",  # learnt: now the pieces
+        "camera",  # the camera lost, back, stalled: the referee cannot see meanwhile
+        "new-game",  # new players seated: set up the table
+        "game-ended",  # the game stopped from the page
     }
 )
 

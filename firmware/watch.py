@@ -17,6 +17,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from referee.announcements import said
 from vision.snapshot import Snapshot
 
 log = logging.getLogger("carolus")
@@ -101,7 +102,7 @@ def watch(
         try:
             source = open_source()
         except Exception as exc:  # a missing camera is a state, not a crash
-            table.set_camera("lost", f"Camera lost: {exc}. Retrying…")
+            table.set_camera("lost", said("Camera lost: %(reason)s. Retrying…", reason=str(exc)))
             log.warning("camera: %s", exc)
             if once or stop.wait(retry_seconds):
                 return stats
@@ -137,7 +138,9 @@ def watch(
                     return stats
         except Exception as exc:
             if not stalled.is_set():
-                table.set_camera("lost", f"Camera lost: {exc}. Reconnecting…")
+                table.set_camera(
+                    "lost", said("Camera lost: %(reason)s. Reconnecting…", reason=str(exc))
+                )
                 log.warning("camera failed: %s", exc)
         finally:
             done.set()  # ends the watchdog
@@ -152,9 +155,9 @@ def watch(
         stats.reconnects += 1
         if stalled.is_set():
             stats.stalls += 1
-            table.set_camera("lost", "Camera stalled: no frame for a while. Reconnecting…")
+            table.set_camera("lost", said("Camera stalled: no frame for a while. Reconnecting…"))
         else:
-            table.set_camera("lost", "Camera lost. Reconnecting…")
+            table.set_camera("lost", said("Camera lost. Reconnecting…"))
         if stop.wait(retry_seconds):
             break
     return stats

@@ -20,6 +20,8 @@ GAP = 1
 #: Letters the fonts lack (Hungarian ő ű, capitals with an accent) drawn as the nearest
 #: they have, so a translated sentence never shows "?".
 NEAREST = dict(zip("őűŐŰÁÍÓÚÀÈÌÒÙ×–—’", "öüÖÜAIOUAEIOUx--'", strict=True))
+#: The ellipsis, drawn as three dots close together.
+ELLIPSIS = "\u2026"
 
 
 @lru_cache(maxsize=512)
@@ -30,6 +32,9 @@ def _columns(char: str) -> tuple[int, ...]:
     char = NEAREST.get(char, char)
     if char == " ":
         return (0,) * SPACE
+    if char == ELLIPSIS:  # three dots ("Reconnecting…"): no font here has the sign
+        dot = _columns(".")
+        return (*dot, 0, *dot, 0, *dot)
     if char == CASTLE:
         columns = list(CP437_FONT[0x7F])
     elif " " < char <= "~":

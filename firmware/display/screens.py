@@ -21,7 +21,7 @@ from typing import Any
 from PIL import ImageDraw
 
 from firmware.display.font import BIG, CASTLE, SMALL, TALL, Font
-from firmware.display.words import word
+from firmware.display.words import language_of, word
 from referee.announcements import (
     ENGLISH,
     Translator,
@@ -32,6 +32,7 @@ from referee.announcements import (
     side,
     speaks_english,
 )
+from web.i18n import translations
 
 WIDTH = 128
 HEIGHT = 64
@@ -194,9 +195,9 @@ APPLIANCE_SETUP = "Set up the table"
 #: The camera's state in the set-up title bar: the long note, else a short one that
 #: leaves the title whole.
 _SETUP_NOTES = {
-    "lost": ("NO CAMERA", "NO CAM"),
-    "demo": ("DEMO", "DEMO"),
-    "ok": ("camera ok", "cam ok"),
+    "lost": (mark("display", "NO CAMERA"), mark("display", "NO CAM")),
+    "demo": (mark("display", "DEMO"), mark("display", "DEMO")),
+    "ok": (mark("display", "camera ok"), mark("display", "cam ok")),
 }
 
 
@@ -204,20 +205,25 @@ def setup_lines(view: View, language: str = "en") -> tuple[str, str, str, str, s
     """What the set-up screen writes: (title, note, names, message, bottom line).
 
     The appliance's default message becomes the panel's own words in ``language``; any
-    other message (the camera's trouble, a refusal) is shown as it comes. ``names`` is
+    other message (the camera's trouble, a new game) is shown in ``language`` as the view
+    gives it (``status.texts``), else as it comes. ``names`` is
     empty when the message needs the room.
     """
     camera = view.get("status", {}).get("camera")
     title = word(language, "title", upper=True)
+    tr = translations(language_of(language))
     note = ""
-    for candidate in _SETUP_NOTES.get(camera or "", ("",)):
-        note = candidate
+    for candidate in _SETUP_NOTES.get(camera or "", ()):
+        note = _d(tr, *candidate)
         if SMALL.width(title) <= WIDTH - 4 - (SMALL.width(note) + 4 if note else 0):
             break
-    message = str(view.get("status", {}).get("message") or "")
+    status = view.get("status", {})
+    message = str(status.get("message") or "")
     bottom = ""
     if not message or message.startswith(APPLIANCE_SETUP):
         message, bottom = word(language, "pieces"), word(language, "then")
+    else:  # the appliance's words in the panel's language, where the view gives them
+        message = str((status.get("texts") or {}).get(language_of(language)) or message)
     names = ""
     for letters in (99, 3, 1):  # whole names, else their first letters
         names = "  ".join(p["name"][:letters] for p in view.get("players", []))

@@ -15,6 +15,8 @@ from firmware.display import Display
 from firmware.display.font import SMALL
 from firmware.display.screens import BODY, HEIGHT, WIDTH, text_fits
 from firmware.display.words import WORDS, language_of, word
+from referee.announcements import said
+from web.announce import message_texts
 
 LANGUAGES = ("en", "de", "it", "hu", "fi")
 
@@ -66,18 +68,21 @@ def test_the_configured_language_picks_the_panel_words() -> None:
 
 
 def waiting_view(camera: str = "ok", message: str | None = None) -> dict[str, Any]:
-    """The set-up screen before the game (no bare-table step), as the appliance words it."""
+    """The set-up screen before the game (no bare-table step), as the appliance words it:
+    its message in every language (`web.announce.message_texts`, issue 17)."""
     view = setup_view()
     view["status"]["camera"] = camera
     if message is not None:
         view["status"]["message"] = message
+        view["status"]["texts"] = message_texts(message)
     return view
 
 
 WAITING = {
     "waiting": waiting_view(),
     "waiting-demo": waiting_view("demo"),
-    "waiting-no-camera": waiting_view("lost", "Camera lost: no picture for 10 s."),
+    # what the camera loop says when the camera went away (`firmware.watch`)
+    "waiting-no-camera": waiting_view("lost", said("Camera lost. Reconnecting…")),
 }
 
 
@@ -109,8 +114,11 @@ def test_no_set_up_screen_cuts_a_word_in_any_language(
         return out
 
     monkeypatch.setattr(font.Font, "fit", watching)
-    views = [*(v for _, v in VIEWS.values()), *WAITING.values(),
-             *(step_view("ask", problem) for problem in PROBLEMS)]
+    views = [
+        *(v for _, v in VIEWS.values()),
+        *WAITING.values(),
+        *(step_view("ask", problem) for problem in PROBLEMS),
+    ]
     for view in views:
         device = dummy(width=128, height=64, mode="1")
         Display(device, language=language).update(view)

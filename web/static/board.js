@@ -224,12 +224,14 @@ const Board = (() => {
     const playOrder = (state.order || []).length ? t("Order of play: %(players)s", { players: state.order.join(" → ") }) : "";
     box.replaceChildren(el("h2", { class: "phase" }, phaseWords(state)),
       el("p", { class: "order" }, [order, playOrder].filter(Boolean).join(" · ")));
-    const message = state.status && state.status.message;
+    /* the appliance's words and each chore's sentence come from the server's one
+       renderer, in every language: this page shows its own */
+    const lang = document.body.dataset.lang || "en";
+    const status = state.status || {};
+    const message = (status.texts && status.texts[lang]) || status.message;
     if (message) box.append(el("p", { class: "message" }, message));
     const pending = (state.table && state.table.pending) || [];
     if (pending.length) {
-      /* each chore's sentence comes from the server's one renderer, in every language */
-      const lang = document.body.dataset.lang || "en";
       box.append(el("ul", { class: "pending" }, pending.map((p) => el("li", {},
         (p.texts && (p.texts[lang] || p.texts.en)) || p.message || p.kind))));
     }
