@@ -22,6 +22,7 @@ from firmware.bare import BareStep
 from firmware.bus import EventBus
 from firmware.hub import CANNOT_SEAT, CommandError, Reply
 from firmware.view import (
+    NEW_GAME,
     MajorityView,
     View,
     game_view,
@@ -520,7 +521,7 @@ class Appliance:
                 )
                 for p in seated
             ]
-            self.message = said("New game: %(items)s. Set up the table.", items=names)
+            self.message = said(NEW_GAME, items=names)
             return self._announced(
                 [table_event("new-game", None, self.message), *self._ask_bare(None)]
             )

@@ -25,6 +25,9 @@ from web.announce import message_texts, texts
 #: Cubes by colour.
 Counts = dict[Colour, int]
 
+#: The status line when players are seated for a new game (`Appliance.new_game`).
+NEW_GAME = N_("New game: %(items)s. Set up the table.")
+
 #: The status line before round 1, while nothing else is said.
 SET_UP = N_(
     "Set up the table: 3 cubes of each colour on the territories, the emperor, each "

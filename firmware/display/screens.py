@@ -22,6 +22,7 @@ from PIL import ImageDraw
 
 from firmware.display.font import BIG, CASTLE, SMALL, TALL, Font
 from firmware.display.words import language_of, word
+from firmware.view import NEW_GAME
 from referee.announcements import (
     ENGLISH,
     Translator,
@@ -222,6 +223,10 @@ def setup_lines(view: View, language: str = "en") -> tuple[str, str, str, str, s
     bottom = ""
     if not message or message.startswith(APPLIANCE_SETUP):
         message, bottom = word(language, "pieces"), word(language, "then")
+    elif status.get("say") == NEW_GAME:
+        # the names have a line of their own here: four long ones in a whole sentence
+        # would not fit the panel
+        message = _d(tr, "display", "New game: set up the table.")
     else:  # the appliance's words in the panel's language, where the view gives them
         message = str((status.get("texts") or {}).get(language_of(language)) or message)
     names = ""

@@ -130,10 +130,42 @@ def test_a_resumed_an_ended_and_a_new_game_in_hungarian(table: Table) -> None:
     )
     assert sentence(seated_now[0], HU) == hungarian
     table.heard(hungarian)
-    assert table.shown() == hungarian
+    # the panel names the players on a line of their own, and says the rest shorter
+    assert table.shown() == "Új játék: készítsétek elő az asztalt."
+    assert setup_lines(appliance.state(), "hu")[2] == "Cleo  Dirk"
     for lang in OTHERS:  # every language of the page has its own words for it
         text = appliance.state()["status"]["texts"][lang]
         assert text and text != seated_now[0]["message"] and "Cleo" in text, lang
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_four_long_names_in_a_new_game_fit_the_panel_whole(
+    table: Table, language: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from firmware.display import font
+
+    cut: list[str] = []
+    fit = font.Font.fit
+
+    def watching(self: font.Font, text: str, width: int) -> str:
+        out = fit(self, text, width)
+        if out != text:
+            cut.append(text)
+        return out
+
+    monkeypatch.setattr(font.Font, "fit", watching)
+    table.display.language = language
+    players = [
+        {"name": "Annamária", "castles": "white", "seat": "south"},
+        {"name": "Bertalan", "castles": "black", "seat": "west"},
+        {"name": "Cecília", "castles": "white", "seat": "north"},
+        {"name": "Dominik", "castles": "black", "seat": "east"},
+    ]
+    table.appliance.new_game(players)
+    table.clock.now += 60
+    table.display.tick()
+    assert table.display.screen.name == "setup"
+    assert cut == [], cut
 
 
 def test_a_majorities_press_and_the_set_up_line_in_hungarian(table: Table) -> None:
