@@ -332,17 +332,11 @@ KEYWORDS = {
 def test_every_word_of_the_referee_and_the_display_is_translated() -> None:
     """What `web/babel.cfg` extracts from outside the page (the page's own words are in
     `tests/web/test_web_i18n.py`): in every catalog, translated, nothing left fuzzy."""
-    sources = [
-        ROOT / "referee" / "announcements.py",
-        ROOT / "referee" / "table" / "problems.py",
-        ROOT / "referee" / "table" / "doubts.py",
-        ROOT / "referee" / "table" / "reading.py",
-        ROOT / "referee" / "table" / "referee.py",
-        ROOT / "referee" / "table" / "corrections.py",
-        *RULES,
-        ROOT / "referee" / "console.py",
-        *sorted((ROOT / "firmware" / "display").glob("*.py")),
-    ]
+    # every Python file the catalogs are extracted from, as web/babel.cfg names them
+    sections = re.findall(r"^\[python: (.+)\]$", (ROOT / "web" / "babel.cfg").read_text(), re.M)
+    globs = [pattern.replace("**.", "**/*.") for pattern in sections]  # babel's ** -> pathlib's
+    sources = sorted({path for pattern in globs for path in ROOT.glob(pattern)})
+    assert ROOT / "firmware" / "watch.py" in sources and ROOT / "web" / "api.py" in sources
     used = set()
     for path in sources:
         for _, message, _, context in extract_from_file("python", str(path), KEYWORDS):
