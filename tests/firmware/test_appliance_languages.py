@@ -13,6 +13,7 @@ import pytest
 from babel.messages.extract import extract_from_file
 from luma.core.device import dummy
 from test_display import Clock
+from test_setup_screens import watch_cuts
 from test_voice import Runner, found, wait_for
 
 from firmware.appliance import Appliance
@@ -142,18 +143,7 @@ def test_a_resumed_an_ended_and_a_new_game_in_hungarian(table: Table) -> None:
 def test_four_long_names_in_a_new_game_fit_the_panel_whole(
     table: Table, language: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from firmware.display import font
-
-    cut: list[str] = []
-    fit = font.Font.fit
-
-    def watching(self: font.Font, text: str, width: int) -> str:
-        out = fit(self, text, width)
-        if out != text:
-            cut.append(text)
-        return out
-
-    monkeypatch.setattr(font.Font, "fit", watching)
+    cut = watch_cuts(monkeypatch)
     table.display.language = language
     players = [
         {"name": "Annamária", "castles": "white", "seat": "south"},

@@ -96,12 +96,8 @@ def test_the_waiting_set_up_screen_matches_its_reference(name: str, language: st
     check_reference(f"setup-{name}-{language}", device.image)
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_no_set_up_screen_cuts_a_word_in_any_language(
-    language: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Every set-up screen drawn in every language: nothing is cut with ".." (issue 15:
-    "…each reserve;..") and nothing runs off the panel's 128 x 64 pixels."""
+def watch_cuts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The texts the panel's font cuts to fit their width ("..") from now on, as drawn."""
     from firmware.display import font
 
     cut: list[str] = []
@@ -114,6 +110,16 @@ def test_no_set_up_screen_cuts_a_word_in_any_language(
         return out
 
     monkeypatch.setattr(font.Font, "fit", watching)
+    return cut
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_set_up_screen_cuts_a_word_in_any_language(
+    language: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every set-up screen drawn in every language: nothing is cut with ".." (issue 15:
+    "…each reserve;..") and nothing runs off the panel's 128 x 64 pixels."""
+    cut = watch_cuts(monkeypatch)
     views = [
         *(v for _, v in VIEWS.values()),
         *WAITING.values(),
