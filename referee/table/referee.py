@@ -696,10 +696,10 @@ class TableReferee:
         """What belongs in ``part`` when the players say the camera is wrong there: the
         last accepted reading; in a set-up, what the set-up rules leave no doubt about
         (the players said the camera's reading is wrong, so a set-up tile's one cube is
-        not what the camera reads). On a tile
-        where the camera lost cubes, the lost ones are put back and the new ones kept:
-        played cubes never leave a tile, so losing one is the camera's mistake, while a
-        cube played there meanwhile is the next move (judged as usual)."""
+        not what the camera reads). On a tile where the camera lost cubes, the lost
+        ones are put back and the new ones kept: played cubes never leave a tile, so
+        losing one is the camera's mistake, while a cube played there meanwhile is the
+        next move (judged as usual)."""
         game = self.game
         if (
             part == "emperor"
@@ -848,13 +848,15 @@ class TableReferee:
             return self._announce(table, [])
         out: list[TableEvent] = self._revise_emperor(game, table)
         pushed, moves, problem = self._advance(game, table)
+        replayed = None
         if problem is not None and self._redone(moves) < len(self._undone):
             replayed = self._replay_undone(game, table, len(pushed))
             if replayed is not None:
                 pushed, moves, problem = replayed
-        released = self._released(game, table, len(pushed), problem is not None)
-        if released is not None:
-            table, (pushed, moves, problem) = released
+        if replayed is None:  # (steps Undo took back, played again, are not played twice)
+            released = self._released(game, table, len(pushed), problem is not None)
+            if released is not None:
+                table, (pushed, moves, problem) = released
         if problem is not None:
             kept = self._redone(moves)
             for _ in pushed[kept:]:
@@ -954,10 +956,10 @@ class TableReferee:
         then (`referee.table.corrections`): a phantom denied, but also the very reading
         a real cube of the phantom's colour makes when it is played there later. The
         correction then hides a move: the turn waits for a cube that lies on the
-        tile, or looks short or out of order. Cubes
-        come out of a reserve the camera reads well, so a reading the rules accept
-        as the next step, reserve and all, is the table; a phantom, with no cube gone
-        from the player's reserve, is not accepted and stays corrected."""
+        tile, or looks short or out of order. Cubes come out of a reserve the camera
+        reads well, so a reading the rules accept as the next step, reserve and all,
+        is the table; a phantom, with no cube gone from the player's reserve, is not
+        accepted and stays corrected."""
         raw = self.table
         if raw is None:
             return None
