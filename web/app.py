@@ -71,7 +71,7 @@ def create_app(
         language=language,
         camera_needs_pin=camera_needs_pin,
     )
-    errors.install(app, tr)
+    errors.install(app, tr, pages.error_page)
     gate.install(app, gate.HostCheck.build(listen, allowed_hosts))
     _install_i18n(app)
     app.register_blueprint(api.blueprint)
