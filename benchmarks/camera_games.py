@@ -451,13 +451,13 @@ class Oracle:
     time; a question still asked after that is skipped (left standing)."""
 
     def __init__(self, truth: Path) -> None:
-        from referee.table.snapshot import parse_snapshot
+        from referee.table.snapshot import parse_snapshot, table_of
 
         self.truth: list[tuple[float, Any]] = []
         for line in truth.read_text().splitlines():
             snapshot = parse_snapshot(json.loads(line))
-            if snapshot.mat and not snapshot.occluded and snapshot.t is not None:
-                self.truth.append((snapshot.t, snapshot.table))
+            if snapshot.trusted and snapshot.t is not None:
+                self.truth.append((snapshot.t, table_of(snapshot)))
         self.times = [t for t, _ in self.truth]
         self.asked = 0  # distinct questions
         self.answers: dict[str, int] = {"yes": 0, "no": 0, "correction": 0, "skip": 0}

@@ -39,7 +39,7 @@ from referee.pieces import COLOURS
 from referee.setup import Player, Setup
 from referee.table.events import TableEvent, table_event
 from referee.table.referee import TableReferee
-from referee.table.snapshot import Snapshot, SnapshotError, parse_snapshot
+from referee.table.snapshot import SnapshotError, parse_snapshot
 
 if TYPE_CHECKING:  # the camera's picture needs OpenCV, which a snapshot stream does not
     from firmware.camera import CameraView
@@ -185,14 +185,14 @@ class Appliance:
     # ------------------------------------------------------------ the camera
 
     def feed(self, snapshot: object) -> list[TableEvent]:
-        """One frame's snapshot in (a `Snapshot`, or what `parse_snapshot` reads: the
-        vision's own, its JSON); the events it caused out (already logged/announced)."""
-        if not isinstance(snapshot, Snapshot):
-            try:
-                snapshot = parse_snapshot(snapshot)
-            except SnapshotError as exc:
-                log.warning("ignoring a bad snapshot: %s", exc)
-                return []
+        """One frame's snapshot in (a `vision.snapshot.Snapshot` or its JSON: whatever
+        `parse_snapshot` reads, and checks, every frame alike); the events it caused out
+        (already logged/announced)."""
+        try:
+            snapshot = parse_snapshot(snapshot)
+        except SnapshotError as exc:
+            log.warning("ignoring a bad snapshot: %s", exc)
+            return []
         with self._lock:
             self.frames += 1
             if self.bare.waiting:  # the table is being laid bare: nothing to referee yet

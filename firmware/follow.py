@@ -28,6 +28,7 @@ from referee.terminal import for_terminal, json_for_terminal, say
 
 if TYPE_CHECKING:
     from referee.table.events import TableEvent
+    from vision.snapshot import Snapshot
 
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})
 VIDEO_SUFFIXES = frozenset({".mp4", ".avi", ".mov", ".mkv", ".h264", ".webm", ".m4v"})
@@ -295,7 +296,9 @@ def _fail(message: str) -> int:
 # -------------------------------------------------------------------- inputs
 
 
-def snapshots(args: argparse.Namespace, seats: list[str]) -> Iterator[tuple[Any, float | None]]:
+def snapshots(
+    args: argparse.Namespace, seats: list[str]
+) -> Iterator[tuple[Snapshot, float | None]]:
     """The input as parsed snapshots, each with how much of the input is done (0..1)."""
     path: Path = args.input
     if path.is_dir():
@@ -313,7 +316,7 @@ def snapshots(args: argparse.Namespace, seats: list[str]) -> Iterator[tuple[Any,
         )
 
 
-def _jsonl(path: Path, seats: list[str]) -> Iterator[tuple[Any, float | None]]:
+def _jsonl(path: Path, seats: list[str]) -> Iterator[tuple[Snapshot, float | None]]:
     from referee.table.snapshot import SnapshotError, parse_snapshot
 
     try:
@@ -342,15 +345,14 @@ def _jsonl(path: Path, seats: list[str]) -> Iterator[tuple[Any, float | None]]:
             yield snapshot, read / size
 
 
-def _check_seats(snapshot: Any, seats: list[str], where: str) -> None:
+def _check_seats(snapshot: Snapshot, seats: list[str], where: str) -> None:
     if not snapshot.mat:
         return
-    table = snapshot.table
     for seat in seats:
         for name, zone in (
-            ("courts", table.courts),
-            ("reserves", table.reserves),
-            ("discs", table.discs),
+            ("courts", snapshot.courts),
+            ("reserves", snapshot.reserves),
+            ("discs", snapshot.discs),
         ):
             if seat not in zone:
                 raise InputError(f"{where}: {name}.{seat}: missing, but a player sits there")
@@ -373,7 +375,9 @@ def _vision(args: argparse.Namespace) -> Any:
         raise InputError(str(exc)) from None
 
 
-def _parse_frame(reader: Any, frame: Any, t: float, where: str, seats: list[str]) -> Any:
+def _parse_frame(
+    reader: Any, frame: Any, t: float, where: str, seats: list[str]
+) -> Snapshot:
     import cv2
 
     from referee.table.snapshot import SnapshotError, parse_snapshot
@@ -388,7 +392,7 @@ def _parse_frame(reader: Any, frame: Any, t: float, where: str, seats: list[str]
 
 def _images(
     folder: Path, args: argparse.Namespace, seats: list[str]
-) -> Iterator[tuple[Any, float | None]]:
+) -> Iterator[tuple[Snapshot, float | None]]:
     files = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
     if not files:
         raise InputError(f"{folder}: no images ({', '.join(sorted(IMAGE_SUFFIXES))}) in the folder")
@@ -407,7 +411,7 @@ def _images(
 
 def _video(
     path: Path, args: argparse.Namespace, seats: list[str]
-) -> Iterator[tuple[Any, float | None]]:
+) -> Iterator[tuple[Snapshot, float | None]]:
     reader = _vision(args)
     import cv2
 

@@ -19,7 +19,10 @@ the zones that did not change are copied from the last frame's dict (`vision.ste
 
 `from_json` trusts its input to have the contract's shape (the reader's own dict, or
 a file this module wrote); streams from outside are checked field by field by
-`referee.table.snapshot.parse_snapshot`, which accepts a `Snapshot` too.
+`referee.table.snapshot.parse_snapshot`, which returns this same type (and checks a
+`Snapshot` again, through its JSON). This is the one snapshot type of the project: the
+referee, the appliance, the game log and the page all take it; the referee derives from
+it only the counts it compares (`referee.table.snapshot.table_of`).
 """
 
 from __future__ import annotations
@@ -190,6 +193,21 @@ class Snapshot:
 
     def territory(self, number: int) -> Territory:
         return self.territories[number - 1]
+
+    @property
+    def trusted(self) -> bool:
+        """Whether this frame may count towards settling the table (mat seen, nothing
+        in the way): the referee judges only such frames."""
+        return self.mat and not self.occluded
+
+    def certainty(self, zone: str) -> float:
+        """How sure the reader is of ``zone`` (``territory:7``): 1.0 unless it said less.
+
+        >>> Snapshot.from_json({**empty_snapshot(["south"], mat=True),
+        ...                     "confidence": {"territory:7": 0.25}}).certainty("territory:7")
+        0.25
+        """
+        return 1.0 if self.confidence is None else self.confidence.get(zone, 1.0)
 
     @property
     def seats(self) -> tuple[str, ...]:

@@ -19,7 +19,7 @@ from collections import deque
 from collections.abc import Mapping
 from typing import Final
 
-from referee.table.snapshot import NO_DOUBTS, Snapshot, Table
+from referee.table.snapshot import NO_DOUBTS, Snapshot, Table, table_of
 
 WINDOW: Final = 5
 MAJORITY: Final = 3
@@ -32,7 +32,8 @@ class Settler:
     """Feed it frames; it answers with a table each time a new one has settled."""
 
     def __init__(self, window: int = WINDOW, majority: int = MAJORITY) -> None:
-        self._recent: deque[Snapshot] = deque(maxlen=window)
+        #: the last trusted frames, each as the table it saw and the doubts it had
+        self._recent: deque[tuple[Table, Mapping[str, float] | None]] = deque(maxlen=window)
         self._majority = majority
         self._hand = False  # an untrusted frame since the last settled table
         self.settled: Table | None = None
@@ -47,11 +48,11 @@ class Settler:
         if not snapshot.trusted:
             self._hand = True
             return None
-        table = snapshot.table
-        self._recent.append(snapshot)
+        table = table_of(snapshot)
+        self._recent.append((table, snapshot.confidence))
         if table == self.settled:
             return None
-        agreeing = [seen for seen in self._recent if seen.table == table]
+        agreeing = [doubts for seen, doubts in self._recent if seen == table]
         if len(agreeing) >= self._majority:
             self.settled = table
             self.touched, self._hand = self._hand, False
@@ -60,13 +61,13 @@ class Settler:
         return None
 
 
-def _least(snapshots: list[Snapshot]) -> Mapping[str, float]:
-    """Per zone, the lowest confidence any of ``snapshots`` gave it: a doubt in one of
+def _least(doubts: list[Mapping[str, float] | None]) -> Mapping[str, float]:
+    """Per zone, the lowest confidence any of the frames gave it: a doubt in one of
     the frames that settled a table is a doubt about the table."""
-    if not any(s.confidence for s in snapshots):
+    if not any(doubts):
         return NO_DOUBTS
     least: dict[str, float] = {}
-    for s in snapshots:
-        for zone, level in s.confidence.items():
+    for frame in doubts:
+        for zone, level in (frame or NO_DOUBTS).items():
             least[zone] = min(level, least.get(zone, 1.0))
     return least

@@ -1,9 +1,21 @@
-"""``carolus-snapshot/1``: what the camera saw in one frame, as typed counts.
+"""``carolus-snapshot/1`` from outside, checked; and `Table`, the part of it a referee
+judges.
 
-Parsing checks shape and types and names the field of any misfit
-(``courts.north.red``), so a bad stream is a one-line error, never a traceback.
-A `Table` is the comparable part of a snapshot: two frames that saw the same table
-are equal whatever their time or occlusion flag.
+A snapshot has one type, `vision.snapshot.Snapshot`, defined in the box that makes it.
+`parse_snapshot` turns untrusted JSON (a ``.jsonl`` stream, an HTTP body) into that type
+field by field, and names the field of any misfit (``courts.north.red``), so a bad
+stream is a one-line error, never a traceback. The reader's own value goes through the
+same checks (through its JSON), so a frame read live and the same frame read back from a
+file are judged alike.
+
+`Table` is not a second snapshot: it is never parsed nor written, only derived from one
+(`table_of`). It is the comparable part of a frame, in the engine's own pieces: two
+frames that saw the same table give equal tables whatever their time, occlusion flag or
+doubts, and the referee compares, corrects (`Table.replace`) and adds up those counts
+thousands of times a game with `referee.pieces.Cubes`, a tuple that adds and subtracts,
+where the vision's `Cubes` is a record of five names. It is a function of the snapshot
+rather than a cached property on it because the vision must not know the rules' types;
+the settler derives it once per frame and keeps it beside the frame's doubts.
 
 Two optional fields say how far the vision trusts its own reading: ``reader`` (the
 method that read the frame, ``"reference"`` or ``"absolute"``) and ``confidence``
@@ -16,14 +28,15 @@ ignore the buzzer.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final
 
-from referee.pieces import CASTLE_COLOURS, COLOURS, SEATS, Cubes
-from vision.snapshot import Snapshot as VisionSnapshot
+from referee.pieces import COLOURS, SEATS, Cubes
+from vision.snapshot import FORMAT, ReaderKind, Snapshot, Territory
+from vision.snapshot import Castles as SeenCastles
+from vision.snapshot import Cubes as SeenCubes
 
-FORMAT: Final = "carolus-snapshot/1"
 CYLINDER_PLACES: Final = frozenset({*SEATS, "pool"})
 READERS: Final = frozenset({"reference", "absolute"})
 #: A zone read with less confidence than this is doubtful: asked about, never buzzed.
@@ -81,69 +94,43 @@ class Table:
         fields.update(changes)
         return Table(**fields)
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "territories": {
-                str(i): {
-                    "cubes": cubes.as_dict(),
-                    "castles": dict(zip(CASTLE_COLOURS, castles, strict=True)),
-                }
-                for i, (cubes, castles) in enumerate(
-                    zip(self.territories, self.castles, strict=True), start=1
-                )
-            },
-            "emperor": self.emperor,
-            "courts": {seat: cubes.as_dict() for seat, cubes in self.courts.items()},
-            "reserves": {seat: cubes.as_dict() for seat, cubes in self.reserves.items()},
-            "cylinders": dict(zip(COLOURS, self.cylinders, strict=True)),
-            "discs": {seat: sorted(discs) for seat, discs in self.discs.items()},
-        }
+
+def table_of(snapshot: Snapshot) -> Table:
+    """The table ``snapshot`` saw, as the referee compares it (see the module).
+
+    >>> from vision.snapshot import empty_snapshot
+    >>> table = table_of(Snapshot.from_json(empty_snapshot(["south", "north"], mat=True)))
+    >>> table.territory(6), table.castle_on(6), table.discs["north"]
+    (Cubes(), (0, 0, 0), frozenset())
+    """
+    return Table(
+        tuple(_counts(spot.cubes) for spot in snapshot.territories),
+        tuple(_castles(spot.castles) for spot in snapshot.territories),
+        snapshot.emperor,
+        {seat: _counts(cubes) for seat, cubes in snapshot.courts.items()},
+        {seat: _counts(cubes) for seat, cubes in snapshot.reserves.items()},
+        tuple(snapshot.cylinders.get(colour) for colour in COLOURS),
+        {seat: frozenset(numbers) for seat, numbers in snapshot.discs.items()},
+    )
 
 
-@dataclass(frozen=True)
-class Snapshot:
-    """One frame: the table seen, when, and whether it can be trusted at all."""
+def _counts(cubes: SeenCubes) -> Cubes:
+    return Cubes((cubes.red, cubes.green, cubes.yellow, cubes.blue, cubes.pink))
 
-    t: float | None
-    mat: bool
-    occluded: bool
-    table: Table
-    #: which method read the frame (``"reference"``, ``"absolute"``); None: not said
-    reader: str | None = None
-    #: zone -> how sure the vision is of that zone's reading; a zone not listed is sure
-    confidence: Mapping[str, float] = field(default_factory=lambda: NO_DOUBTS)
 
-    @property
-    def trusted(self) -> bool:
-        """Whether this frame may count towards settling (mat seen, nothing in the way)."""
-        return self.mat and not self.occluded
-
-    def certainty(self, zone: str) -> float:
-        """How sure the vision is of ``zone`` (``territory:7``): 1.0 unless it said less."""
-        return self.confidence.get(zone, 1.0)
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"format": FORMAT}
-        if self.t is not None:
-            data["t"] = self.t
-        data["mat"] = self.mat
-        data["occluded"] = self.occluded
-        if self.reader is not None:
-            data["reader"] = self.reader
-        if self.confidence:
-            data["confidence"] = dict(self.confidence)
-        data.update(self.table.to_json())
-        return data
+def _castles(castles: SeenCastles) -> Castles:
+    return (castles.white, castles.black, castles.grey)
 
 
 def parse_snapshot(data: object) -> Snapshot:
-    """Build a `Snapshot` from decoded JSON or from the vision's own
-    `vision.snapshot.Snapshot`; `SnapshotError` names what is wrong.
+    """The `Snapshot` of decoded JSON, or of the vision's own `Snapshot` checked again;
+    `SnapshotError` names what is wrong.
 
     The vision's value goes through its JSON, so that a frame read live and the same
-    frame read back from a file are judged by one set of checks.
+    frame read back from a file are judged by one set of checks. Disc numbers come out
+    ascending, as the contract has them.
     """
-    if isinstance(data, VisionSnapshot):
+    if isinstance(data, Snapshot):
         data = data.to_json()
     root = _object(data, "snapshot")
     fmt = _required(root, "format")
@@ -155,29 +142,25 @@ def parse_snapshot(data: object) -> Snapshot:
     t = None if t_value is None else float(t_value)
     mat = _bool(_required(root, "mat"), "mat")
     occluded = _bool(_required(root, "occluded"), "occluded")
-    reader = root.get("reader")
-    if reader is not None and (not isinstance(reader, str) or reader not in READERS):
-        raise SnapshotError("reader", f'expected "reference" or "absolute", got {reader!r}'[:120])
+    reader = _reader(root.get("reader"))
     confidence = _confidence(root.get("confidence"))
 
     places = _object(_required(root, "territories"), "territories")
-    territories: list[Cubes] = []
-    castles: list[Castles] = []
+    territories: list[Territory] = []
     for number in range(1, 16):
         key = str(number)
         if key not in places:
             raise SnapshotError(f"territories.{key}", "territory is missing")
         where = f"territories.{key}"
         spot = _object(places[key], where)
-        territories.append(_cubes(_required(spot, "cubes", where), f"{where}.cubes"))
+        cubes = _cubes(_required(spot, "cubes", where), f"{where}.cubes")
         counts = _object(_required(spot, "castles", where), f"{where}.castles")
-        castles.append(
-            (
-                _count(counts, "white", f"{where}.castles"),
-                _count(counts, "black", f"{where}.castles"),
-                _count(counts, "grey", f"{where}.castles"),
-            )
+        castles = SeenCastles(
+            _count(counts, "white", f"{where}.castles"),
+            _count(counts, "black", f"{where}.castles"),
+            _count(counts, "grey", f"{where}.castles"),
         )
+        territories.append(Territory(cubes, castles))
     extra = sorted(set(places) - {str(n) for n in range(1, 16)})
     if extra:
         raise SnapshotError(f"territories.{extra[0]}", "there are only territories 1 to 15")
@@ -191,16 +174,16 @@ def parse_snapshot(data: object) -> Snapshot:
     courts = _seats(_required(root, "courts"), "courts")
     reserves = _seats(_required(root, "reserves"), "reserves")
     cylinder_obj = _object(_required(root, "cylinders"), "cylinders")
-    cylinders: list[str | None] = []
+    cylinders: dict[str, str | None] = {}
     for colour in COLOURS:
         place = _required(cylinder_obj, colour, "cylinders")
         if place is not None and place not in CYLINDER_PLACES:
             raise SnapshotError(
                 f"cylinders.{colour}", f'expected a seat, "pool" or null, got {place!r}'
             )
-        cylinders.append(place)
+        cylinders[colour] = place
     disc_obj = _object(_required(root, "discs"), "discs")
-    discs: dict[str, frozenset[int]] = {}
+    discs: dict[str, tuple[int, ...]] = {}
     for seat, numbers in disc_obj.items():
         where = f"discs.{seat}"
         if seat not in SEATS:
@@ -210,23 +193,37 @@ def parse_snapshot(data: object) -> Snapshot:
         for n in numbers:
             if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 5:
                 raise SnapshotError(where, f"expected disc numbers 1..5, got {n!r}")
-        discs[seat] = frozenset(numbers)
-    table = Table(
-        tuple(territories),
-        tuple(castles),
-        emperor,
-        courts,
-        reserves,
-        tuple(cylinders),
-        discs,
+        discs[seat] = tuple(sorted(numbers))
+    return Snapshot(
+        mat=mat,
+        occluded=occluded,
+        territories=tuple(territories),
+        emperor=emperor,
+        courts=MappingProxyType(courts),
+        reserves=MappingProxyType(reserves),
+        cylinders=MappingProxyType(cylinders),
+        discs=MappingProxyType(discs),
+        t=t,
+        reader=reader,
+        confidence=confidence,
     )
-    return Snapshot(t, mat, occluded, table, reader, confidence)
 
 
-def _confidence(value: object) -> Mapping[str, float]:
-    """``{zone: 0..1}``, checked zone by zone; absent or null: every zone is sure."""
+def _reader(value: object) -> ReaderKind | None:
     if value is None:
-        return NO_DOUBTS
+        return None
+    if value == "reference":
+        return "reference"
+    if value == "absolute":
+        return "absolute"
+    raise SnapshotError("reader", f'expected "reference" or "absolute", got {value!r}'[:120])
+
+
+def _confidence(value: object) -> Mapping[str, float] | None:
+    """``{zone: 0..1}``, checked zone by zone; absent or null: not said (every zone is
+    sure), which the snapshot keeps apart from ``{}`` as its JSON does."""
+    if value is None:
+        return None
     obj = _object(value, "confidence")
     doubts: dict[str, float] = {}
     for zone, level in obj.items():
@@ -272,16 +269,32 @@ def _count(obj: Mapping[str, Any], key: str, where: str) -> int:
     return value
 
 
-def _cubes(value: object, where: str) -> Cubes:
+def _cubes(value: object, where: str) -> SeenCubes:
     obj = _object(value, where)
-    return Cubes([_count(obj, colour, where) for colour in COLOURS])
+    return SeenCubes(*[_count(obj, colour, where) for colour in COLOURS])
 
 
-def _seats(value: object, where: str) -> dict[str, Cubes]:
+def _seats(value: object, where: str) -> dict[str, SeenCubes]:
     obj = _object(value, where)
-    seats: dict[str, Cubes] = {}
+    seats: dict[str, SeenCubes] = {}
     for seat, cubes in obj.items():
         if seat not in SEATS:
             raise SnapshotError(f"{where}.{seat}", f"unknown seat {seat!r}")
         seats[seat] = _cubes(cubes, f"{where}.{seat}")
     return seats
+
+
+__all__ = [
+    "CONFIDENCE_ZONES",
+    "CYLINDER_PLACES",
+    "DOUBTFUL",
+    "FORMAT",
+    "NO_DOUBTS",
+    "READERS",
+    "Castles",
+    "Snapshot",
+    "SnapshotError",
+    "Table",
+    "parse_snapshot",
+    "table_of",
+]

@@ -15,7 +15,7 @@ from table_games import ANNA, BOB, PLAIN, Script, referee_run, source, stream_of
 
 from referee.table.settle import UNTOUCHED_SECONDS, Settler
 from referee.table.simulate import Mat
-from referee.table.snapshot import DOUBTFUL, SnapshotError, parse_snapshot
+from referee.table.snapshot import DOUBTFUL, SnapshotError, parse_snapshot, table_of
 
 RESERVES = {
     "south": "red red red green green blue pink",
@@ -554,4 +554,4 @@ def test_the_settler_says_whether_a_hand_came_and_how_sure_the_frames_were() -> 
     assert settler.touched and settler.confidence == {"territory:1": 0.4}
     for _ in range(3):
         settler.feed(parse_snapshot(frame(**before.to_json())))
-    assert settler.settled == parse_snapshot(frame()).table and not settler.touched
+    assert settler.settled == table_of(parse_snapshot(frame())) and not settler.touched

@@ -10,7 +10,7 @@ import pytest
 
 from referee.table.settle import Settler
 from referee.table.simulate import Mat
-from referee.table.snapshot import Snapshot, SnapshotError, parse_snapshot
+from referee.table.snapshot import Snapshot, SnapshotError, parse_snapshot, table_of
 
 
 def frame(mat: Mat, occluded: bool = False, seen: bool = True) -> dict[str, Any]:
@@ -35,7 +35,7 @@ def test_a_snapshot_reads_back_as_it_was_written() -> None:
     mat.cylinders[4] = "west"
     mat.discs["north"] = {1, 4}
     snapshot = snap(mat)
-    table = snapshot.table
+    table = table_of(snapshot)
     assert table.territory(7).get("red") == 3 and table.castle_on(3) == (0, 1, 0)
     assert table.emperor == 9 and table.cylinders[4] == "west"
     assert table.discs["north"] == frozenset({1, 4})
@@ -73,13 +73,13 @@ def test_a_two_frame_misread_never_settles_but_a_real_state_does() -> None:
     after.territories[0][0] = 1
     assert settler.feed(snap(before)) is None
     assert settler.feed(snap(before)) is None
-    assert settler.feed(snap(before)) == snap(before).table
+    assert settler.feed(snap(before)) == table_of(snap(before))
     # a misread for two frames, then the real table again
     assert [settler.feed(snap(after)) for _ in range(2)] == [None, None]
     assert [settler.feed(snap(before)) for _ in range(5)] == [None] * 5
     # a real change, with a two-frame misread right inside it
     seen = [settler.feed(snap(m)) for m in (after, after, before, before, after)]
-    assert seen[:4] == [None] * 4 and seen[4] == snap(after).table
+    assert seen[:4] == [None] * 4 and seen[4] == table_of(snap(after))
 
 
 def test_hands_and_lost_mats_do_not_count() -> None:
