@@ -55,10 +55,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()  # a closed pipe is met here, not in Python's flush at exit
         return code
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        print(_interrupted(getattr(args, "language", None)), file=sys.stderr)
         return 130
     except BrokenPipeError:
         return _pipe_closed()
+
+
+def _interrupted(language: str | None) -> str:
+    """``interrupted`` in the language the command was asked to speak (``--language``),
+    English without one."""
+    from referee.announcements import said, translated
+
+    text = said("interrupted")
+    if not language:
+        return text
+    from web.i18n import closest, translations
+
+    return translated(text, translations(closest(language)))
 
 
 def _pipe_closed() -> int:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from referee.announcements import clause, said
 from referee.pieces import CASTLE_COLOURS, SEATS
 
 #: GPIO numbers (BCM) on the 40-pin header.
@@ -32,14 +33,32 @@ DRIVERS = ("ssd1306", "ssd1309", "sh1106")
 
 
 class ConfigError(ValueError):
-    """A setting that cannot be used; ``key`` is its dotted name (``display.i2c_address``)."""
+    """A setting that cannot be used; ``key`` is its dotted name (``display.i2c_address``).
 
-    def __init__(self, key: str, message: str, source: str | None = None) -> None:
+    ``message`` (why) and the whole sentence (``args[0]``) are `said` messages, so
+    ``carolus run`` tells the operator in the table's language (issue 17): ``language``
+    is the one the settings file names, when it names one, for an error found after the
+    file was read; the English is word for word what it was. The keys, the values and
+    the words to type (``SEAT=NAME:CASTLES``, the seats, ``true``) stay as the file
+    spells them."""
+
+    def __init__(
+        self, key: str, message: str, source: str | None = None, language: str | None = None
+    ) -> None:
         self.key = key
         self.message = message
         self.source = source
-        where = f"{source}: " if source else ""
-        super().__init__(f"{where}config {key}: {message}")
+        self.language = language
+        if source:
+            text = said(
+                "%(file)s: config %(key)s: %(clause)s",
+                file=source,
+                key=key,
+                clause=clause(message),
+            )
+        else:
+            text = said("config %(key)s: %(clause)s", key=key, clause=clause(message))
+        super().__init__(text)
 
 
 @dataclass(frozen=True)
@@ -151,16 +170,22 @@ def load_config(
         try:
             data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
         except FileNotFoundError:
-            raise ConfigError("file", "no such file", source) from None
+            raise ConfigError("file", said("no such file"), source) from None
         except (OSError, UnicodeDecodeError) as exc:
-            raise ConfigError("file", f"cannot read it ({exc})", source) from None
+            raise ConfigError(
+                "file", said("cannot read it (%(reason)s)", reason=str(exc)), source
+            ) from None
         except tomllib.TOMLDecodeError as exc:
-            raise ConfigError("file", f"not valid TOML ({exc})", source) from None
+            raise ConfigError(
+                "file", said("not valid TOML (%(reason)s)", reason=str(exc)), source
+            ) from None
+    named = data.get("language")
     try:
         config = _build(data)
         _check(config)
     except ConfigError as exc:
-        raise ConfigError(exc.key, exc.message, source) from None
+        language = named if isinstance(named, str) else None
+        raise ConfigError(exc.key, exc.message, source, language) from None
     for key, value in (overrides or {}).items():
         config = _override(config, key, value)
     _check(config)
@@ -171,7 +196,7 @@ def _build(data: Mapping[str, Any]) -> Config:
     allowed = ["language", "players", *SECTIONS]
     for key in data:
         if key not in allowed:
-            raise ConfigError(key, "unknown key" + _did_you_mean(key, allowed))
+            raise ConfigError(key, _unknown_key(key, allowed))
     config = Config()
     if "language" in data:
         config = replace(config, language=_coerce("language", data["language"], str))
@@ -181,7 +206,14 @@ def _build(data: Mapping[str, Any]) -> Config:
         if name in data:
             table = data[name]
             if not isinstance(table, dict):
-                raise ConfigError(name, f"expected a table [{name}], got {table!r}")
+                raise ConfigError(
+                    name,
+                    said(
+                        "expected a table %(typed)s, got %(given)s",
+                        typed=f"[{name}]",
+                        given=repr(table),
+                    ),
+                )
             config = replace(config, **{name: _section(name, cls, table)})
     return config
 
@@ -191,7 +223,7 @@ def _section(name: str, cls: type[Any], table: Mapping[str, Any]) -> Any:
     values = {}
     for key, value in table.items():
         if key not in kinds:
-            raise ConfigError(f"{name}.{key}", "unknown key" + _did_you_mean(key, list(kinds)))
+            raise ConfigError(f"{name}.{key}", _unknown_key(key, list(kinds)))
         values[key] = _coerce(f"{name}.{key}", value, _kind(cls, key))
     return cls(**values)
 
@@ -204,19 +236,21 @@ def _kind(cls: type[Any], key: str) -> Any:
 def _coerce(key: str, value: Any, kind: Any) -> Any:
     if kind is bool:
         if not isinstance(value, bool):
-            raise ConfigError(key, f"expected true or false, got {value!r}")
+            raise ConfigError(key, said("expected true or false, got %(given)s", given=repr(value)))
         return value
     if kind is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ConfigError(key, f"expected a whole number, got {value!r}")
+            raise ConfigError(
+                key, said("expected a whole number, got %(given)s", given=repr(value))
+            )
         return value
     if kind is float:
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ConfigError(key, f"expected a number, got {value!r}")
+            raise ConfigError(key, said("expected a number, got %(given)s", given=repr(value)))
         return float(value)
     if kind is str:
         if not isinstance(value, str):
-            raise ConfigError(key, f"expected a string, got {value!r}")
+            raise ConfigError(key, said("expected a string, got %(given)s", given=repr(value)))
         return value
     # the only tuple is a resolution: [width, height]
     if (
@@ -224,27 +258,42 @@ def _coerce(key: str, value: Any, kind: Any) -> Any:
         or len(value) != 2
         or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value)
     ):
-        raise ConfigError(key, f"expected [width, height] in pixels, got {value!r}")
+        raise ConfigError(
+            key,
+            said(
+                "expected %(typed)s in pixels, got %(given)s",
+                typed="[width, height]",
+                given=repr(value),
+            ),
+        )
     return (value[0], value[1])
 
 
 def _players_table(table: Any) -> tuple[PlayerConfig, ...]:
     if not isinstance(table, dict):
-        raise ConfigError("players", f"expected a table of seats, got {table!r}")
+        raise ConfigError(
+            "players", said("expected a table of seats, got %(given)s", given=repr(table))
+        )
     players = []
     for seat, entry in table.items():
         key = f"players.{seat}"
         if seat not in SEATS:
-            raise ConfigError(key, f"unknown seat (seats are {', '.join(SEATS)})")
+            raise ConfigError(key, _unknown_seat())
         if not isinstance(entry, dict):
-            raise ConfigError(key, f'expected {{ name = "...", castles = "white" }}, got {entry!r}')
+            raise ConfigError(
+                key,
+                said(
+                    "expected %(typed)s, got %(given)s",
+                    typed='{ name = "...", castles = "white" }',
+                    given=repr(entry),
+                ),
+            )
         for k in entry:
             if k not in ("name", "castles"):
-                hint = _did_you_mean(k, ["name", "castles"])
-                raise ConfigError(f"{key}.{k}", "unknown key" + hint)
+                raise ConfigError(f"{key}.{k}", _unknown_key(k, ["name", "castles"]))
         for k in ("name", "castles"):
             if k not in entry:
-                raise ConfigError(f"{key}.{k}", "missing")
+                raise ConfigError(f"{key}.{k}", said("missing"))
         players.append(
             PlayerConfig(
                 seat,
@@ -262,10 +311,14 @@ def parse_players(text: str) -> tuple[PlayerConfig, ...]:
         seat, eq, rest = item.partition("=")
         name, colon, castles = rest.rpartition(":")
         if not eq or not colon:
-            raise ConfigError("players", f"expected SEAT=NAME:CASTLES, got {item!r}")
+            raise ConfigError(
+                "players",
+                said(
+                    "expected %(typed)s, got %(given)s", typed="SEAT=NAME:CASTLES", given=repr(item)
+                ),
+            )
         if seat.strip() not in SEATS:
-            seats = ", ".join(SEATS)
-            raise ConfigError(f"players.{seat.strip()}", f"unknown seat (seats are {seats})")
+            raise ConfigError(f"players.{seat.strip()}", _unknown_seat())
         players.append(PlayerConfig(seat.strip(), name.strip(), castles.strip()))
     return _seat_order(players)
 
@@ -274,7 +327,7 @@ def _seat_order(players: list[PlayerConfig]) -> tuple[PlayerConfig, ...]:
     seats = [p.seat for p in players]
     for seat in seats:
         if seats.count(seat) > 1:
-            raise ConfigError(f"players.{seat}", "seat given twice")
+            raise ConfigError(f"players.{seat}", said("seat given twice"))
     return tuple(sorted(players, key=lambda p: SEATS.index(p.seat)))
 
 
@@ -286,12 +339,11 @@ def _override(config: Config, key: str, value: Any) -> Config:
         return replace(config, language=_coerce(key, _flag_value(value, str), str))
     section, _, name = key.partition(".")
     if section not in SECTIONS:
-        hint = _did_you_mean(section, ["language", "players", *SECTIONS])
-        raise ConfigError(key, "unknown key" + hint)
+        raise ConfigError(key, _unknown_key(section, ["language", "players", *SECTIONS]))
     cls = SECTIONS[section]
     names = [f.name for f in fields(cls)]
     if name not in names:
-        raise ConfigError(key, "unknown key" + _did_you_mean(name, names))
+        raise ConfigError(key, _unknown_key(name, names))
     kind = _kind(cls, name)
     current = getattr(config, section)
     new = replace(current, **{name: _coerce(key, _flag_value(value, kind), kind)})
@@ -311,9 +363,16 @@ def _flag_value(value: Any, kind: Any) -> Any:
         return value
 
 
-def _did_you_mean(key: str, choices: Sequence[str]) -> str:
+def _unknown_key(key: str, choices: Sequence[str]) -> str:
+    """``unknown key (did you mean web?)``, or the keys it may be."""
     close = difflib.get_close_matches(key, choices, n=1)
-    return f" (did you mean {close[0]}?)" if close else f" (known: {', '.join(choices)})"
+    if close:
+        return said("unknown key (did you mean %(typed)s?)", typed=close[0])
+    return said("unknown key (known: %(typed)s)", typed=", ".join(choices))
+
+
+def _unknown_seat() -> str:
+    return said("unknown seat (seats are %(typed)s)", typed=", ".join(SEATS))
 
 
 # ---------------------------------------------------------------- checking
@@ -323,59 +382,97 @@ def _check(config: Config) -> None:
     """Ranges and combinations that a type alone does not catch."""
     players = config.players
     if not 2 <= len(players) <= 4:
-        raise ConfigError("players", f"2 to 4 players are needed, got {len(players)}")
+        raise ConfigError(
+            "players", said("2 to 4 players are needed, got %(count)s", count=len(players))
+        )
     names = [p.name for p in players]
     for p in players:
         if not p.name.strip():
-            raise ConfigError(f"players.{p.seat}.name", "empty name")
+            raise ConfigError(f"players.{p.seat}.name", said("empty name"))
         if names.count(p.name) > 1:
-            raise ConfigError(f"players.{p.seat}.name", f"{p.name!r} is used for two seats")
+            raise ConfigError(
+                f"players.{p.seat}.name",
+                said("%(given)s is used for two seats", given=repr(p.name)),
+            )
         if p.castles not in CASTLE_COLOURS:
             raise ConfigError(
                 f"players.{p.seat}.castles",
-                f"{p.castles!r} is not a castle colour ({', '.join(CASTLE_COLOURS)})",
+                said(
+                    "%(given)s is not a castle colour (%(typed)s)",
+                    given=repr(p.castles),
+                    typed=", ".join(CASTLE_COLOURS),
+                ),
             )
     if len(players) < 4 and len({p.castles for p in players}) < len(players):
-        raise ConfigError("players", "with 2 or 3 players each one needs his own castle colour")
+        raise ConfigError(
+            "players", said("with 2 or 3 players each one needs his own castle colour")
+        )
     if not config.language.strip():
-        raise ConfigError("language", "empty language")
+        raise ConfigError("language", said("empty language"))
     d = config.display
     if d.driver not in DRIVERS:
-        raise ConfigError("display.driver", f"{d.driver!r} is not one of {', '.join(DRIVERS)}")
+        raise ConfigError(
+            "display.driver",
+            said(
+                "%(given)s is not one of %(typed)s", given=repr(d.driver), typed=", ".join(DRIVERS)
+            ),
+        )
     if not 0x03 <= d.i2c_address <= 0x77:
-        raise ConfigError("display.i2c_address", f"{d.i2c_address:#x} is not a 7-bit I2C address")
+        raise ConfigError(
+            "display.i2c_address",
+            said("%(given)s is not a 7-bit I2C address", given=f"{d.i2c_address:#x}"),
+        )
     if d.i2c_port < 0:
-        raise ConfigError("display.i2c_port", f"{d.i2c_port} is not a bus number")
+        raise ConfigError(
+            "display.i2c_port", said("%(given)s is not a bus number", given=d.i2c_port)
+        )
     if d.rotate not in range(4):
-        raise ConfigError("display.rotate", f"{d.rotate} is not 0, 1, 2 or 3 quarter turns")
+        raise ConfigError(
+            "display.rotate", said("%(given)s is not 0, 1, 2 or 3 quarter turns", given=d.rotate)
+        )
     if not 0 <= d.contrast <= 255:
-        raise ConfigError("display.contrast", f"{d.contrast} is not within 0-255")
+        raise ConfigError(
+            "display.contrast", said("%(given)s is not within 0-255", given=d.contrast)
+        )
     for key in ("announce_seconds", "majorities_seconds"):
         if getattr(d, key) <= 0:
-            raise ConfigError(f"display.{key}", "must be more than 0")
+            raise ConfigError(f"display.{key}", said("must be more than 0"))
     g = config.gpio
     used: dict[int, str] = {}
     for key in GpioConfig.PINS:
         pin = getattr(g, key)
         if pin not in GPIO_PINS:
-            raise ConfigError(f"gpio.{key}", f"GPIO {pin} does not exist (0-27)")
+            raise ConfigError(f"gpio.{key}", said("GPIO %(pin)s does not exist (0-27)", pin=pin))
         if pin in I2C_PINS and config.display.enabled:
-            raise ConfigError(f"gpio.{key}", f"GPIO {pin} is an I2C pin, the display needs it")
+            raise ConfigError(
+                f"gpio.{key}", said("GPIO %(pin)s is an I2C pin, the display needs it", pin=pin)
+            )
         if pin in used:
-            raise ConfigError(f"gpio.{key}", f"GPIO {pin} is already gpio.{used[pin]}")
+            raise ConfigError(
+                f"gpio.{key}",
+                said("GPIO %(pin)s is already %(typed)s", pin=pin, typed=f"gpio.{used[pin]}"),
+            )
         used[pin] = key
     for key in ("hold_seconds", "beep_seconds"):
         if getattr(g, key) <= 0:
-            raise ConfigError(f"gpio.{key}", "must be more than 0")
+            raise ConfigError(f"gpio.{key}", said("must be more than 0"))
     if config.camera.fps <= 0:
-        raise ConfigError("camera.fps", "must be more than 0")
+        raise ConfigError("camera.fps", said("must be more than 0"))
     if not 1 <= config.web.port <= 65535:
-        raise ConfigError("web.port", f"{config.web.port} is not a TCP port (1-65535)")
+        raise ConfigError(
+            "web.port", said("%(given)s is not a TCP port (1-65535)", given=config.web.port)
+        )
     for name in config.web.extra_hosts:
         if name != "*" and not re.fullmatch(r"[A-Za-z0-9.:\[\]_-]{1,253}", name):
-            raise ConfigError("web.allowed_hosts", f"{name!r} is not a host name or address")
+            raise ConfigError(
+                "web.allowed_hosts",
+                said("%(given)s is not a host name or address", given=repr(name)),
+            )
     if not 80 <= config.voice.speed <= 450:
-        raise ConfigError("voice.speed", f"{config.voice.speed} words a minute is outside 80-450")
+        raise ConfigError(
+            "voice.speed",
+            said("%(given)s words a minute is outside 80-450", given=config.voice.speed),
+        )
 
 
 # ---------------------------------------------------------------- printing
@@ -442,7 +539,10 @@ def overrides_from_args(args: argparse.Namespace) -> dict[str, Any]:
     for item in getattr(args, "set", None) or []:
         key, eq, value = item.partition("=")
         if not eq:
-            raise ConfigError(key.strip() or "--set", f"expected KEY=VALUE, got {item!r}")
+            raise ConfigError(
+                key.strip() or "--set",
+                said("expected %(typed)s, got %(given)s", typed="KEY=VALUE", given=repr(item)),
+            )
         overrides[key.strip()] = value.strip()
     shortcuts = {
         "players": getattr(args, "players", None),

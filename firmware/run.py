@@ -27,6 +27,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from referee.announcements import ENGLISH, Translator, clause, said, translated
 from referee.terminal import for_terminal
 
 if TYPE_CHECKING:  # each is imported where it is first needed: `carolus --help` stays quick
@@ -44,7 +45,8 @@ log = logging.getLogger("carolus")
 
 SOURCES = "picamera | usb:N | video:FILE | images:DIR | snapshots:FILE.jsonl | demo"
 
-#: Where ``carolus run`` tells the person at the terminal what it does.
+#: Where ``carolus run`` tells the person at the terminal what it does (a `said`
+#: message is said in the table's language, `telling`).
 Say = Callable[[str], None]
 
 
@@ -125,9 +127,31 @@ def give_big_blocks_back() -> bool:
     return bool(mallopt(M_MMAP_THRESHOLD, BIG_BLOCK)) and bool(mallopt(M_ARENA_MAX, 2))
 
 
-def _fail(message: str) -> int:
-    print(for_terminal(f"carolus run: {message}"), file=sys.stderr)
+def _fail(message: str, tr: Translator = ENGLISH) -> int:
+    """Why ``carolus run`` stops before it runs, in ``tr``'s language; exit code 2."""
+    print(for_terminal(f"carolus run: {translated(message, tr)}"), file=sys.stderr)
     return 2
+
+
+def language(name: str | None) -> Translator:
+    """The catalog of the table's language ``name`` (``de``, ``hu_HU`` …), English
+    without one: the operator reads ``carolus run``'s lines in the language the table
+    speaks (issue 17). Babel is imported here, when the command runs."""
+    if not name:
+        return ENGLISH
+    from web.i18n import closest, translations
+
+    return translations(closest(name))
+
+
+def telling(tr: Translator) -> Say:
+    """The `Say` of ``carolus run``: a line to the terminal (stderr), a `said` message
+    in ``tr``'s language; other text (a device's, the system's) as it is."""
+
+    def say(text: str) -> None:
+        print(for_terminal(translated(text, tr)), file=sys.stderr, flush=True)
+
+    return say
 
 
 def on_a_pi() -> bool:
@@ -137,12 +161,22 @@ def on_a_pi() -> bool:
         return False
 
 
-def _say(text: str) -> None:
-    print(for_terminal(text), file=sys.stderr, flush=True)
+_say = telling(ENGLISH)
 
 
 class RunError(Exception):
-    """Why ``carolus run`` cannot go on, in words for the person who started it."""
+    """Why ``carolus run`` cannot go on, in words for the person who started it: a
+    `said` message (``message``), said in the table's language."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def _message(exc: Exception) -> str:
+    """The words an error was raised with, a `said` message kept as one."""
+    first = exc.args[0] if exc.args else None
+    return first if isinstance(first, str) else str(exc)
 
 
 @dataclass(frozen=True)
@@ -168,13 +202,17 @@ def run(args: argparse.Namespace) -> int:
             from firmware.config import load_config, overrides_from_args
 
             config = load_config(args.config, {**overrides_from_args(args), "web.host": args.host})
-    except ConfigError as exc:
-        return _fail(str(exc))
+    except ConfigError as exc:  # in --language, else in the language the file names
+        return _fail(_message(exc), language(getattr(args, "language", None) or exc.language))
     if args.print_config:
         print(dump_config(config), end="")
         return 0
+    tr = language(config.language)
+    say = telling(tr)
     if args.speed < 0:
-        return _fail(f"--speed {args.speed} must be 0 or more")
+        return _fail(
+            said("%(option)s %(given)s must be 0 or more", option="--speed", given=args.speed), tr
+        )
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(message)s",
@@ -188,16 +226,16 @@ def run(args: argparse.Namespace) -> int:
             try:
                 plan = _plan_source(source, args, config)
             except ValueError as exc:
-                raise RunError(str(exc)) from None
-            gamelog = _open_log(args, config, plan, stack)
-            appliance = assemble(config, plan, gamelog, source)
+                raise RunError(_message(exc)) from None
+            gamelog = _open_log(args, config, plan, stack, say)
+            appliance = assemble(config, plan, gamelog, source, say)
             stack.callback(appliance.close)
             if gamelog is not None and not plan.demo:
-                resume_running(gamelog, appliance)
-            web = None if args.no_web else _serve(config, appliance, gamelog, stack)
-            _watch(args, plan, appliance, source, started, has_web=web is not None)
+                resume_running(gamelog, appliance, say)
+            web = None if args.no_web else _serve(config, appliance, gamelog, stack, say)
+            _watch(args, plan, appliance, source, started, has_web=web is not None, say=say)
     except RunError as exc:
-        return _fail(str(exc))
+        return _fail(exc.message, tr)
     return 0
 
 
@@ -237,31 +275,52 @@ def _open_log(
     try:
         stack.callback(lock_log(path).release)
     except LogInUseError as exc:
-        raise RunError(f"{exc}; stop it first, or give this one another --db") from None
+        raise RunError(
+            said(
+                "%(reason)s; stop it first, or give this one another %(option)s",
+                reason=str(exc),
+                option="--db",
+            )
+        ) from None
     except LogLockError as exc:
-        where = "run with --no-log, or --db FILE in a folder you can write"
-        raise RunError(f"{exc}; {where}") from None
+        raise RunError(
+            said(
+                "%(reason)s; run with %(option)s, or %(typed)s in a folder you can write",
+                reason=str(exc),
+                option="--no-log",
+                typed="--db FILE",
+            )
+        ) from None
     _check_port(args, config)
     if fresh:
         try:
             _start_afresh(path)
         except OSError as exc:
             raise RunError(
-                f"the data folder {path.parent} cannot be written ({exc.strerror or exc}), "
-                "so the demo cannot start its game log afresh; run with --no-log, or "
-                "--db FILE in a folder you can write"
+                said(
+                    "the data folder %(folder)s cannot be written (%(reason)s), so the demo "
+                    "cannot start its game log afresh; run with %(option)s, or %(typed)s in a "
+                    "folder you can write",
+                    folder=str(path.parent),
+                    reason=exc.strerror or str(exc),
+                    option="--no-log",
+                    typed="--db FILE",
+                )
             ) from None
         say(
-            f"The demo's game log (started afresh): {path}; "
-            f"see its games with: carolus games --db {path} list"
+            said(
+                "The demo's game log (started afresh): %(file)s; see its games with: %(typed)s",
+                file=str(path),
+                typed=f"carolus games --db {path} list",
+            )
         )
     try:
         gamelog = GameLog(path, images=not args.no_pictures)
     except GameLogError as exc:
-        raise RunError(f"game log: {exc}") from None
+        raise RunError(said("game log: %(reason)s", reason=str(exc))) from None
     stack.callback(gamelog.close)
     for warning in gamelog.warnings:
-        say(f"game log: {warning}")
+        say(said("game log: %(reason)s", reason=str(warning)))
     return gamelog
 
 
@@ -290,17 +349,23 @@ def _serve(
             camera_needs_pin=config.web.camera_needs_pin,
         )
     except OSError as exc:
-        raise RunError(
-            f"web page: cannot listen on {config.web.host}:{config.web.port}: "
-            f"{exc.strerror or exc}"
-        ) from None
+        raise RunError(_cannot_listen_on(config.web.host, int(config.web.port), exc)) from None
     stack.callback(web.stop)
-    say(f"Web page: {web.url}  (PIN for corrections: {web.pin})")
+    say(said("Web page: %(url)s  (PIN for corrections: %(pin)s)", url=web.url, pin=web.pin))
     if config.web.host in ("0.0.0.0", "", "::"):
         import socket
 
-        say(f"  on the local network: http://{socket.gethostname()}.local:{web.port}/")
+        url = f"http://{socket.gethostname()}.local:{web.port}/"
+        say(said("  on the local network: %(url)s", url=url))
     return web
+
+
+def _cannot_listen_on(host: str, port: int, exc: OSError) -> str:
+    return said(
+        "web page: cannot listen on %(address)s: %(reason)s",
+        address=f"{host}:{port}",
+        reason=exc.strerror or str(exc),
+    )
 
 
 def _watch(
@@ -320,7 +385,7 @@ def _watch(
     stop = threading.Event()
 
     def ask_to_stop(signum: int, _frame: object) -> None:
-        say(f"stopping ({signal.Signals(signum).name})")
+        say(said("stopping (%(signal)s)", signal=signal.Signals(signum).name))
         stop.set()
 
     signal.signal(signal.SIGTERM, ask_to_stop)
@@ -328,17 +393,23 @@ def _watch(
     if args.seconds is not None:
         threading.Timer(args.seconds, stop.set).start()
     opener = presses_confirm(plan.open, appliance) if plan.demo else plan.open
-    say(f"Watching {source}; started in {time.monotonic() - started:.1f} s.")
+    took = f"{time.monotonic() - started:.1f}"
+    say(said("Watching %(source)s; started in %(seconds)s s.", source=source, seconds=took))
     status = "demo" if plan.demo else "ok"
     stats = watch(opener, plan.eyes, appliance, stop, status=status, once=plan.once)
     if plan.once and not stop.is_set():
         game = appliance.referee.game
+        result = game.describe_result() if game else said("no game was played")
         say(
-            f"The {source} is over after {stats.frames} frames: "
-            f"{game.describe_result() if game else 'no game was played'}."
+            said(
+                "The %(source)s is over after %(frames)s frames: %(clause)s.",
+                source=source,
+                frames=stats.frames,
+                clause=clause(result),
+            )
         )
         if not args.exit_at_end and has_web:
-            say("The web page stays up; Ctrl-C to stop.")
+            say(said("The web page stays up; Ctrl-C to stop."))
             # a timed wait: a plain Event.wait() would hold off the signal handlers
             while not stop.wait(0.5):
                 pass
@@ -374,7 +445,7 @@ def _cannot_listen(host: str, port: int) -> str | None:
                     probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
                 probe.bind(address)
         except OSError as exc:
-            return f"web page: cannot listen on {host}:{port}: {exc.strerror or exc}"
+            return _cannot_listen_on(host, port, exc)
     return None
 
 
@@ -385,7 +456,12 @@ def resume_running(gamelog: GameLog, appliance: Appliance, say: Say = _say) -> b
     if resumed is None:
         return False
     if [p.name for p in resumed.game.players] != [p.name for p in appliance.players]:
-        say(f"game {resumed.game_id} in the log was left running with other players")
+        say(
+            said(
+                "game %(game)s in the log was left running with other players",
+                game=resumed.game_id,
+            )
+        )
         return False
     appliance.resume(resumed.game, resumed.game_id, resumed.last_t, resumed.bare_table)
     say(appliance.message)
@@ -423,7 +499,14 @@ def _plan_source(spec: str, args: argparse.Namespace, config: Config) -> Plan:
         try:
             record = demo_record(args.demo_game)
         except Exception as exc:
-            raise ValueError(f"--demo-game {args.demo_game}: {exc}") from None
+            raise ValueError(
+                said(
+                    "%(option)s %(given)s: %(reason)s",
+                    option="--demo-game",
+                    given=args.demo_game,
+                    reason=str(exc),
+                )
+            ) from None
         players = list(record.setup.players)
 
         # the demo's simulated camera takes the configured size, as the Pi's camera does
@@ -452,16 +535,16 @@ def _plan_source(spec: str, args: argparse.Namespace, config: Config) -> Plan:
         opener, once = (lambda: sources.VideoSource(int(rest))), False
     elif kind == "video" and rest:
         if not Path(rest).is_file():
-            raise ValueError(f"--source {spec}: no such video file")
+            raise ValueError(said("--source %(given)s: no such video file", given=spec))
         opener, once = (lambda: sources.VideoSource(rest)), True
     elif kind == "images" and rest:
         if not Path(rest).is_dir():
-            raise ValueError(f"--source {spec}: no such folder")
+            raise ValueError(said("--source %(given)s: no such folder", given=spec))
         fps = float(config.camera.fps)
         opener, once = (lambda: sources.ImageFolderSource(rest, fps)), True
     elif kind == "snapshots" and rest:
         if not Path(rest).is_file():
-            raise ValueError(f"--source {spec}: no such file")
+            raise ValueError(said("--source %(given)s: no such file", given=spec))
         speed = args.speed
         return Plan(
             players,
@@ -472,7 +555,9 @@ def _plan_source(spec: str, args: argparse.Namespace, config: Config) -> Plan:
             ask_bare=False,
         )
     else:
-        raise ValueError(f"--source {spec!r} is not one of: {SOURCES}")
+        raise ValueError(
+            said("--source %(given)s is not one of: %(typed)s", given=repr(spec), typed=SOURCES)
+        )
     # a recording has nobody to press Confirm: no set-up step
     return Plan(players, opener, _eyes(config), demo=False, once=once, ask_bare=not once)
 
@@ -528,9 +613,7 @@ def _vision(config: Config) -> tuple[Reader, Layout]:
 
     try:
         layout = load_layout(config.camera.layout or None)
-        calibration = (
-            load(Path(config.camera.calibration)) if config.camera.calibration else None
-        )
+        calibration = load(Path(config.camera.calibration)) if config.camera.calibration else None
         return reader_for(layout, calibration), layout
     except (LayoutError, CalibrationError) as exc:
         raise ValueError(str(exc)) from None

@@ -192,7 +192,11 @@ class Console:
                 self.say(f"  ! {translated(exc.message, self.tr)}")
         if self.game.is_over:
             self.say(self._game_over())
-        self.save()
+        try:
+            self.save()
+        except InputError as exc:
+            self.say(f"  ! {translated(str(exc.args[0]), self.tr)}")
+            return 1
         return 0
 
     def handle(self, text: str) -> None:
@@ -219,7 +223,7 @@ class Console:
         elif command == "save":
             if not rest.strip():
                 raise InputError(said("save wants a file name"))
-            Path(rest.strip()).write_text(Record.from_game(game).dumps(), encoding="utf-8")
+            write_record(game, Path(rest.strip()))
             self.say("  " + translated(said("saved %(given)s", given=rest.strip()), self.tr))
         else:
             self.step(text)
@@ -302,7 +306,43 @@ class Console:
 
     def save(self) -> None:
         if self.record_path is not None:
-            self.record_path.write_text(Record.from_game(self.game).dumps(), encoding="utf-8")
+            write_record(self.game, self.record_path)
+
+
+def write_record(game: Game, path: Path) -> None:
+    """Write ``game``'s record to ``path``; a file that cannot be written is said (the
+    file and the system's reason) as an `InputError`, never a traceback: the game goes on
+    and the player may ``save`` elsewhere."""
+    try:
+        path.write_text(Record.from_game(game).dumps(), encoding="utf-8")
+    except OSError as exc:
+        raise InputError(cannot_write(path, exc)) from None
+
+
+def cannot_write(path: Path, exc: OSError) -> str:
+    """Why ``path`` cannot be written, for the person at the terminal (the system's
+    reason in its own words)."""
+    return said(
+        "cannot write the record to %(given)s: %(reason)s",
+        given=repr(str(path)),
+        reason=exc.strerror or str(exc),
+    )
+
+
+def writable(path: Path) -> str | None:
+    """Why the record cannot be written to ``path``, or None when it can: asked before
+    the game starts, so ``--record`` in a missing folder is said before any move is typed
+    rather than after the first round. An existing file is opened for appending (and left
+    as it was); a new one is made and taken away again."""
+    existed = path.exists()
+    try:
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        return cannot_write(path, exc)
+    if not existed:
+        path.unlink(missing_ok=True)
+    return None
 
 
 def play_console(
@@ -340,4 +380,7 @@ def play_console(
             print(for_terminal(f"carolus play: {translated(exc.message, tr)}"), file=sys.stderr)
             return 2
     record_path = Path(args.record) if args.record else None
+    if record_path is not None and (why := writable(record_path)) is not None:
+        print(for_terminal(f"carolus play: --record: {translated(why, tr)}"), file=sys.stderr)
+        return 2
     return Console(game, out, rng, record_path, tr).run(lines)

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from firmware.config import DisplayConfig
+from referee.announcements import said
 
 
 def stand_in() -> Any:
@@ -24,7 +25,6 @@ def open_device(config: DisplayConfig, say: Callable[[str], None] = print) -> tu
     """The configured panel and ``True``, or the stand-in and ``False`` (said once)."""
     if not config.enabled:
         return stand_in(), False
-    where = f"I2C bus {config.i2c_port} address {config.i2c_address:#04x}"
     try:
         from luma.core.interface.serial import i2c  # type: ignore[import-untyped]
         from luma.oled import device as oled  # type: ignore[import-untyped]
@@ -33,6 +33,15 @@ def open_device(config: DisplayConfig, say: Callable[[str], None] = print) -> tu
         device = getattr(oled, config.driver)(serial, width=128, height=64, rotate=config.rotate)
         device.contrast(config.contrast)
     except Exception as exc:  # luma raises DeviceNotFoundError, DevicePermissionError, OSError …
-        say(f"display: no {config.driver} on {where} ({exc}); running without the display")
+        say(
+            said(  # in the table's language where ``say`` is `firmware.run.telling`'s
+                "display: no %(driver)s on I2C bus %(port)s address %(address)s (%(reason)s); "
+                "running without the display",
+                driver=config.driver,
+                port=config.i2c_port,
+                address=f"{config.i2c_address:#04x}",
+                reason=str(exc),
+            )
+        )
         return stand_in(), False
     return device, True

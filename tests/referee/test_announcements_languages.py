@@ -247,6 +247,7 @@ SAME = {
     "no",  # it: "no"
     "on",  # fi: "is"
     "per",  # it: "by", "for"
+    "due",  # it: "two" (werkzeug's 422 says "due to", web/statuses.py)
     "most",  # hu: "now"
     "pin",  # the PIN, a PIN-kód, PIN-koodi
     "json",  # the format's name
