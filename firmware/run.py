@@ -27,7 +27,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from referee.announcements import ENGLISH, Translator, clause, said, translated
+from referee.announcements import ENGLISH, Said, Translator, clause, said, translated
 from referee.terminal import for_terminal
 
 if TYPE_CHECKING:  # each is imported where it is first needed: `carolus --help` stays quick
@@ -348,7 +348,7 @@ def _serve(
             allowed_hosts=config.web.extra_hosts,
             camera_needs_pin=config.web.camera_needs_pin,
         )
-    except OSError as exc:
+    except (OSError, ValueError) as exc:  # waitress: ValueError for a host it cannot resolve
         raise RunError(_cannot_listen_on(config.web.host, int(config.web.port), exc)) from None
     stack.callback(web.stop)
     say(said("Web page: %(url)s  (PIN for corrections: %(pin)s)", url=web.url, pin=web.pin))
@@ -360,11 +360,11 @@ def _serve(
     return web
 
 
-def _cannot_listen_on(host: str, port: int, exc: OSError) -> str:
+def _cannot_listen_on(host: str, port: int, exc: Exception) -> str:
     return said(
         "web page: cannot listen on %(address)s: %(reason)s",
         address=f"{host}:{port}",
-        reason=exc.strerror or str(exc),
+        reason=getattr(exc, "strerror", None) or str(exc),
     )
 
 
@@ -499,14 +499,7 @@ def _plan_source(spec: str, args: argparse.Namespace, config: Config) -> Plan:
         try:
             record = demo_record(args.demo_game)
         except Exception as exc:
-            raise ValueError(
-                said(
-                    "%(option)s %(given)s: %(reason)s",
-                    option="--demo-game",
-                    given=args.demo_game,
-                    reason=str(exc),
-                )
-            ) from None
+            raise ValueError(_not_a_demo(args.demo_game, exc)) from None
         players = list(record.setup.players)
 
         # the demo's simulated camera takes the configured size, as the Pi's camera does
@@ -560,6 +553,32 @@ def _plan_source(spec: str, args: argparse.Namespace, config: Config) -> Plan:
         )
     # a recording has nobody to press Confirm: no set-up step
     return Plan(players, opener, _eyes(config), demo=False, once=once, ask_bare=not once)
+
+
+def _not_a_demo(given: str | None, exc: Exception) -> str:
+    """Why ``--demo-game`` cannot be played: a record's fault (`MalformedRecordError`, a
+    bad set-up) is said in the table's language from its msgid; anything else as the
+    error words it."""
+    why = getattr(exc, "message", None)
+    field = getattr(exc, "field", None)
+    if isinstance(why, Said) and field:
+        return said(
+            "%(option)s %(given)s: %(field)s: %(clause)s",
+            option="--demo-game",
+            given=given,
+            field=field,
+            clause=clause(why),
+        )
+    if isinstance(why, Said):
+        return said(
+            "%(option)s %(given)s: %(clause)s",
+            option="--demo-game",
+            given=given,
+            clause=clause(why),
+        )
+    return said(
+        "%(option)s %(given)s: %(reason)s", option="--demo-game", given=given, reason=str(exc)
+    )
 
 
 class SnapshotFile:

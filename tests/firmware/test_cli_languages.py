@@ -70,6 +70,26 @@ def test_carolus_run_refuses_bad_input_in_the_language_asked(
     assert refused("run", *QUIET, *args) == said
 
 
+def test_a_demo_game_that_is_no_record_and_a_host_nobody_has(tmp_path: Path) -> None:
+    missing = tmp_path / "none.json"
+    assert refused("run", *QUIET, "--demo-game", str(missing), "--language", "de") == (
+        f"carolus run: --demo-game {missing}: die Datei lässt sich nicht lesen: "
+        "No such file or directory"
+    )
+    empty = tmp_path / "empty.json"
+    empty.write_text("{}")
+    assert refused("run", *QUIET, "--demo-game", str(empty), "--language", "hu") == (
+        f"carolus run: --demo-game {empty}: format: hiányzik egy kötelező mező"
+    )
+    assert refused("run", *QUIET, "--demo-game", str(empty)) == (
+        f"carolus run: --demo-game {empty}: format: required field is missing"
+    )
+    quiet = [q for q in QUIET if q != "--no-web"]
+    assert refused("run", *quiet, "--host", "nobody.invalid", "--language", "de").startswith(
+        "carolus run: Webseite: nobody.invalid:8080 lässt sich nicht öffnen: "
+    )
+
+
 def test_english_is_word_for_word_what_it_was() -> None:
     assert refused("run", *QUIET, "--speed", "-1") == "carolus run: --speed -1.0 must be 0 or more"
     assert refused("run", *QUIET, "--set", "gpio.confirm=99") == (
