@@ -27,7 +27,6 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from referee.announcements import ENGLISH, Said, Translator, clause, said, translated
 from referee.terminal import for_terminal
 
 if TYPE_CHECKING:  # each is imported where it is first needed: `carolus --help` stays quick
@@ -36,6 +35,7 @@ if TYPE_CHECKING:  # each is imported where it is first needed: `carolus --help`
     from firmware.config import Config
     from firmware.gamelog.store import GameLog
     from firmware.watch import Eyes, FrameSource
+    from referee.announcements import Translator
     from referee.setup import Player
     from vision.layout import Layout
     from vision.reader import Reader
@@ -127,29 +127,38 @@ def give_big_blocks_back() -> bool:
     return bool(mallopt(M_MMAP_THRESHOLD, BIG_BLOCK)) and bool(mallopt(M_ARENA_MAX, 2))
 
 
-def _fail(message: str, tr: Translator = ENGLISH) -> int:
-    """Why ``carolus run`` stops before it runs, in ``tr``'s language; exit code 2."""
-    print(for_terminal(f"carolus run: {translated(message, tr)}"), file=sys.stderr)
+def _fail(message: str, tr: Translator | None = None) -> int:
+    """Why ``carolus run`` stops before it runs, in ``tr``'s language (English without
+    one); exit code 2."""
+    from referee.announcements import ENGLISH, translated
+
+    print(for_terminal(f"carolus run: {translated(message, tr or ENGLISH)}"), file=sys.stderr)
     return 2
 
 
 def language(name: str | None) -> Translator:
     """The catalog of the table's language ``name`` (``de``, ``hu_HU`` …), English
     without one: the operator reads ``carolus run``'s lines in the language the table
-    speaks (issue 17). Babel is imported here, when the command runs."""
+    speaks (issue 17). The catalogs (Babel) are imported here, when the command runs,
+    as everything else this module needs: importing it stays light."""
     if not name:
+        from referee.announcements import ENGLISH
+
         return ENGLISH
     from web.i18n import closest, translations
 
     return translations(closest(name))
 
 
-def telling(tr: Translator) -> Say:
+def telling(tr: Translator | None = None) -> Say:
     """The `Say` of ``carolus run``: a line to the terminal (stderr), a `said` message
-    in ``tr``'s language; other text (a device's, the system's) as it is."""
+    in ``tr``'s language (English without one); other text (a device's, the system's)
+    as it is."""
 
     def say(text: str) -> None:
-        print(for_terminal(translated(text, tr)), file=sys.stderr, flush=True)
+        from referee.announcements import ENGLISH, translated
+
+        print(for_terminal(translated(text, tr or ENGLISH)), file=sys.stderr, flush=True)
 
     return say
 
@@ -161,7 +170,7 @@ def on_a_pi() -> bool:
         return False
 
 
-_say = telling(ENGLISH)
+_say = telling()
 
 
 class RunError(Exception):
@@ -195,6 +204,7 @@ class Plan:
 
 def run(args: argparse.Namespace) -> int:
     from firmware.config import ConfigError, config_from_args, dump_config
+    from referee.announcements import said
 
     try:
         config = config_from_args(args)
@@ -265,6 +275,7 @@ def _open_log(
     port is said here too: before a game is resumed or a log opened."""
     from firmware.gamelog.lock import LogInUseError, LogLockError, lock_log
     from firmware.gamelog.store import GameLog, GameLogError, default_path, demo_path
+    from referee.announcements import said
 
     if args.no_log:
         _check_port(args, config)
@@ -335,6 +346,7 @@ def _serve(
     config: Config, appliance: Appliance, gamelog: GameLog | None, stack: ExitStack, say: Say = _say
 ) -> WebServer:
     """The web page over the appliance; its address and PIN said."""
+    from referee.announcements import said
     from web.server import serve
 
     try:
@@ -361,6 +373,8 @@ def _serve(
 
 
 def _cannot_listen_on(host: str, port: int, exc: Exception) -> str:
+    from referee.announcements import said
+
     return said(
         "web page: cannot listen on %(address)s: %(reason)s",
         address=f"{host}:{port}",
@@ -381,6 +395,7 @@ def _watch(
     """Watch the source until asked to stop (a signal, ``--seconds``) or, for a source
     that runs out, until it has; the page then stays up unless ``--exit-at-end``."""
     from firmware.watch import watch
+    from referee.announcements import clause, said
 
     stop = threading.Event()
 
@@ -452,6 +467,8 @@ def _cannot_listen(host: str, port: int) -> str | None:
 def resume_running(gamelog: GameLog, appliance: Appliance, say: Say = _say) -> bool:
     """Carry on the game the log holds as running, if these players were playing it,
     read against the bare table stored with it (no set-up step: the pieces are out)."""
+    from referee.announcements import said
+
     resumed = gamelog.open_running()
     if resumed is None:
         return False
@@ -491,6 +508,7 @@ def presses_confirm(
 
 def _plan_source(spec: str, args: argparse.Namespace, config: Config) -> Plan:
     """How to open ``spec``, who plays, and the vision that reads it."""
+    from referee.announcements import said
     from referee.setup import Player
 
     if spec == "demo":
@@ -559,6 +577,8 @@ def _not_a_demo(given: str | None, exc: Exception) -> str:
     """Why ``--demo-game`` cannot be played: a record's fault (`MalformedRecordError`, a
     bad set-up) is said in the table's language from its msgid; anything else as the
     error words it."""
+    from referee.announcements import Said, clause, said
+
     why = getattr(exc, "message", None)
     field = getattr(exc, "field", None)
     if isinstance(why, Said) and field:
