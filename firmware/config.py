@@ -533,9 +533,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add("--print-config", action="store_true", help="print the settings in effect and exit")
 
 
-def overrides_from_args(args: argparse.Namespace) -> dict[str, Any]:
-    """The dotted-key overrides that the flags of `add_arguments` ask for."""
-    overrides: dict[str, Any] = {}
+def overrides_from_args(args: argparse.Namespace) -> dict[str, str | bool]:
+    """The dotted-key overrides that the flags of `add_arguments` ask for: the text of a
+    flag (read as a TOML value by `load_config`) or a switch's true or false."""
+    overrides: dict[str, str | bool] = {}
     for item in getattr(args, "set", None) or []:
         key, eq, value = item.partition("=")
         if not eq:
@@ -544,7 +545,7 @@ def overrides_from_args(args: argparse.Namespace) -> dict[str, Any]:
                 said("expected %(typed)s, got %(given)s", typed="KEY=VALUE", given=repr(item)),
             )
         overrides[key.strip()] = value.strip()
-    shortcuts = {
+    shortcuts: dict[str, str | bool | None] = {
         "players": getattr(args, "players", None),
         "web.port": getattr(args, "port", None),
         "language": getattr(args, "language", None),

@@ -32,13 +32,16 @@ import os
 import random
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Any, Protocol, overload
+from typing import TYPE_CHECKING, Any, Protocol, overload
 
 from referee.record import Record, load, loads
 from referee.table.simulate import Options, seated, simulate
+
+if TYPE_CHECKING:  # the type only: `carolus run` imports the vision when it reads
+    from vision.snapshot import SnapshotJSON
 
 DEMO_GAME = "demo-game.json"
 #: Demo seconds the bare table is shown before Confirm is pressed, and between tries.
@@ -149,7 +152,7 @@ class DemoSource:
                 press_at = t + self.bare_seconds / 2
         return n / self.fps
 
-    def _frame(self, snapshot: dict[str, Any]) -> Any:
+    def _frame(self, snapshot: SnapshotJSON) -> Any:
         return self.renderer.frame(snapshot)
 
     def close(self) -> None:
@@ -159,16 +162,18 @@ class DemoSource:
             stop()
 
 
-class Snapshots(Sequence[dict[str, Any]]):
+class Snapshots(Sequence["SnapshotJSON"]):
     """The demo's snapshot stream, kept as compact JSON text compressed in blocks of
     `BLOCK` snapshots, and decoded when asked for (the block last opened is kept, so
     the stream read in order opens each block once): a whole game is some 2000
     snapshots, about 14 MB as dicts, 4 MB as text and 0.1 MB compressed, held for the
-    whole demo by a process held to 150 MB."""
+    whole demo by a process held to 150 MB. Each is the snapshot's JSON
+    (`vision.snapshot.SnapshotJSON`, ``docs/table.md``), as the simulated table writes it
+    and the simulated camera draws it: the text is this stream's own edge."""
 
     BLOCK = 64
 
-    def __init__(self, snapshots: Sequence[dict[str, Any]]) -> None:
+    def __init__(self, snapshots: Sequence[Mapping[str, Any]]) -> None:
         import zlib
 
         blocks = []
@@ -199,25 +204,26 @@ class Snapshots(Sequence[dict[str, Any]]):
         return lines[index % self.BLOCK]
 
     @overload
-    def __getitem__(self, index: int) -> dict[str, Any]: ...
+    def __getitem__(self, index: int) -> SnapshotJSON: ...
 
     @overload
-    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+    def __getitem__(self, index: slice) -> list[SnapshotJSON]: ...
 
-    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+    def __getitem__(self, index: int | slice) -> SnapshotJSON | list[SnapshotJSON]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(self._length))]
         if index < 0:
             index += self._length
         if not 0 <= index < self._length:
             raise IndexError("snapshot index out of range")
-        return dict(json.loads(self._text(index)))
+        snapshot: SnapshotJSON = json.loads(self._text(index))  # the text written above
+        return snapshot
 
 
 class Drawer(Protocol):
     """What the demo asks of its simulated camera (`KeptFrames` or `DrawingProcess`)."""
 
-    def frame(self, snapshot: dict[str, Any]) -> Any: ...
+    def frame(self, snapshot: SnapshotJSON) -> Any: ...
 
     def bare_frame(self, seed: int = 0) -> Any: ...
 
@@ -238,13 +244,13 @@ class KeptFrames:
         self.drawn = 0
         self.last_key: str | None = None  # the key of the frame given last
 
-    def key(self, snapshot: dict[str, Any]) -> str:
-        state = {k: v for k, v in snapshot.items() if k != "t"}
+    def key(self, snapshot: SnapshotJSON) -> str:
+        state: dict[str, object] = {k: v for k, v in snapshot.items() if k != "t"}
         if snapshot.get("occluded"):
             state["hand"] = int(float(snapshot.get("t") or 0) * 10) % 4
         return json.dumps(state, sort_keys=True)
 
-    def frame(self, snapshot: dict[str, Any]) -> Any:
+    def frame(self, snapshot: SnapshotJSON) -> Any:
         key = self.key(snapshot)
         self.last_key = key
         frame = self.frames.get(key)
@@ -289,7 +295,7 @@ class DrawingProcess:
         self._process: Any = None
         self._last: Any = None  # the frame given last (the one being read, or just read)
 
-    def frame(self, snapshot: dict[str, Any]) -> Any:
+    def frame(self, snapshot: SnapshotJSON) -> Any:
         return self._ask(("frame", snapshot, 0))
 
     def bare_frame(self, seed: int = 0) -> Any:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from referee.announcements import ENGLISH, Said, Translator, clause, said, translated
 from referee.errors import (
@@ -28,6 +28,22 @@ from referee.record import MalformedRecordError, Record, load
 from referee.replay import replay
 
 
+class ErrorJSON(TypedDict, total=False):
+    """The ``error`` of a verdict, as ``carolus check --json`` writes it and the
+    commands that judge a record read it: a rule broken (`Fault.to_json`: ``code``,
+    ``round``, ``turn``, ``player``, ``message``) or a file that is no record (``code``
+    ``malformed``, ``field``, ``message``). Every key is optional to the type, so a
+    reader's ``verdict.error or {}`` is one too; ``code`` and ``message`` are always
+    there."""
+
+    code: str
+    round: int
+    turn: int
+    player: str | None
+    field: str | None
+    message: str
+
+
 @dataclass
 class Fault:
     """The first rule a record breaks."""
@@ -38,7 +54,7 @@ class Fault:
     player: str | None
     message: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ErrorJSON:
         return {
             "code": self.code,
             "round": self.round,
@@ -54,7 +70,7 @@ class Verdict:
 
     file: str
     legal: bool | None
-    error: dict[str, Any] | None = None
+    error: ErrorJSON | None = None
     game: Game | None = None
     events: list[Event] = field(default_factory=list)
 

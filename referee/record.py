@@ -13,7 +13,7 @@ import json
 import os
 import stat
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -146,7 +146,7 @@ class Record:
         rounds: list[RoundRecord] = []
         discs: list[tuple[str, int]] = []
         turns: list[TurnRecord] = []
-        pending: dict[str, Any] = {}
+        turn: TurnRecord | None = None  # the turn being put together: cubes, emperor, refill
         players = len(game.players)
         whole = 0  # moves of the stack the rounds hold
 
@@ -166,16 +166,16 @@ class Record:
                 territories: dict[str, tuple[str, ...]] = {}
                 for key, colours in move.territories:
                     territories[str(key)] = territories.get(str(key), ()) + colours
-                pending = {"player": move.player, "court": move.court, "territories": territories}
+                turn = TurnRecord(move.player, move.court, territories, emperor=0)
             elif isinstance(move, MoveEmperor):
-                pending["emperor"] = move.steps
+                assert turn is not None, "the rules play the cubes before the emperor"
+                turn = replace(turn, emperor=move.steps)
                 if move is game.move_stack[-1] and game.is_over:
-                    turns.append(TurnRecord(**pending))
+                    turns.append(turn)
                     whole = i + 1
             else:
-                turns.append(
-                    TurnRecord(**pending, refill=move.colours, returned=dict(move.returned))
-                )
+                assert turn is not None, "the rules play the cubes before the refill"
+                turns.append(replace(turn, refill=move.colours, returned=dict(move.returned)))
                 whole = i + 1
         if len(discs) == players:  # discs of an unfinished opening phase are no whole turn
             close_round()

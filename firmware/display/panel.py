@@ -39,7 +39,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from PIL import Image, ImageDraw
 
@@ -85,6 +85,18 @@ class Screen:
 
 #: One page of the Majorities button: ``("advice", Advice JSON)`` or ``("majority", view)``.
 Page = tuple[str, Mapping[str, Any]]
+
+
+class Shown(TypedDict):
+    """What the panel shows, in short (`Display.describe`): the screen's name and, while
+    the Majorities button pages, which page of how many, and its unit's territories or
+    the player the advice speaks to."""
+
+    screen: str
+    page: NotRequired[int]
+    of: NotRequired[int]
+    territories: NotRequired[list[int]]
+    player: NotRequired[str | None]
 
 
 def choose(
@@ -385,7 +397,7 @@ class Display:
 
     def page_majorities(
         self, pages: Sequence[Mapping[str, Any]], advice: Mapping[str, Any] | None = None
-    ) -> dict[str, Any]:
+    ) -> Shown:
         """A short press of Majorities: the first unit, then the next; after the last,
         back to the live view. ``pages`` is `Hub.majorities()` (most contested first);
         ``advice`` (training mode, the press that starts the paging) comes first."""
@@ -405,7 +417,7 @@ class Display:
             self._refresh()
             return self.describe()
 
-    def live(self) -> dict[str, Any]:
+    def live(self) -> Shown:
         """A long press of Majorities: back to the live view."""
         with self._lock:
             self._pages = []
@@ -434,14 +446,14 @@ class Display:
 
     # -- outputs
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> Shown:
         """What is shown, for `Hub.press` replies and logs."""
-        out: dict[str, Any] = {"screen": self.screen.name}
+        out: Shown = {"screen": self.screen.name}
         if self.screen.name == "majority":
-            out.update(page=self.screen.page, of=self.screen.pages)
+            out["page"], out["of"] = self.screen.page, self.screen.pages
             out["territories"] = list((self.screen.majority or {}).get("territories", []))
         elif self.screen.name == "advice":
-            out.update(page=self.screen.page, of=self.screen.pages)
+            out["page"], out["of"] = self.screen.page, self.screen.pages
             hint = (self.screen.advice or {}).get("hint") or {}
             out["player"] = hint.get("player")
         return out
