@@ -5,6 +5,9 @@ does not have (404), a method a path does not take (405), and every other
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -17,6 +20,7 @@ from werkzeug.exceptions import (
 )
 from werkzeug.http import HTTP_STATUS_CODES
 
+from conftest import needs_chromium
 from web.app import create_app
 from web.i18n import LANGUAGES, translations
 from web.preview import PreviewHub
@@ -181,3 +185,36 @@ def test_the_411_code_markup_is_kept_on_the_page_and_nothing_else() -> None:
 def test_werkzeug_exceptions_are_all_http_exceptions() -> None:
     """`web.errors` answers `HTTPException`: every status of the table is one."""
     assert all(issubclass(kind, HTTPException) for kind in default_exceptions.values())
+
+
+def test_the_api_description_names_the_405() -> None:
+    from pathlib import Path
+
+    spec = json.loads((Path(__file__).parents[2] / "web" / "openapi.json").read_text())
+    assert "405 a method the path does not take" in spec["info"]["description"]
+
+
+@needs_chromium
+def test_a_browser_shows_the_page_in_its_language_and_can_change_it(browser: Any) -> None:
+    """In chromium, under the page's own Content-Security-Policy: the style applies, no
+    script or style is refused, and the language picker works on the error page too."""
+    from web.server import serve
+
+    server = serve(PreviewHub(), "127.0.0.1", 0, pin="4321", language="hu")
+    try:
+        page = browser.new_page()
+        refused: list[str] = []
+        page.on("console", lambda m: refused.append(m.text) if m.type == "error" else None)
+        answer = page.goto(server.url + "no-such-page")
+        assert answer is not None and answer.status == 404
+        assert page.inner_text("h2") == "404 Nem található"
+        assert page.title() == "Carolus — Nem található"
+        radius = page.eval_on_selector(".card", "e => getComputedStyle(e).borderTopLeftRadius")
+        assert radius == "8px"  # style.css, allowed by the policy
+        page.select_option("#lang-select", "fi")
+        page.wait_for_function("document.documentElement.lang === 'fi'")
+        assert page.inner_text("h2") == "404 Ei löytynyt"
+        assert not [text for text in refused if "Content Security Policy" in text], refused
+        page.close()
+    finally:
+        server.stop()
