@@ -33,11 +33,23 @@ from firmware.view import (
     setup_view,
 )
 from referee.announcements import Said, clause, said
+from referee.events import GameOver, Refilled
 from referee.game import Game
 from referee.moves import Move
 from referee.pieces import COLOURS
 from referee.setup import Player, Setup
-from referee.table.events import TableEvent, table_event
+from referee.table.events import (
+    BareRefused,
+    ButtonPressed,
+    CameraStatus,
+    GameEnded,
+    LogNotWritten,
+    NewGame,
+    Resumed,
+    Stamped,
+    TableEvent,
+    Training,
+)
 from referee.table.referee import TableReferee
 from referee.table.snapshot import SnapshotError, parse_snapshot
 
@@ -180,7 +192,7 @@ class Appliance:
                     round=game.round,
                 )
             )
-            self._announce([table_event("resumed", t, self.message, game=game_id)])
+            self._announce([Resumed(t=t, message=self.message, game=game_id)])
 
     # ------------------------------------------------------------ the camera
 
@@ -214,11 +226,11 @@ class Appliance:
                 return
             self.camera, self.message = status, message
             text = message or CAMERA.get(status) or f"Camera {status}."
-            self._announce([table_event("camera", self.referee.t, text, status=status), *ask])
+            self._announce([CameraStatus(t=self.referee.t, message=text, status=status), *ask])
 
     def _ask_bare(self, t: float | None) -> list[TableEvent]:
         """The set-up step's request to lay the table bare, if it is to be asked now."""
-        return [TableEvent.from_json(event) for event in self.bare.ask_event(t)]
+        return list(self.bare.ask_event(t))
 
     # -------------------------------------------------------- announcements
 
@@ -279,7 +291,7 @@ class Appliance:
             # a full or read-only card: the game goes on in memory, people are told
             log.error("game log: %s", exc)
             self.message = said("Game log not written: %(reason)s", reason=str(exc))
-            self.bus.publish(table_event("warning", t, self.message))
+            self.bus.publish(LogNotWritten(t=t, message=self.message))
 
     def _store_bare(self, t: float | None) -> None:
         """The bare table this game is read against goes into the log with the game."""
@@ -292,12 +304,12 @@ class Appliance:
         if self.camera_view is None or self.gamelog is None or self.game_id is None:
             return
         for event in events:
-            if event.kind not in ("refilled", "game-over"):
+            if not isinstance(event, Stamped) or not isinstance(event.engine, Refilled | GameOver):
                 continue
             jpeg = self.camera_view.jpeg(width=480, quality=60)
             if jpeg is not None:
                 self.gamelog.turn_image(
-                    self.game_id, int(event.get("round", 0)), int(event.get("turn", 0)), jpeg, t
+                    self.game_id, event.engine.round, event.engine.turn, jpeg, t
                 )
 
     # ------------------------------------------------------------------ Hub
@@ -392,13 +404,13 @@ class Appliance:
         with self._lock:
             t = self.referee.t
             try:
-                learnt = self.bare.learn(self.camera)
+                learnt = self.bare.learn(self.camera, t)
             except CommandError as exc:
                 self._announce(
-                    [table_event("bare-refused", t, str(exc), problem=self.bare.problem)]
+                    [BareRefused(t=t, message=str(exc), problem=self.bare.problem)]
                 )
                 raise
-            return self._announced([TableEvent.from_json({**learnt, "t": t})])
+            return self._announced([learnt])
 
     def answer(self, answer: str) -> Reply:
         """The players answer the referee's question: ``yes`` (the camera is right) or
@@ -421,7 +433,7 @@ class Appliance:
             with self._lock:
                 text = said("Live view.") if long else said("Majorities.")
                 return self._announced(
-                    [table_event("button", self.referee.t, text, button=button, long=long)]
+                    [ButtonPressed(t=self.referee.t, message=text, button=button, long=long)]
                 )
         raise CommandError(
             said(
@@ -440,7 +452,7 @@ class Appliance:
             self.training = bool(on)
             words = "on: ask for threats and hints" if on else "off"
             text = f"Training mode {words}."
-            self._announce([table_event("training", self.referee.t, text, on=self.training)])
+            self._announce([Training(t=self.referee.t, message=text, on=self.training)])
             return {"training": self.training}
 
     def advice(self) -> Reply:
@@ -523,7 +535,7 @@ class Appliance:
             ]
             self.message = said(NEW_GAME, items=names)
             return self._announced(
-                [table_event("new-game", None, self.message), *self._ask_bare(None)]
+                [NewGame(message=self.message), *self._ask_bare(None)]
             )
 
     def end_game(self) -> Reply:
@@ -543,7 +555,7 @@ class Appliance:
             self.bare.reset()
             self.message = said("Game ended. Set up the table for a new one.")
             return self._announced(
-                [table_event("game-ended", None, self.message), *self._ask_bare(None)]
+                [GameEnded(message=self.message), *self._ask_bare(None)]
             )
 
     def display_png(self) -> bytes:

@@ -27,6 +27,7 @@ from typing import Any, NoReturn
 
 from firmware.hub import CommandError
 from referee.announcements import BARE_PROBLEMS, BARE_STEPS, said
+from referee.table.events import BareAsk, BareLearnt
 from vision.snapshot import Snapshot
 
 log = logging.getLogger("carolus")
@@ -78,9 +79,10 @@ class BareStep:
             self._occluded = bool(snapshot.get("occluded"))
             self._mat = bool(snapshot.get("mat", True))
 
-    def learn(self, camera: str = "ok") -> dict[str, Any]:
+    def learn(self, camera: str = "ok", t: float | None = None) -> BareLearnt:
         """Confirm pressed: learn the bare table from the latest frame and read against
-        it from now on. Raises `CommandError` with the reason (and stays in the step)."""
+        it from now on; the event that says so, at ``t``. Raises `CommandError` with the
+        reason (and stays in the step)."""
         if self.state != "ask" or self.eyes is None:
             raise CommandError(said("the bare table is not being asked for now"))
         with self.lock:
@@ -105,7 +107,7 @@ class BareStep:
         self._png, self.state, self.problem = png, "learnt", None
         self._frame = None
         log.info("bare table learnt (%d bytes)", len(png))
-        return {"kind": "bare-table", "step": "learnt", "message": LEARNT}
+        return BareLearnt(t=t, message=LEARNT)
 
     def _refuse(self, problem: str, exc: Exception | None = None) -> NoReturn:
         self.problem = problem
@@ -141,13 +143,13 @@ class BareStep:
         self.state = "ask" if self.ask else None
         self.asked = False
 
-    def ask_event(self, t: float | None) -> list[dict[str, Any]]:
+    def ask_event(self, t: float | None) -> list[BareAsk]:
         """The event that tells the players to lay the table bare, once per game (when
         the camera is there to see it); none when not asking."""
         if self.state != "ask" or self.asked:
             return []
         self.asked = True
-        return [{"kind": "bare-ask", "t": t, "step": "ask", "message": ASK}]
+        return [BareAsk(t=t, message=ASK)]
 
     def view(self) -> dict[str, Any] | None:
         """The step as the view model carries it (``bare``), None without a step."""

@@ -5,16 +5,17 @@ bounded history. Readers (the game log, the display, each web page's SSE stream)
 the history at their own pace from the id they last saw — so a browser that reconnects
 with ``Last-Event-ID`` misses nothing, and a slow reader never blocks the referee.
 
-Events are `referee.table.events.TableEvent` values (the referee's and the appliance's
-alike), numbered by the bus; a reader that fell behind the history gets a `Gap`.
+Events are `referee.table.events.TableEvent` values, one class per kind (the referee's
+and the appliance's alike), numbered by the bus; a reader that fell behind the history
+gets a `Gap`.
 
->>> from referee.table.events import table_event
+>>> from referee.table.events import CameraStatus
 >>> bus = EventBus()
->>> bus.publish(table_event("camera", 0.0, "Camera ok.", status="ok"))
+>>> bus.publish(CameraStatus(t=0.0, message="Camera ok.", status="ok"))
 1
 >>> reader = bus.subscribe(since=0)
 >>> reader.get(timeout=0)
-(1, TableEvent({'kind': 'camera', 't': 0.0, 'status': 'ok', 'message': 'Camera ok.', 'id': 1}))
+(1, CameraStatus({'kind': 'camera', 't': 0.0, 'status': 'ok', 'message': 'Camera ok.', 'id': 1}))
 >>> reader.get(timeout=0) is None
 True
 """

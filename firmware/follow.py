@@ -18,7 +18,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -27,7 +27,8 @@ from referee.errors import RefusedError
 from referee.terminal import for_terminal, json_for_terminal, say
 
 if TYPE_CHECKING:
-    from referee.table.events import TableEvent
+    from referee.table.events import Question, TableEvent
+    from referee.table.referee import TableReferee
     from vision.snapshot import Snapshot
 
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})
@@ -163,7 +164,7 @@ def run_follow(args: argparse.Namespace) -> int:
         return _fail(error)
     if referee.illegal is not None:
         say(
-            f"note: the stream ends on an illegal act: {referee.illegal['message']}",
+            f"note: the stream ends on an illegal act: {referee.illegal.message}",
             file=sys.stderr,
         )
     return status
@@ -194,7 +195,9 @@ class Person:
         self.gone = False
         self.asked: object = None  # the last question asked (a new one is a new object)
 
-    def answer(self, referee: Any, emit: Any) -> None:
+    def answer(
+        self, referee: TableReferee, emit: Callable[[Sequence[TableEvent]], None]
+    ) -> None:
         """Answer every new question standing now (answers may raise new ones)."""
         while not self.gone:
             question = referee.question
@@ -216,7 +219,7 @@ class Person:
                 emit(events)
                 break
 
-    def _take(self, referee: Any, line: str) -> list[TableEvent]:
+    def _take(self, referee: TableReferee, line: str) -> list[TableEvent]:
         from referee.table.corrections import parse_correction
 
         word = line.lower()
@@ -231,27 +234,32 @@ class Person:
         zone, value = parse_correction(line)
         return list(referee.correct(zone, value))
 
-    def _prompt(self, question: TableEvent) -> None:
+    def _prompt(self, question: Question) -> None:
         if self.json_lines:
-            fields = ("t", "zone", "part", "counts", "code", "why")
-            ask = {"kind": "ask", **{k: question.get(k) for k in fields}}
-            ask["question"] = question.get("message")
-            ask["message"] = self.PROMPT
+            ask = {
+                "kind": "ask",
+                "t": question.t,
+                "zone": question.zone,
+                "part": question.part,
+                "counts": question["counts"],  # as JSON
+                "code": question.code,
+                "why": question.why,
+                "question": question.message,
+                "message": self.PROMPT,
+            }
             self.stdout.write(json_for_terminal(ask) + "\n")
         else:
-            asked = (
-                question.get("message") if speaks_english(self.tr) else render(question, self.tr)
-            )
+            asked = question.message if speaks_english(self.tr) else render(question, self.tr)
             prompt = translated(self.PROMPT, self.tr)  # the question and this in --language
             self.stdout.write(for_terminal(f"  {asked} {prompt}") + "\n> ")
         self.stdout.flush()
 
-    def _refuse(self, question: TableEvent, why: str) -> None:
+    def _refuse(self, question: Question, why: str) -> None:
         message = why[:1].upper() + why[1:]
         if not message.endswith("."):
             message += "."
         if self.json_lines:
-            refused = {"kind": "answer-refused", "t": question.get("t"), "message": message}
+            refused = {"kind": "answer-refused", "t": question.t, "message": message}
             self.stdout.write(json_for_terminal(refused) + "\n")
         else:
             self.stdout.write(for_terminal(f"  {message}") + "\n")

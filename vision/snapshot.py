@@ -21,7 +21,7 @@ the zones that did not change are copied from the last frame's dict (`vision.ste
 a file this module wrote); streams from outside are checked field by field by
 `referee.table.snapshot.parse_snapshot`, which returns this same type (and checks a
 `Snapshot` again, through its JSON). This is the one snapshot type of the project: the
-referee, the appliance, the game log and the page all take it; the referee derives from
+camera loop, the appliance, the referee and ``carolus follow`` all take it; the referee derives from
 it only the counts it compares (`referee.table.snapshot.table_of`).
 """
 

@@ -2,10 +2,12 @@
 benchmark and a preview on a laptop (``python -m web.preview``).
 
 It follows the `firmware.hub.Hub` contract like the appliance does: every engine event
-is published on the bus as a `referee.table.events.TableEvent` stamped with the time
-(and no referee's words: the page says them), and each change of the position is
-followed by a ``state`` event. Corrections lay the position out with
-`Game.arrange`, as a person correcting the referee would.
+is published on the bus as a `referee.table.events.Stamped` with the time (and no
+referee's words: the page says them), and each change of the position is followed by a
+`referee.table.events.StateChanged` (``state``). Its own events are the table's kinds
+with fewer fields (no words; an undo says the step it took back, as the appliance's).
+Corrections lay the position out with `Game.arrange`, as a person correcting the
+referee would.
 """
 
 from __future__ import annotations
@@ -25,11 +27,21 @@ from firmware.view import MajorityView, View, game_view, majorities_view, majori
 from referee.check import check_file
 from referee.events import Event
 from referee.game import Game, Phase
-from referee.moves import MoveEmperor
+from referee.moves import MoveEmperor, move_to_json
 from referee.pieces import COLOURS
 from referee.selfplay import choose_disc, random_player, roll_refill
 from referee.setup import Player, Setup
-from referee.table.events import TableEvent
+from referee.table.events import (
+    Confirmed,
+    Corrected,
+    GameEnded,
+    GameStarted,
+    Stamped,
+    StateChanged,
+    TableEvent,
+    Training,
+    Undone,
+)
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "club-night.json"
 
@@ -58,9 +70,11 @@ class PreviewHub:
     def _publish(self, events: Sequence[Event | TableEvent]) -> None:
         t = round(time.monotonic() - self._t0, 3)
         for event in events:
-            stamped = TableEvent.of(event, t) if isinstance(event, Event) else replace(event, t=t)
-            self.bus.publish(stamped)
-        self.bus.publish(TableEvent("state", t))
+            if isinstance(event, Event):
+                self.bus.publish(Stamped(engine=event, t=t))
+            else:
+                self.bus.publish(replace(event, t=t))
+        self.bus.publish(StateChanged(t=t))
 
     def advance(self) -> list[dict[str, Any]]:
         """Play the next move (disc, cubes, emperor or refill); its events as published.
@@ -124,21 +138,21 @@ class PreviewHub:
                     raise CommandError(f"unknown zone {zone!r}")
             except ValueError as exc:
                 raise CommandError(str(exc)) from None
-            self._publish([_said("corrected", zone=zone, counts=dict(counts))])
+            self._publish([Corrected(zone=zone, counts=dict(counts))])
             return self.state()
 
     def undo(self) -> Reply:
         with self._lock:
             if not self.game.move_stack:
                 raise CommandError("there is no step to undo")
-            self.game.pop()
-            self._publish([_said("undone")])
+            move = self.game.pop()
+            self._publish([Undone(move=move_to_json(move))])
             return self.state()
 
     def confirm(self) -> Reply:
         with self._lock:
             self.confirmed += 1
-            self._publish([_said("confirmed")])
+            self._publish([Confirmed()])
             return self.state()
 
     def press(self, button: str, long: bool = False) -> Reply:
@@ -174,14 +188,14 @@ class PreviewHub:
             except ValueError as exc:
                 raise CommandError(str(exc)) from None
             self.training = False  # off by default, enabled per game
-            self._publish([_said("game-started", players=[p["name"] for p in players])])
+            self._publish([GameStarted(players=tuple(p["name"] for p in players))])
             return self.state()
 
     def set_training(self, on: bool) -> Reply:
         """Training mode for this game: the advisor answers when asked, never unasked."""
         with self._lock:
             self.training = bool(on)
-            self._publish([_said("training", on=self.training)])
+            self._publish([Training(on=self.training)])
             return {"training": self.training}
 
     def advice(self) -> Reply:
@@ -197,13 +211,8 @@ class PreviewHub:
 
     def end_game(self) -> Reply:
         with self._lock:
-            self._publish([_said("game-ended")])
+            self._publish([GameEnded()])
             return self.state()
-
-
-def _said(kind: str, **fields: Any) -> TableEvent:
-    """One of the preview's own events: no referee's words, stamped when published."""
-    return TableEvent(kind, None, fields=fields)
 
 
 def main() -> None:  # pragma: no cover - a manual preview

@@ -1,20 +1,28 @@
-"""Events of the live table: the engine's events stamped with a time, plus the table's own.
+"""Events of the live table: one frozen dataclass per kind, with its fields by name.
 
-A `TableEvent` has a ``kind``, ``t`` (the time of the snapshot that settled it) and the
-referee's ``message``; an engine event stamped by the table keeps the `referee.events`
-object it came from (``engine``), so a reader that wants a `CastleBuilt` gets one rather
-than a dict to pick apart. The table adds announcements (``cubes-placed``,
-``castle-pending``, ``cylinder-pending`` …), judgement (``illegal``, ``question`` when the
-reading is in doubt, ``resolved``) and the log of human interventions (``undone``,
-``confirmed``, ``corrected``, ``answered``); the appliance adds its own (``camera``,
-``warning``, ``bare-table`` …) of the same type. What people see and hear is
-`referee.announcements.render` of the event's fields, in their language.
+Every event has its ``kind``, ``t`` (the time of the snapshot that settled it), the
+English ``message`` (a `Said` keeps its msgid and fields, so every box says it again in
+its own language) and, once the bus numbered it, ``id``; each kind adds its own fields,
+named as ``docs/table.md`` names them. The engine's events are not copied: `Stamped`
+carries the `referee.events` value it stamps (``engine``), so a reader that wants a
+`CastleBuilt` gets one rather than a dict to pick apart. The table adds announcements
+(`CubesPlaced`, `CastlePending`, `CylinderPending` …), judgement (`Illegal`, `Question`
+when the reading is in doubt, `Resolved`) and the log of human interventions (`Undone`,
+`Confirmed`, `Corrected`, `Answered`).
+
+The appliance's kinds (`CameraStatus`, `ButtonPressed`, `BareAsk` …) and the page
+preview's (`GameStarted`, `StateChanged`) are here too although those boxes make them:
+they travel in the same stream (the bus, the log, ``/api/events``), and `from_json`
+must know every kind of it to give each back its own type; the referee cannot import
+the boxes above it. A kind none of them is (an event of another version's log) reads as
+an `OtherEvent`, which keeps its fields as they came.
 
 JSON is only at the edges (the bus's SSE stream, the game log, ``carolus follow
---json``): `TableEvent.to_json` gives the fields of ``docs/record.md`` (engine events) or
-``docs/table.md`` in their order, `TableEvent.from_json` reads them back. An event is
-also a read-only mapping of that JSON, because the announcements, the outputs and the
-referee read a field by its name in events live and logged alike.
+--json``): `TableEvent.to_json` gives the fields of ``docs/record.md`` (engine events)
+or ``docs/table.md``, in the order of each class's fields, which is the order they were
+always written in; `TableEvent.from_json` reads them back. An event is also a read-only
+mapping of that JSON, because the announcements, the display and the page read a field
+by its name in events live and logged alike.
 
 >>> from referee.events import CastleBuilt
 >>> built = stamp(CastleBuilt(3, 2, (6,), "white"), 41.5)
@@ -22,15 +30,22 @@ referee read a field by its name in events live and logged alike.
 ('castle-built', 41.5, [6], True)
 >>> TableEvent.from_json(built.to_json()) == built
 True
+>>> asked = Corrected(t=12.0, message="Corrected.", zone="territory:7")
+>>> asked.to_json()
+{'kind': 'corrected', 't': 12.0, 'zone': 'territory:7', 'message': 'Corrected.'}
+>>> type(TableEvent.from_json(asked.to_json())).__name__
+'Corrected'
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar, Literal, Self
 
+from referee import events as engine_events
 from referee.announcements import (
     ENGLISH,
     Said,
@@ -42,77 +57,95 @@ from referee.announcements import (
 )
 from referee.events import Event
 
-#: The keys a table event has whatever its kind; every other key is one of its fields.
-_OWN = ("kind", "t", "message", "id")
+#: The fields every event has whatever its kind (`TableEvent`'s own).
+_COMMON = frozenset({"kind", "t", "message", "id"})
+#: The keys a `Said` message adds to the JSON, after the kind's own fields.
+_WORDS = ("say", "words")
 
 
-@dataclass(frozen=True, eq=False)
+def _kind(name: str) -> Any:
+    """The ``kind`` field of one event class: fixed, never given to the constructor."""
+    return field(default=name, init=False)
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
 class TableEvent(Mapping[str, Any]):
-    """One thing the table said, as every box passes it on: typed where all events
-    agree (``kind``, ``t``, ``message``, the bus's ``id``), the kind's own fields by name.
+    """One thing the table said, as every box passes it on: ``kind``, ``t``,
+    ``message`` and the bus's ``id`` here, the kind's own fields in its class.
 
     Equality is that of the JSON form, so an event equals its JSON dict."""
 
-    kind: str
-    t: float | None
+    kind: str = _kind("")
+    t: float | None = None
     message: str | None = None
     """The referee's English words, kept in the log (``None``: an event that has none,
-    as the page preview's)."""
-    fields: Mapping[str, Any] = field(default_factory=dict)
-    """The kind's own fields, JSON values (``say`` and ``words``: a `Said` message's msgid
-    and fields, for `referee.announcements.render`)."""
-    engine: Event | None = None
-    """The rules' event this one stamps, if it is one."""
+    as the page preview's); a `Said` also gives its msgid and fields (``say``,
+    ``words``), for `referee.announcements.render`."""
     id: int | None = None
     """The bus's number for it, once published (`firmware.bus.EventBus.publish`)."""
+
+    #: own fields left out of the JSON while they are None (the page preview's events
+    #: carry fewer fields than the appliance's of the same kind)
+    unless_none: ClassVar[frozenset[str]] = frozenset()
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object the edges carry, keys in their documented order."""
         return dict(self._json)
 
     @classmethod
-    def of(cls, event: Event, t: float | None, message: str | None = None) -> TableEvent:
-        """The rules' ``event`` stamped with ``t`` (and, from the referee, its words)."""
-        fields = {k: v for k, v in event.to_json().items() if k != "kind"}
-        return cls(event.kind, t, message, fields, event)
-
-    @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TableEvent:
-        """An event from its JSON form (the log, a bus of another process). Raises
-        `ValueError` without a ``kind``."""
+        """An event from its JSON form (the log, a bus of another process), as the class
+        of its kind; as an `OtherEvent` when the kind is unknown or its fields do not fit
+        the kind's (the JSON is kept as it came either way). Raises `ValueError` without
+        a ``kind``."""
         kind = data.get("kind")
         if not isinstance(kind, str):
             raise ValueError(f"a table event needs a 'kind': {dict(data)!r}")
         t = data.get("t")
-        message = data.get("message")
+        when = t if isinstance(t, int | float) and not isinstance(t, bool) else None
+        text = data.get("message")
+        message = None if text is None else _message(str(text), data)
         number = data.get("id")
-        return cls(
-            kind,
-            t if isinstance(t, int | float) and not isinstance(t, bool) else None,
-            str(message) if message is not None else None,
-            {k: v for k, v in data.items() if k not in _OWN},
-            id=number if isinstance(number, int) else None,
-        )
+        number = number if isinstance(number, int) else None
+        own = {k: v for k, v in data.items() if k not in _COMMON}
+        if isinstance(message, Said):
+            own = {k: v for k, v in own.items() if k not in _WORDS}
+        other = OtherEvent(kind=kind, t=when, message=message, id=number, fields=own)
+        try:
+            typed = _typed(kind, when, message, number, own)
+        except (KeyError, TypeError, ValueError):
+            return other
+        return typed if typed is not None and typed.to_json() == other.to_json() else other
 
-    def published(self, number: int) -> TableEvent:
+    def published(self, number: int) -> Self:
         """This event as the bus numbered it."""
-        return TableEvent(self.kind, self.t, self.message, self.fields, self.engine, number)
+        return dataclasses.replace(self, id=number)
 
     @property
     def say(self) -> str | None:
         """The msgid of a `Said` message, if the referee gave one."""
-        found = self.fields.get("say")
-        return found if isinstance(found, str) else None
+        return self.message.msgid if isinstance(self.message, Said) else None
+
+    def _own(self) -> dict[str, Any]:
+        """The kind's own fields as JSON, in their order."""
+        out: dict[str, Any] = {}
+        for own in fields(self):
+            if own.name in _COMMON:
+                continue
+            value = getattr(self, own.name)
+            if value is None and own.name in self.unless_none:
+                continue
+            out[own.name] = _json_value(value)
+        return out
 
     @cached_property
     def _json(self) -> dict[str, Any]:
-        if self.engine is not None:
-            data: dict[str, Any] = {**self.engine.to_json(), "t": self.t}
-            data.update((k, v) for k, v in self.fields.items() if k not in data)
-        else:
-            data = {"kind": self.kind, "t": self.t, **self.fields}
-        if self.message is not None:
-            data["message"] = self.message
+        data: dict[str, Any] = {"kind": self.kind, "t": self.t, **self._own()}
+        message = self.message
+        if isinstance(message, Said):
+            data["say"], data["words"] = message.msgid, message.words
+        if message is not None:
+            data["message"] = str(message)
         if self.id is not None:
             data["id"] = self.id
         return data
@@ -127,20 +160,363 @@ class TableEvent(Mapping[str, Any]):
         return len(self._json)
 
     def __repr__(self) -> str:
-        return f"TableEvent({self._json!r})"
+        return f"{type(self).__name__}({self._json!r})"
 
 
-def stamp(event: Event, t: float | None) -> TableEvent:
+# ------------------------------------------------------------ the rules' events
+
+
+@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
+class Stamped(TableEvent):
+    """An event of the rules (`referee.events`: ``turn-started``, ``castle-built`` …)
+    stamped with the table's time (and, from the referee, its words, `stamp`); its JSON
+    is the record's fields, then ``t``."""
+
+    engine: Event
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", self.engine.kind)
+
+    @cached_property
+    def _json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {**self.engine.to_json(), "t": self.t}
+        if self.message is not None:
+            data["message"] = str(self.message)
+        if self.id is not None:
+            data["id"] = self.id
+        return data
+
+
+# ------------------------------------------------------------ the table referee's
+
+
+@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
+class Question(TableEvent):
+    """The reading of a zone is in doubt: the players are asked before anything is
+    judged on it (``docs/table.md``, "Questions")."""
+
+    kind: str = _kind("question")
+    zone: str
+    #: for a territory, which of its parts is asked about (``cubes``, ``castles``)
+    part: str | None
+    #: what the camera reads there (`referee.table.doubts.counts`)
+    counts: Mapping[str, object]
+    #: the illegal act the reading would be, if it is one
+    code: str | None
+    player: str | None
+    #: why it is asked: ``doubtful``, ``setup``, ``standing``, ``untouched``, ``corrected`` …
+    why: str
+    round: int
+    turn: int
+
+
+@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
+class Illegal(TableEvent):
+    """An illegal act the camera is sure of: it holds the game until put right."""
+
+    kind: str = _kind("illegal")
+    code: str
+    player: str | None
+    round: int
+    turn: int
+
+
+@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
+class Resolved(TableEvent):
+    """The table is in order again: the standing alarm or question is over."""
+
+    kind: str = _kind("resolved")
+    code: str | None
+    player: str | None
+
+
+@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
+class Undone(TableEvent):
+    """Undo took back a step (``move``, as `referee.moves.move_to_json` writes it;
+    None: there was nothing to take back)."""
+
+    kind: str = _kind("undone")
+    move: Mapping[str, Any] | None
+
+
+@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
+class Confirmed(TableEvent):
+    """Confirm pressed: the jobs the camera cannot see that people say are done
+    (None: the page preview, which does not say)."""
+
+    kind: str = _kind("confirmed")
+    done: tuple[str, ...] | None = None
+    unless_none: ClassVar[frozenset[str]] = frozenset({"done"})
+
+
+@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
+class Answered(TableEvent):
+    """The players answered the standing question."""
+
+    kind: str = _kind("answered")
+    zone: str
+    answer: Literal["yes", "no"]
+    code: str | None
+
+
+@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
+class Corrected(TableEvent):
+    """Someone said what a zone holds (the page preview also says the ``counts``)."""
+
+    kind: str = _kind("corrected")
+    zone: str
+    counts: Mapping[str, int] | None = None
+    unless_none: ClassVar[frozenset[str]] = frozenset({"counts"})
+
+
+@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
+class SetupAccepted(TableEvent):
+    """The set-up is accepted and the game begins: the record's set-up, and the zones
+    nobody answered about (``unconfirmed``)."""
+
+    kind: str = _kind("setup")
+    unconfirmed: tuple[str, ...]
+    territories: tuple[str, ...]
+    emperor: int
+    reserves: Mapping[str, tuple[str, ...]]
+
+
+@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
+class CubesPlaced(TableEvent):
+    """A player's cubes so far this turn, before the turn is complete."""
+
+    kind: str = _kind("cubes-placed")
+    player: str
+    court: tuple[str, ...]
+    #: territory number (as text) -> the cubes put there
+    territories: Mapping[str, tuple[str, ...]]
+    count: int
+    of: int
+
+
+@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
+class CastlesPlaced(TableEvent):
+    """The castles the rules built stand on the table now."""
+
+    kind: str = _kind("castles-placed")
+    territories: tuple[int, ...]
+
+
+@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
+class CastlePending(TableEvent):
+    """A castle the rules built (or took over) still has to be put on the table."""
+
+    kind: str = _kind("castle-pending")
+    territories: tuple[int, ...]
+    side: str
+
+
+@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
+class CylinderPending(TableEvent):
+    """A cylinder still has to move ``to`` a seat's court or the pool."""
+
+    kind: str = _kind("cylinder-pending")
+    colour: str
+    to: str
+
+
+@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
+class CylinderMoved(TableEvent):
+    """A cylinder the referee reminded of is where it belongs now."""
+
+    kind: str = _kind("cylinder-moved")
+    colour: str
+    to: str
+
+
+# ------------------------------------------------------------ the appliance's
+
+
+@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
+class Resumed(TableEvent):
+    """The appliance carries on a logged game after a restart."""
+
+    kind: str = _kind("resumed")
+    game: int
+
+
+@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
+class CameraStatus(TableEvent):
+    """The camera's state: ``ok``, ``lost``, ``demo`` …"""
+
+    kind: str = _kind("camera")
+    status: str
+
+
+@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
+class LogNotWritten(TableEvent):
+    """The game log refused a write (a full or read-only card); the game goes on."""
+
+    kind: str = _kind("warning")
+
+
+@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
+class Training(TableEvent):
+    """Training mode turned on or off for this game."""
+
+    kind: str = _kind("training")
+    on: bool
+
+
+@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
+class NewGame(TableEvent):
+    """A new game was set up on the appliance (the players, in the message)."""
+
+    kind: str = _kind("new-game")
+
+
+@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
+class GameEnded(TableEvent):
+    """The running game was stopped; it stays in the log as it stood."""
+
+    kind: str = _kind("game-ended")
+
+
+@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
+class ButtonPressed(TableEvent):
+    """A button press that only changes what the display shows."""
+
+    kind: str = _kind("button")
+    button: str
+    long: bool
+
+
+@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
+class BareAsk(TableEvent):
+    """Lay the table bare, then Confirm (`firmware.bare`)."""
+
+    kind: str = _kind("bare-ask")
+    step: str = "ask"
+
+
+@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
+class BareLearnt(TableEvent):
+    """The bare table is learnt: now the pieces (`firmware.bare`)."""
+
+    kind: str = _kind("bare-table")
+    step: str = "learnt"
+
+
+@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
+class BareRefused(TableEvent):
+    """The frame could not be the bare table (`firmware.bare.PROBLEMS` code)."""
+
+    kind: str = _kind("bare-refused")
+    problem: str | None
+
+
+# ------------------------------------------------------------ the page preview's
+
+
+@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
+class GameStarted(TableEvent):
+    """The page preview began a new game with these players."""
+
+    kind: str = _kind("game-started")
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
+class StateChanged(TableEvent):
+    """The position changed: the page fetches the view again (`web.live`)."""
+
+    kind: str = _kind("state")
+
+
+@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
+class OtherEvent(TableEvent):
+    """An event of a kind this module does not type, or whose fields do not fit its
+    kind: its fields kept as they came (`TableEvent.from_json`)."""
+
+    kind: str
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+    def _own(self) -> dict[str, Any]:
+        return dict(self.fields)
+
+
+#: Every typed kind by its name, for `TableEvent.from_json`.
+KINDS: dict[str, type[TableEvent]] = {
+    str(cls.__dataclass_fields__["kind"].default): cls
+    for cls in (
+        Question, Illegal, Resolved, Undone, Confirmed, Answered, Corrected,
+        SetupAccepted, CubesPlaced, CastlesPlaced, CastlePending, CylinderPending,
+        CylinderMoved, Resumed, CameraStatus, LogNotWritten, Training, NewGame,
+        GameEnded, ButtonPressed, BareAsk, BareLearnt, BareRefused, GameStarted,
+        StateChanged,
+    )
+}  # fmt: skip
+
+#: The rules' event classes by kind (`Stamped`).
+ENGINE_KINDS: dict[str, type[Event]] = {
+    cls.kind: cls
+    for cls in vars(engine_events).values()
+    if isinstance(cls, type) and issubclass(cls, Event) and cls is not Event
+}
+#: Engine fields whose JSON name is a Python keyword (`referee.events.Event.to_json`).
+_ENGINE_NAMES = {"previous": "from"}
+
+
+def _typed(
+    kind: str, t: float | None, message: str | None, number: int | None, own: dict[str, Any]
+) -> TableEvent | None:
+    """The typed event of ``kind`` from its JSON fields; None for a kind not typed.
+    Raises on fields that do not fit (`from_json` keeps those as they came)."""
+    if kind in ENGINE_KINDS:
+        made = ENGINE_KINDS[kind]
+        values: dict[str, Any] = {
+            f.name: _from_json_value(own[_ENGINE_NAMES.get(f.name, f.name)], str(f.type))
+            for f in fields(made)
+        }
+        return Stamped(engine=made(**values), t=t, message=message, id=number)
+    typed = KINDS.get(kind)
+    if typed is None:
+        return None
+    given: dict[str, Any] = {}
+    for f in fields(typed):
+        if f.name in _COMMON:
+            continue
+        if f.name in own:
+            given[f.name] = _from_json_value(own[f.name], str(f.type))
+        elif f.name not in typed.unless_none and f.default is dataclasses.MISSING:
+            raise KeyError(f.name)
+    return typed(t=t, message=message, id=number, **given)
+
+
+def _message(text: str, data: Mapping[str, Any]) -> str:
+    """The message of an event's JSON: a `Said` again when it gave its msgid and fields."""
+    msgid, words = data.get("say"), data.get("words")
+    if not isinstance(msgid, str) or not isinstance(words, dict):
+        return text
+    again = Said(text)
+    again.msgid, again.words = msgid, words
+    return again
+
+
+def _json_value(value: object) -> object:
+    """A field's value as JSON: tuples as lists, mappings as objects, all the way down."""
+    if isinstance(value, tuple):
+        return [_json_value(item) for item in value]
+    if isinstance(value, Mapping):
+        return {key: _json_value(item) for key, item in value.items()}
+    return value
+
+
+def _from_json_value(value: object, annotation: str) -> object:
+    """A JSON value as the field declares it: a list becomes the tuple it was."""
+    if annotation.startswith("tuple") and isinstance(value, list):
+        return tuple(value)
+    return value
+
+
+def stamp(event: Event, t: float | None) -> Stamped:
     """An engine event as a table event: its record fields, ``t`` and its words."""
-    return TableEvent.of(event, t, say(event))
-
-
-def table_event(kind: str, t: float | None, message: str, **fields: Any) -> TableEvent:
-    """A table event; a `Said` message also gives its msgid and fields (``say``,
-    ``words``), so every box says it in its own language."""
-    if isinstance(message, Said):
-        fields = {**fields, "say": message.msgid, "words": message.words}
-    return TableEvent(kind, t, str(message), fields)
+    return Stamped(engine=event, t=t, message=say(event))
 
 
 def describe(event: Mapping[str, Any], tr: Translator = ENGLISH) -> str:

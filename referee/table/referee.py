@@ -55,7 +55,23 @@ from referee.setup import Player, Setup
 from referee.state import DISC_CYCLE
 from referee.table import doubts
 from referee.table.corrections import Corrections, Value, read, write
-from referee.table.events import TableEvent, stamp, table_event
+from referee.table.events import (
+    Answered,
+    CastlePending,
+    CastlesPlaced,
+    Confirmed,
+    Corrected,
+    CubesPlaced,
+    CylinderMoved,
+    CylinderPending,
+    Illegal,
+    Question,
+    Resolved,
+    SetupAccepted,
+    TableEvent,
+    Undone,
+    stamp,
+)
 from referee.table.journal import Changes, Journal
 from referee.table.problems import Problem, ProblemFound, find_problem, second_disc
 from referee.table.reading import (
@@ -136,8 +152,8 @@ class TableReferee:
         self.corrections = Corrections()
         self.t: float | None = None
         self.table: Table | None = None  # last settled table, as the camera saw it
-        self.illegal: TableEvent | None = None  # the illegal act standing now
-        self.question: TableEvent | None = None  # the question to the players standing now
+        self.illegal: Illegal | None = None  # the illegal act standing now
+        self.question: Question | None = None  # the question to the players standing now
         self.hands = hands
         self._untouched: dict[str, Untouched] = {}  # correction zone -> its untouched change
         self._accepted: Table | None = None  # last table judged with nothing standing
@@ -247,14 +263,16 @@ class TableReferee:
         """Take back the last accepted step; then ignore the table until it changes."""
         game = self.game
         if game is None or not game.move_stack:
-            return self._log([table_event("undone", self.t, said("Nothing to undo."), move=None)])
+            return self._log([Undone(t=self.t, message=said("Nothing to undo."), move=None)])
         self._undone_chores[len(game.move_stack)] = (game.move_stack[-1], self._chores)
         move = self._pop(game)
         self._chores = self._chores_stack.pop()
         self.corrections.forget_after(len(game.move_stack))
         self._ignore = self.table
         self._undone.append(move)
-        events = [table_event("undone", self.t, _undone_words(move), move=move_to_json(move))]
+        events: list[TableEvent] = [
+            Undone(t=self.t, message=_undone_words(move), move=move_to_json(move))
+        ]
         if self.illegal is not None or self.question is not None:
             events.append(self._resolved())
         return self._log(events)
@@ -289,7 +307,9 @@ class TableReferee:
             if done
             else said("Confirmed: nothing was pending.")
         )
-        events = [table_event("confirmed", self.t, message, done=[str(d) for d in done])]
+        events: list[TableEvent] = [
+            Confirmed(t=self.t, message=message, done=tuple(str(d) for d in done))
+        ]
         events += self._rule(self._mask(self.corrections.apply(table)))
         return self._log(events)
 
@@ -305,18 +325,18 @@ class TableReferee:
         question, table = self.question, self.table
         if question is None or table is None:
             raise RefusedError(said("there is no question to answer"))
-        zone = str(question["zone"])
+        zone = question.zone
         parts = doubts.parts(zone)
         if yes:
             self._vouched[zone] = tuple(read(table, part) for part in parts)
             for part in parts:
                 self.corrections.drop(part)  # what people said before no longer holds
             answered = N_("%(clause)s Answered yes, the camera is right.")
-        elif question.get("why") == "corrected":
+        elif question.why == "corrected":
             answered = N_("%(clause)s Answered no, the camera is wrong.")  # what was said holds
         else:
             fixes = {}
-            asked = question.get("part")  # "castles": the tile's cubes were not in question
+            asked = question.part  # "castles": the tile's cubes were not in question
             believed = self.corrections.apply(table)  # with what people already said
             for part in parts:
                 if asked is not None and part.split()[0] != asked:
@@ -342,17 +362,16 @@ class TableReferee:
             answered = N_("%(clause)s Answered no, the camera is wrong.")
         for part in parts:
             self._untouched.pop(part, None)
-        if yes and question.get("why") == "untouched":
+        if yes and question.why == "untouched":
             self._untouched.clear()  # the table is as the camera reads it, as if a hand came
         self._ignore = None
-        events = [
-            table_event(
-                "answered",
-                self.t,
-                said(answered, clause=_asked(question)),
+        events: list[TableEvent] = [
+            Answered(
+                t=self.t,
+                message=said(answered, clause=_asked(question)),
                 zone=zone,
                 answer="yes" if yes else "no",
-                code=question.get("code"),
+                code=question.code,
             )
         ]
         events += self._rule(self._mask(self.corrections.apply(table)))
@@ -372,7 +391,7 @@ class TableReferee:
         self._rechecked.add((" ".join(zone.replace(":", " ").split()), read(table, zone)))
         after = self.corrections.apply(table)
         message = _corrected(zone, read(before, zone), read(after, zone))
-        events = [table_event("corrected", self.t, message, zone=zone)]
+        events: list[TableEvent] = [Corrected(t=self.t, message=message, zone=zone)]
         self._ignore = None
         for part in doubts.parts(doubts.zone_of(" ".join(zone.replace(":", " ").split()))):
             self._untouched.pop(part, None)  # people said what is there
@@ -501,8 +520,8 @@ class TableReferee:
         question = self.question
         return (
             question is not None
-            and question.get("why") == "untouched"
-            and any(part in self._untouched for part in doubts.parts(str(question["zone"])))
+            and question.why == "untouched"
+            and any(part in self._untouched for part in doubts.parts(question.zone))
         )
 
     def _ask_untouched(self) -> list[TableEvent]:
@@ -543,17 +562,16 @@ class TableReferee:
         standing = self.question
         if (
             standing is not None
-            and standing["zone"] == zone
-            and standing["counts"] == counts
-            and standing["code"] == code
+            and standing.zone == zone
+            and standing.counts == counts
+            and standing.code == code
         ):
             return []
         game = self.game
         self.illegal = None
-        self.question = table_event(
-            "question",
-            self.t,
-            doubts.question(table, zone, part, self.reading.holder),
+        self.question = Question(
+            t=self.t,
+            message=doubts.question(table, zone, part, self.reading.holder),
             zone=zone,
             part=part.split()[0] if part and zone.startswith("territory") else None,
             counts=counts,
@@ -765,17 +783,16 @@ class TableReferee:
         self._journal.pop(move)
         return move
 
-    def _resolved(self) -> TableEvent:
-        standing: Mapping[str, object] = self.illegal or self.question or {}
+    def _resolved(self) -> Resolved:
+        standing = self.illegal or self.question
         self.illegal = self.question = None
         self._held_since = None
         self._held_zones = ()
-        return table_event(
-            "resolved",
-            self.t,
-            said("The table is back in order."),
-            code=standing.get("code"),
-            player=standing.get("player"),
+        return Resolved(
+            t=self.t,
+            message=said("The table is back in order."),
+            code=None if standing is None else standing.code,
+            player=None if standing is None else standing.player,
         )
 
     def _raise(self, problem: Problem, table: Table) -> list[TableEvent]:
@@ -817,8 +834,8 @@ class TableReferee:
         standing = self.illegal
         if (
             standing is not None
-            and standing["code"] == problem.code
-            and standing["message"] == problem.message
+            and standing.code == problem.code
+            and standing.message == problem.message
         ):
             return []
         game = self.game
@@ -826,10 +843,9 @@ class TableReferee:
         if not held:
             self._held_since = self.t
             self._held_zones = tuple(zones)
-        self.illegal = table_event(
-            "illegal",
-            self.t,
-            problem.message,
+        self.illegal = Illegal(
+            t=self.t,
+            message=problem.message,
             code=problem.code,
             player=problem.player,
             round=game.round if game else 0,
@@ -1018,11 +1034,10 @@ class TableReferee:
                 out.append(stamp(event, self.t))
                 if isinstance(event, CastleBuilt | CastleTaken) and self._chores.castles:
                     out.append(
-                        table_event(
-                            "castle-pending",
-                            self.t,
-                            self.reading.castle_words(self._chores.castles, sentence=True),
-                            territories=sorted(self._chores.castles),
+                        CastlePending(
+                            t=self.t,
+                            message=self.reading.castle_words(self._chores.castles, sentence=True),
+                            territories=tuple(sorted(self._chores.castles)),
                             side=event.side,
                         )
                     )
@@ -1064,7 +1079,7 @@ class TableReferee:
                 "The emperor is back where he stood: %(player)s's move is taken back.",
                 player=last.player,
             )
-        return [table_event("undone", self.t, message, move=move_to_json(last))]
+        return [Undone(t=self.t, message=message, move=move_to_json(last))]
 
     # ---------------------------------------------------------- set-up phase
 
@@ -1110,16 +1125,15 @@ class TableReferee:
         self.game = Game(setup)
         self._chores = Chores(back={p.seat or "": DISCS for p in self.players})
         standing = self.illegal is not None or self.question is not None
-        out = [self._resolved()] if standing else []
+        out: list[TableEvent] = [self._resolved()] if standing else []
         out.append(
-            table_event(
-                "setup",
-                self.t,
-                _setup_words(self.players, setup, unsure),
-                unconfirmed=unsure,
-                territories=list(setup.territories),
+            SetupAccepted(
+                t=self.t,
+                message=_setup_words(self.players, setup, unsure),
+                unconfirmed=tuple(unsure),
+                territories=tuple(setup.territories),
                 emperor=setup.emperor,
-                reserves={name: list(r) for name, r in setup.reserves.items()},
+                reserves={name: tuple(r) for name, r in setup.reserves.items()},
             )
         )
         return out + self._judge(table)
@@ -1415,11 +1429,10 @@ class TableReferee:
         }
         if chores.castles and not castles:
             out.append(
-                table_event(
-                    "castles-placed",
-                    self.t,
-                    said("The castles stand as the rules say."),
-                    territories=sorted(chores.castles),
+                CastlesPlaced(
+                    t=self.t,
+                    message=said("The castles stand as the rules say."),
+                    territories=tuple(sorted(chores.castles)),
                 )
             )
         cylinders = {}
@@ -1429,10 +1442,9 @@ class TableReferee:
             if seen == place:
                 if colour in self._cylinders_said:
                     out.append(
-                        table_event(
-                            "cylinder-moved",
-                            self.t,
-                            said(
+                        CylinderMoved(
+                            t=self.t,
+                            message=said(
                                 "The %(colour)s cylinder is on %(place)s.",
                                 colour=colour,
                                 place=self.reading.holder(place),
@@ -1448,10 +1460,9 @@ class TableReferee:
             owed.add(colour)
             if colour not in self._cylinders_said:
                 out.append(
-                    table_event(
-                        "cylinder-pending",
-                        self.t,
-                        self.reading.cylinder_words(game, colour, sentence=True),
+                    CylinderPending(
+                        t=self.t,
+                        message=self.reading.cylinder_words(game, colour, sentence=True),
                         colour=colour,
                         to=self.reading.cylinder_place(game, colour),
                     )
@@ -1491,10 +1502,9 @@ class TableReferee:
         ]
         want = game.cubes_to_play(actor)
         return [
-            table_event(
-                "cubes-placed",
-                self.t,
-                said(
+            CubesPlaced(
+                t=self.t,
+                message=said(
                     "%(player)s has placed %(count)s of %(of)s cubes: %(clauses)s.",
                     player=actor,
                     count=placed,
@@ -1502,8 +1512,8 @@ class TableReferee:
                     clauses=[clause(w) for w in where],
                 ),
                 player=actor,
-                court=court.colours(),
-                territories={str(t): c.colours() for t, c in territories.items()},
+                court=tuple(court.colours()),
+                territories={str(t): tuple(c.colours()) for t, c in territories.items()},
                 count=placed,
                 of=want,
             )
@@ -1608,12 +1618,12 @@ def _undone_words(move: Move) -> Said:
     )
 
 
-def _asked(question: TableEvent) -> object:
+def _asked(question: Question) -> object:
     """The standing question as a field of the answer (`clause`): its msgid and fields
     where it has them, else its words."""
-    if question.get("say"):
-        return {"say": question["say"], "words": question.get("words") or {}}
-    return str(question["message"])
+    if isinstance(question.message, Said) and question.message.msgid:
+        return {"say": question.message.msgid, "words": question.message.words or {}}
+    return str(question.message)
 
 
 def _corrected(zone: str, before: Value, after: Value) -> Said:

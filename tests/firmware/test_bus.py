@@ -5,11 +5,11 @@ from __future__ import annotations
 import threading
 
 from firmware.bus import EventBus, Gap
-from referee.table.events import TableEvent
+from referee.table.events import OtherEvent
 
 
-def tick(n: int) -> TableEvent:
-    return TableEvent("tick", None, fields={"n": n})
+def tick(n: int) -> OtherEvent:
+    return OtherEvent(kind="tick", fields={"n": n})
 
 
 def test_thirty_readers_see_every_event_in_order() -> None:

@@ -12,7 +12,7 @@ from firmware.view import View, game_view, setup_view
 from referee.check import check_file
 from referee.events import CastleBuilt
 from referee.setup import Player
-from referee.table.events import TableEvent, stamp, table_event
+from referee.table.events import Corrected, TableEvent, stamp
 
 PLAYERS = [Player("Anna", "white", "south"), Player("Bob", "black", "north")]
 
@@ -25,7 +25,7 @@ def test_a_stamped_engine_event_keeps_its_record_fields_first() -> None:
 
 
 def test_a_table_event_goes_through_json_and_back() -> None:
-    event = table_event("corrected", 12.0, "Corrected.", zone="territory:7").published(4)
+    event = Corrected(t=12.0, message="Corrected.", zone="territory:7").published(4)
     data = json.loads(json.dumps(event.to_json()))
     assert list(data) == ["kind", "t", "zone", "message", "id"]
     again = TableEvent.from_json(data)

@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 
 from conftest import sse_messages
 from referee.events import Event
-from referee.table.events import TableEvent
+from referee.table.events import Stamped, TableEvent
 from web.preview import PreviewHub
 
 
@@ -154,7 +154,7 @@ class SilentHub(PreviewHub):
     def _publish(self, events: Sequence[Event | TableEvent]) -> None:
         for event in events:
             if isinstance(event, Event):
-                event = TableEvent.of(event, 0.0)
+                event = Stamped(engine=event, t=0.0)
             self.bus.publish(event)
 
 
