@@ -946,16 +946,16 @@ class Reader:
             share = (shares[r] if shares is not None
                      else (labels[iy, ix] == colours.CLASS_OF[colour]).mean(axis=1))
             if self._comparison is not None and cell.zone.seat in self._cards:
-                # Against the bare table the row's colour is the cubes alone: its extent,
-                # less the wide gaps seen in it, counts the cubes.
-                # From its first to its last sample of the colour: a wide gap counts
-                # whole whether the blur left a trace of colour in it or not.
-                seen = np.flatnonzero(share >= ROW_SHARE)
+                # Against the bare table the row's colour is the cubes alone: each run of
+                # it between the gaps that show counts its own cubes (`RowModel`).
+                seen = np.flatnonzero(share >= self.rows.share)
                 covered = float(seen[-1] - seen[0] + 1) / self.scale if len(seen) else 0.0
-                gaps = self.rows.wide_gaps(share, self.rows.gap_depth)
-                cubes = self.rows.cubes(covered, along, gaps)
-                n = round(cubes) if cubes >= 0.5 else 0
-                self._doubt(cell, _margin(cubes, n - 0.5, n + 0.5))
+                n, estimates = self.rows.count(self.rows.runs(share, self.scale))
+                for x in estimates:
+                    k = max(1, int(np.floor(x + 0.5)))
+                    # A run counted one cube however short it is is doubted only when it
+                    # is nearly long enough for two.
+                    self._doubt(cell, _margin(x, k - 0.5 if k > 1 else -1.0, k + 0.5))
                 if self.debug is not None:
                     self.debug.append(("row", cell.zone.seat, colour, covered, along, n,
                                        np.asarray(share, np.float32)))

@@ -18,7 +18,7 @@ from vision.calibration import CalibrationError, calibrate, load, reader_for, sa
 from vision.layout import load_layout
 from vision.occlusion import HANDS_FITTED
 from vision.reader import DISCS_FITTED, EMPEROR_FITTED, Reader
-from vision.reference import FITTED, ROWS_FITTED, BareTable, BareTableError
+from vision.reference import FITTED, ROWS_FITTED, BareTable, BareTableError, RowModel
 from vision.render import landscape
 from vision.render import scene as scenes
 from vision.render.pieces import Piece
@@ -188,6 +188,33 @@ def test_the_row_fitting_script_reproduces_its_stored_check() -> None:
     assert stored["command"].endswith(f"--frames {frames} --first-seed {first}")
     again = fit_rows.fit(stored["check"]["frames"], first)
     assert again["model"] == stored["check"]["model"]
+
+
+def test_a_rows_gaps_never_add_up_to_a_cube() -> None:
+    """Nine cubes laid with a gap after every one, a wider one after the fifth, and a
+    speck of colour blurred at a seam: each run of the colour counts its own cubes, so
+    the gaps (36 mm in all, nearly four cubes' length) count none."""
+    model = RowModel.load()
+    cube = round(model.per_cube_mm - model.offset_mm)           # a lone cube's run
+    share = np.zeros(200)
+    at = 3
+    for k in range(9):
+        share[at:at + cube] = 0.9
+        at += cube + (8 if k == 4 else 3)
+    share[at + 5] = 0.9                                          # a 1 mm speck
+    assert model.count(model.runs(share, 1.0))[0] == 9
+    # Two touching cubes make one run twice as long: two cubes.
+    pair = np.zeros(60)
+    pair[5:5 + 2 * cube] = 0.9
+    assert model.count(model.runs(pair, 1.0))[0] == 2
+
+
+def test_the_path_traced_rows_are_never_taken_from_held_out_frames(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        _script("cycles_rows").main(["--seeds", "8-9", "900001"])
+    assert stop.value.code == 2
+    assert "only tuning seeds" in capsys.readouterr().err
 
 
 
