@@ -27,6 +27,7 @@ from typing import Any, Protocol
 
 from firmware.config import GpioConfig
 from firmware.hub import CommandError
+from referee.announcements import clause, said
 
 #: The two buttons, by the name `Hub.press` knows them.
 BUTTONS = ("majorities", "confirm")
@@ -114,10 +115,10 @@ class Controls:
                 self.last_reply = self._hub.press(name, long=long)
             except CommandError as exc:
                 self.last_reply = {"error": str(exc)}
-                self._say(f"{name} button: {exc}")
+                self._say(_refused(name, exc.message))
             except Exception as exc:  # a button thread must survive anything the hub does
                 self.last_reply = {"error": str(exc)}
-                self._say(f"{name} button failed: {exc!r}")
+                self._say(_failed(name, repr(exc)))
 
     # -- outputs
 
@@ -184,5 +185,32 @@ def open_controls(
             warnings.simplefilter("ignore")  # gpiozero warns for every factory it tries
             return Controls(hub, pin_factory=pin_factory, pins=pins, say=say)
     except Exception as exc:  # BadPinFactory, GPIOPinInUse, PermissionError …
-        say(f"gpio: buttons, LEDs and buzzer unavailable ({exc}); running without them")
+        say(
+            said(  # in the table's language where ``say`` is `firmware.run.telling`'s
+                "gpio: buttons, LEDs and buzzer unavailable (%(reason)s); running without them",
+                reason=str(exc),
+            )
+        )
         return NoControls()
+
+
+# The operator's lines about a press, `said` messages (``say`` is `firmware.run.telling`'s
+# in the appliance: the table's language); the English is word for word what it was.
+
+
+def _refused(button: str, why: str) -> str:
+    """Why the hub refused a press (its `CommandError`'s words, kept as a clause)."""
+    if button == "confirm":
+        return said("confirm button: %(clause)s", clause=clause(why))
+    if button == "majorities":
+        return said("majorities button: %(clause)s", clause=clause(why))
+    return f"{button} button: {why}"
+
+
+def _failed(button: str, reason: str) -> str:
+    """A press that failed for a reason nobody worded (the error's own ``repr``)."""
+    if button == "confirm":
+        return said("confirm button failed: %(reason)s", reason=reason)
+    if button == "majorities":
+        return said("majorities button failed: %(reason)s", reason=reason)
+    return f"{button} button failed: {reason}"

@@ -4,7 +4,9 @@ INPUT is a ``.jsonl`` file of ``carolus-snapshot/1`` lines, a folder of images (
 order) or a video file; images and video go through `vision` first. The table referee
 turns the stream into events (one JSON object per line with ``--json``, else a
 commentary) and the game record. Bad input is one line on stderr and exit 2; whatever
-was refereed before the bad line is still written to ``--record``.
+was refereed before the bad line is still written to ``--record``. Those lines, the
+progress line and the notes at the end are `said` messages told in ``--language``
+(issue 17; English word for word without one).
 
 Nobody answers the referee's questions unless ``--ask`` is given: then a person (or a
 program playing one) answers each on stdin, as the buttons and the page do in the
@@ -22,7 +24,16 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from referee.announcements import ENGLISH, Translator, render, said, speaks_english, translated
+from referee.announcements import (
+    ENGLISH,
+    Translator,
+    clause,
+    illegal_detail,
+    render,
+    said,
+    speaks_english,
+    translated,
+)
 from referee.errors import RefusedError
 from referee.terminal import for_terminal, json_for_terminal, say
 
@@ -37,7 +48,14 @@ DEFAULT_FPS = 5.0
 
 
 class InputError(ValueError):
-    """The input cannot be refereed; the message names the file, line and field."""
+    """The input cannot be refereed; the message (a `said` message where this module
+    words it) names the file, line and field."""
+
+    def __init__(self, message: str, where: str = "") -> None:
+        super().__init__(f"{where}: {message}" if where else message)
+        self.message = message
+        #: the file's line or the video's frame it is about (a `said` message for a frame)
+        self.where = where
 
 
 def register(subparsers: Any) -> None:
@@ -102,12 +120,32 @@ def parse_players(text: str) -> list[Any]:
         name, colon, castles = rest.partition(":")
         seat, name, castles = seat.strip(), name.strip(), castles.strip()
         if not eq or not colon or not name:
-            raise InputError(f"--players: {item!r} is not SEAT=NAME:CASTLES")
+            raise InputError(
+                said(
+                    "%(option)s: %(given)s is not %(typed)s",
+                    option="--players",
+                    given=repr(item),
+                    typed="SEAT=NAME:CASTLES",
+                )
+            )
         if seat not in SEATS:
-            raise InputError(f"--players: unknown seat {seat!r} (seats: {', '.join(SEATS)})")
+            raise InputError(
+                said(
+                    "%(option)s: unknown seat %(given)s (seats: %(typed)s)",
+                    option="--players",
+                    given=repr(seat),
+                    typed=", ".join(SEATS),
+                )
+            )
         if castles not in CASTLE_COLOURS:
             raise InputError(
-                f"--players: {name}'s castles {castles!r} are not {', '.join(CASTLE_COLOURS)}"
+                said(
+                    "%(option)s: %(player)s's castles %(given)s are not %(typed)s",
+                    option="--players",
+                    player=name,
+                    given=repr(castles),
+                    typed=", ".join(CASTLE_COLOURS),
+                )
             )
         players.append(Player(name, castles, seat))
     return players
@@ -124,12 +162,18 @@ def run_follow(args: argparse.Namespace) -> int:
         players = parse_players(args.players)
         referee = TableReferee(players)
     except (InputError, ValueError) as exc:
-        return _fail(str(exc) if isinstance(exc, InputError) else f"--players: {exc}")
+        if isinstance(exc, InputError):
+            return _fail(exc.message, tr)
+        why = exc.message if isinstance(exc, RefusedError) else str(exc)
+        return _fail(why, tr, "--players")
     if args.fps is not None and args.fps <= 0:
-        return _fail(f"--fps {args.fps:g}: must be positive")
+        return _fail(
+            said("%(option)s %(given)s: must be positive", option="--fps", given=f"{args.fps:g}"),
+            tr,
+        )
     seats = [p.seat for p in players]
-    progress = Progress(sys.stderr) if sys.stderr.isatty() else None
-    error: str | None = None
+    progress = Progress(sys.stderr, tr) if sys.stderr.isatty() else None
+    error: InputError | None = None
 
     def emit(events: Sequence[TableEvent]) -> None:
         for event in events:
@@ -152,22 +196,30 @@ def run_follow(args: argparse.Namespace) -> int:
             if progress:
                 progress.show(snapshot.t, done)
     except InputError as exc:
-        error = str(exc)
+        error = exc
     finally:
         if progress:
             progress.clear()
-    status = _write_record(referee, args.record)
+    status = _write_record(referee, args.record, tr)
     if args.record is None and referee.game is None and error is None:
-        say(f"no game began: {_why_no_game(referee)}", file=sys.stderr)
+        no_game = said("no game began: %(clause)s", clause=clause(_why_no_game(referee, tr)))
+        say(translated(no_game, tr), file=sys.stderr)
         status = 1
     if error is not None:
-        return _fail(error)
+        return _fail(error.message, tr, error.where)
     if referee.illegal is not None:
-        say(
-            f"note: the stream ends on an illegal act: {referee.illegal.message}",
-            file=sys.stderr,
+        note = said(
+            "note: the stream ends on an illegal act: %(reason)s",
+            reason=_illegal_words(referee.illegal, tr),
         )
+        say(translated(note, tr), file=sys.stderr)
     return status
+
+
+def _illegal_words(illegal: Any, tr: Translator) -> str:
+    """What the illegal act was, in ``tr``'s language (the referee's English message in
+    English)."""
+    return str(illegal.message) if speaks_english(tr) else illegal_detail(illegal, tr)
 
 
 class Person:
@@ -195,9 +247,7 @@ class Person:
         self.gone = False
         self.asked: object = None  # the last question asked (a new one is a new object)
 
-    def answer(
-        self, referee: TableReferee, emit: Callable[[Sequence[TableEvent]], None]
-    ) -> None:
+    def answer(self, referee: TableReferee, emit: Callable[[Sequence[TableEvent]], None]) -> None:
         """Answer every new question standing now (answers may raise new ones)."""
         while not self.gone:
             question = referee.question
@@ -266,38 +316,58 @@ class Person:
         self.stdout.flush()
 
 
-def _why_no_game(referee: Any) -> str:
-    """Why the set-up was never accepted, in words: a question nobody answered, a set-up
-    that reads wrong, or no disc ever taken from full trays."""
-    if referee.question is not None:
-        return (
-            f"the set-up waits for an answer to {referee.question['message']!r} "
-            "(--ask lets a person answer)"
+def _why_no_game(referee: Any, tr: Translator = ENGLISH) -> str:
+    """Why the set-up was never accepted, a `said` message: a question nobody answered
+    (quoted as ``tr`` says it), a set-up that reads wrong, or no disc ever taken from
+    full trays."""
+    question = referee.question
+    if question is not None:
+        asked = question.message if speaks_english(tr) else render(question, tr)
+        return said(
+            "the set-up waits for an answer to %(given)s (%(typed)s lets a person answer)",
+            given=repr(asked),
+            typed="--ask",
         )
     if referee.illegal is not None:
-        return f"the set-up is wrong: {referee.illegal['message']}"
-    return (
+        return said("the set-up is wrong: %(reason)s", reason=_illegal_words(referee.illegal, tr))
+    return said(
         "the table never showed every player's 5 discs in the tray and then one leaving it "
-        "(check the seats in --players)"
+        "(check the seats in %(option)s)",
+        option="--players",
     )
 
 
-def _write_record(referee: Any, out: Path | None) -> int:
+def _write_record(referee: Any, out: Path | None, tr: Translator = ENGLISH) -> int:
     record = referee.record()
     if out is None:
         return 0
     if record is None:
-        say(f"{out}: not written: no game began: {_why_no_game(referee)}", file=sys.stderr)
+        unwritten = said(
+            "%(file)s: not written: no game began: %(clause)s",
+            file=str(out),
+            clause=clause(_why_no_game(referee, tr)),
+        )
+        say(translated(unwritten, tr), file=sys.stderr)
         return 1
     try:
         out.write_text(record.dumps(), encoding="utf-8")
     except OSError as exc:
-        return _fail(f"{out}: cannot write the record ({exc.strerror or exc})")
+        return _fail(
+            said(
+                "%(file)s: cannot write the record (%(reason)s)",
+                file=str(out),
+                reason=str(exc.strerror or exc),
+            ),
+            tr,
+        )
     return 0
 
 
-def _fail(message: str) -> int:
-    say(f"carolus follow: {message}", file=sys.stderr)
+def _fail(message: str, tr: Translator = ENGLISH, where: str = "") -> int:
+    """Say why ``carolus follow`` stops, in ``tr``'s language, after what it is about
+    (``where``: a flag, a file's line, a video's frame); exit code 2."""
+    said_where = f"{translated(where, tr)}: " if where else ""
+    say(f"carolus follow: {said_where}{translated(message, tr)}", file=sys.stderr)
     return 2
 
 
@@ -312,15 +382,19 @@ def snapshots(
     if path.is_dir():
         yield from _images(path, args, seats)
     elif not path.exists():
-        raise InputError(f"{path}: no such file or folder")
+        raise InputError(said("%(file)s: no such file or folder", file=str(path)))
     elif path.suffix.lower() == ".jsonl":
         yield from _jsonl(path, seats)
     elif path.suffix.lower() in VIDEO_SUFFIXES:
         yield from _video(path, args, seats)
     else:
         raise InputError(
-            f"{path}: not a .jsonl file, an image folder or a video "
-            f"({', '.join(sorted(VIDEO_SUFFIXES))})"
+            said(
+                "%(file)s: not a %(typed)s file, an image folder or a video (%(typed2)s)",
+                file=str(path),
+                typed=".jsonl",
+                typed2=", ".join(sorted(VIDEO_SUFFIXES)),
+            )
         )
 
 
@@ -331,7 +405,13 @@ def _jsonl(path: Path, seats: list[str]) -> Iterator[tuple[Snapshot, float | Non
         size = path.stat().st_size or 1
         handle = path.open("rb")
     except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        raise InputError(
+            said(
+                "%(file)s: cannot read (%(reason)s)",
+                file=str(path),
+                reason=str(exc.strerror or exc),
+            )
+        ) from None
     read = 0
     with handle:
         for number, raw in enumerate(handle, start=1):
@@ -342,13 +422,22 @@ def _jsonl(path: Path, seats: list[str]) -> Iterator[tuple[Snapshot, float | Non
             try:
                 data = json.loads(raw)
             except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-                cut = "" if raw.endswith(b"\n") else " (the line is cut short: truncated file?)"
                 reason = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
-                raise InputError(f"{where}: not JSON: {reason}{cut}") from None
+                if raw.endswith(b"\n"):
+                    raise InputError(
+                        said("%(file)s: not JSON: %(reason)s", file=where, reason=reason)
+                    ) from None
+                raise InputError(
+                    said(
+                        "%(file)s: not JSON: %(reason)s (the line is cut short: truncated file?)",
+                        file=where,
+                        reason=reason,
+                    )
+                ) from None
             try:
                 snapshot = parse_snapshot(data)
             except SnapshotError as exc:
-                raise InputError(f"{where}: {exc}") from None
+                raise InputError(str(exc), where) from None  # its field and value, in English
             _check_seats(snapshot, seats, where)
             yield snapshot, read / size
 
@@ -363,7 +452,10 @@ def _check_seats(snapshot: Snapshot, seats: list[str], where: str) -> None:
             ("discs", snapshot.discs),
         ):
             if seat not in zone:
-                raise InputError(f"{where}: {name}.{seat}: missing, but a player sits there")
+                raise InputError(
+                    said("%(field)s: missing, but a player sits there", field=f"{name}.{seat}"),
+                    where,
+                )
 
 
 def _vision(args: argparse.Namespace) -> Any:
@@ -372,20 +464,24 @@ def _vision(args: argparse.Namespace) -> Any:
         from vision.layout import LayoutError, load_layout
     except (ImportError, AttributeError) as exc:
         raise InputError(
-            f"{args.input}: reading images needs the vision package ({exc}); "
-            "give a .jsonl of snapshots instead"
+            said(
+                "%(file)s: reading images needs the %(typed)s package (%(reason)s); give a "
+                "%(typed2)s of snapshots instead",
+                file=str(args.input),
+                typed="vision",
+                reason=str(exc),
+                typed2=".jsonl",
+            )
         ) from None
     try:
         layout = load_layout(args.layout)
         calib = load(args.calibration) if args.calibration else None
         return reader_for(layout, calib)
     except (LayoutError, CalibrationError, OSError, ValueError) as exc:
-        raise InputError(str(exc)) from None
+        raise InputError(str(exc)) from None  # the vision's words: file, field and value
 
 
-def _parse_frame(
-    reader: Any, frame: Any, t: float, where: str, seats: list[str]
-) -> Snapshot:
+def _parse_frame(reader: Any, frame: Any, t: float, where: str, seats: list[str]) -> Snapshot:
     import cv2
 
     from referee.table.snapshot import SnapshotError, parse_snapshot
@@ -393,7 +489,7 @@ def _parse_frame(
     try:
         snapshot = parse_snapshot(reader.read(frame, t))
     except (SnapshotError, ValueError, cv2.error) as exc:
-        raise InputError(f"{where}: {exc}") from None
+        raise InputError(str(exc), where) from None  # the snapshot's field and value, in English
     _check_seats(snapshot, seats, where)
     return snapshot
 
@@ -403,7 +499,13 @@ def _images(
 ) -> Iterator[tuple[Snapshot, float | None]]:
     files = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
     if not files:
-        raise InputError(f"{folder}: no images ({', '.join(sorted(IMAGE_SUFFIXES))}) in the folder")
+        raise InputError(
+            said(
+                "%(file)s: no images (%(typed)s) in the folder",
+                file=str(folder),
+                typed=", ".join(sorted(IMAGE_SUFFIXES)),
+            )
+        )
     reader = _vision(args)
     import cv2
     import numpy as np
@@ -413,7 +515,7 @@ def _images(
         data = np.fromfile(str(path), np.uint8)
         frame = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
         if frame is None:
-            raise InputError(f"{path}: not an image file")
+            raise InputError(said("%(file)s: not an image file", file=str(path)))
         yield _parse_frame(reader, frame, round(i / fps, 3), str(path), seats), (i + 1) / len(files)
 
 
@@ -425,7 +527,7 @@ def _video(
 
     capture = cv2.VideoCapture(str(path))
     if not capture.isOpened():
-        raise InputError(f"{path}: cannot open the video")
+        raise InputError(said("%(file)s: cannot open the video", file=str(path)))
     rate = capture.get(cv2.CAP_PROP_FPS) or 25.0
     total = int(capture.get(cv2.CAP_PROP_FRAME_COUNT)) or 0
     every = max(1, round(rate / args.fps)) if args.fps else 1
@@ -436,21 +538,23 @@ def _video(
             if not ok:
                 break
             if index % every == 0:
-                where = f"{path}: frame {index}"
+                where = said("%(file)s: frame %(count)s", file=str(path), count=index)
                 done = (index + 1) / total if total else None
                 yield _parse_frame(reader, frame, round(index / rate, 3), where, seats), done
             index += 1
     finally:
         capture.release()
     if index == 0:
-        raise InputError(f"{path}: the video has no readable frames")
+        raise InputError(said("%(file)s: the video has no readable frames", file=str(path)))
 
 
 class Progress:
-    """A one-line progress indicator on a terminal's stderr, at most 4 updates a second."""
+    """A one-line progress indicator on a terminal's stderr, at most 4 updates a second,
+    in ``tr``'s language."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, tr: Translator = ENGLISH) -> None:
         self.stream = stream
+        self.tr = tr
         self.last = 0.0
         self.shown = False
 
@@ -463,8 +567,10 @@ class Progress:
         if done is not None:
             parts.append(f"{done * 100:5.1f}%")
         if t is not None:
-            parts.append(f"table time {t:.1f}s")
-        self.stream.write("\r  following… " + "  ".join(parts) + "  ")
+            table_time = said("table time %(seconds)ss", seconds=f"{t:.1f}")
+            parts.append(translated(table_time, self.tr))
+        following = translated(said("following…"), self.tr)
+        self.stream.write(f"\r  {following} " + "  ".join(parts) + "  ")
         self.stream.flush()
         self.shown = True
 

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from firmware.config import Config
-from referee.announcements import render
+from referee.announcements import render, said
 from web.i18n import LANGUAGES, translations
 
 #: Event kinds worth saying aloud (the rest are visible on the display and the page).
@@ -51,6 +51,9 @@ SPOKEN = frozenset(
 
 Runner = Callable[..., Any]
 
+#: How to get espeak-ng, as typed (the same in every language).
+INSTALL = "sudo apt install espeak-ng"
+
 
 class Voice:
     """Speaks lines in the background; does nothing when disabled or espeak-ng is missing."""
@@ -78,11 +81,11 @@ class Voice:
         self.program = which("espeak-ng") if enabled else None
         self.enabled = self.program is not None
         if enabled and not self.enabled:
-            say("voice: espeak-ng not found (sudo apt install espeak-ng); running silent")
+            say(said("voice: espeak-ng not found (%(typed)s); running silent", typed=INSTALL))
         self.language = language.strip().replace("_", "-").split("-")[0].lower()
         if self.language not in LANGUAGES:
             if self.enabled:
-                say(f"voice: no announcements in {language}; speaking English")
+                say(said("voice: no announcements in %(given)s; speaking English", given=language))
             self.language = "en"
         self._tr = translations(self.language)
         self.voice = voice or self.language
@@ -155,4 +158,4 @@ class Voice:
             except (OSError, subprocess.SubprocessError) as exc:
                 if not self._failed:  # say it once, keep trying with the next line
                     self._failed = True
-                    self._say(f"voice: espeak-ng failed ({exc})")
+                    self._say(said("voice: espeak-ng failed (%(reason)s)", reason=str(exc)))

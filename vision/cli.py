@@ -1,12 +1,17 @@
 """`carolus mat` and `carolus vision calibrate|read`.
 
 Heavy libraries are imported inside the handlers so that building the parser stays fast.
+The commands' own words (bad input, what was written, a mat not found) are `said`
+messages told in ``--language`` (issue 17); the catalogs (``referee.announcements``,
+``web.i18n``) are imported only when something is said, at the command line's edge,
+so the vision package itself imports neither. The English is word for word what it was.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -15,15 +20,38 @@ if TYPE_CHECKING:
     import numpy as np
 
 
+def N_(msgid: str) -> str:
+    """A msgid marked for the catalogs (``-k N_``), said later."""
+    return msgid
+
+
+def said(msgid: str, /, **words: object) -> str:
+    """`referee.announcements.said`, imported when a message is made."""
+    from referee.announcements import said as message
+
+    return message(msgid, **words)
+
+
+def _language_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--language",
+        metavar="LANG",
+        default=None,
+        help="the command's own words: en, de, it, hu or fi (default en)",
+    )
+
+
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     mat = subparsers.add_parser("mat", help="write the printable mat or the default layout")
     mat.add_argument("--png", type=Path, help="write the mat as a PNG image")
     mat.add_argument("--px-per-mm", type=float, default=4.0, help="PNG resolution (default 4)")
     mat.add_argument("--pdf", type=Path, help="write the mat tiled onto sheets as a PDF")
     mat.add_argument("--paper", choices=("A4", "A3"), default="A3", help="PDF sheet size")
-    mat.add_argument("--layout", type=Path, dest="layout_out",
-                     help="write the default layout JSON here")
+    mat.add_argument(
+        "--layout", type=Path, dest="layout_out", help="write the default layout JSON here"
+    )
     mat.add_argument("--from", type=Path, dest="layout_in", help="render this layout instead")
+    _language_flag(mat)
     mat.set_defaults(handler=run_mat)
 
     vision = subparsers.add_parser("vision", help="read the table from camera frames")
@@ -32,13 +60,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     cal.add_argument("image", type=Path)
     cal.add_argument("--out", type=Path, required=True, help="calibration file to write")
     cal.add_argument("--layout", type=Path, help="layout file (default: the shipped mat)")
+    _language_flag(cal)
     cal.set_defaults(handler=run_calibrate)
     read = sub.add_parser("read", help="print one snapshot (JSON line) per image")
     read.add_argument("images", type=Path, nargs="+")
     read.add_argument("--calibration", type=Path)
     read.add_argument("--layout", type=Path)
-    read.add_argument("--fps", type=float, default=None,
-                      help="give each snapshot t = index / fps")
+    read.add_argument("--fps", type=float, default=None, help="give each snapshot t = index / fps")
+    _language_flag(read)
     read.set_defaults(handler=run_read)
     vision.set_defaults(handler=lambda args: _usage(vision))
 
@@ -48,9 +77,86 @@ def _usage(parser: argparse.ArgumentParser) -> int:
     return 2
 
 
-def _fail(message: str) -> int:
-    print(f"carolus: {message}", file=sys.stderr)
+def _tell(args: argparse.Namespace, message: str, before: str = "") -> None:
+    """A line on stderr: a `said` message in ``--language`` (English without one), the
+    vision's own reasons said again where the catalogs know them (`_reason`)."""
+    from referee.announcements import translated
+    from referee.terminal import for_terminal
+
+    name = getattr(args, "language", None)
+    if name:
+        from web.i18n import closest, translations
+
+        message = translated(message, translations(closest(name)))
+    print(for_terminal(before + message), file=sys.stderr)
+
+
+def _fail(args: argparse.Namespace, message: str, where: str = "") -> int:
+    """Say why the command stops (after the file it is about), exit code 2."""
+    _tell(args, _reason(message), f"carolus: {where}: " if where else "carolus: ")
     return 2
+
+
+def _clause(text: str) -> object:
+    from referee.announcements import clause
+
+    return clause(_reason(text))
+
+
+#: The vision's own reasons (`vision.calibration`, `vision.markers`: plain English), each
+#: matched to the message that says it again in every language; anything else is shown
+#: as the vision words it. A reason reworded there is shown in English until added here.
+_REASONS: tuple[tuple[str, str], ...] = (
+    (
+        r"not a calibration frame: the mat's markers are not found",
+        N_("not a calibration frame: the mat's markers are not found"),
+    ),
+    (
+        r"not a calibration frame: the swatches for the (?P<colours>.+) cube hold no cube "
+        r"\(put each piece on its calibration spot\)",
+        N_(
+            "not a calibration frame: the swatches for the %(colours)s cube hold no cube "
+            "(put each piece on its calibration spot)"
+        ),
+    ),
+    (r"no marker of the mat in the frame", N_("no marker of the mat in the frame")),
+    (
+        r"the markers found do not agree on where the mat lies",
+        N_("the markers found do not agree on where the mat lies"),
+    ),
+    (
+        r"(?P<count>\d+) of the mat's (?P<count2>\d+) markers found, at least (?P<count3>\d+) "
+        r"are needed",
+        N_("%(count)s of the mat's %(count2)s markers found, at least %(count3)s are needed"),
+    ),
+    (
+        r"the (?P<count>\d+) markers found \(ids (?P<typed>[\d, ]+)\) span only "
+        r"(?P<size>\d+ x \d+) mm of the (?P<size2>\d+ x \d+) mm mat: the camera must see "
+        r"the whole mat \(one printed sheet is not enough\)",
+        N_(
+            "the %(count)s markers found (ids %(typed)s) span only %(size)s mm of the "
+            "%(size2)s mm mat: the camera must see the whole mat (one printed sheet is not "
+            "enough)"
+        ),
+    ),
+)
+
+
+def _reason(text: str) -> str:
+    """``text`` as a `said` message where it is one of `_REASONS`, else as it is."""
+    if type(text) is not str:  # a `said` message already
+        return text
+    for pattern, msgid in _REASONS:
+        found = re.fullmatch(pattern, text)
+        if found:
+            words: dict[str, object] = dict(found.groupdict())
+            if "colours" in words:
+                words["colours"] = str(words["colours"]).split(", ")
+            for key in ("count", "count2", "count3"):
+                if key in words:
+                    words[key] = int(str(words[key]))
+            return said(msgid, **words)
+    return text
 
 
 def run_mat(args: argparse.Namespace) -> int:
@@ -58,25 +164,47 @@ def run_mat(args: argparse.Namespace) -> int:
     from vision.layout import LayoutError, default_layout_path, load_layout
 
     if not (args.png or args.pdf or args.layout_out):
-        return _fail("mat: give --png FILE, --pdf FILE or --layout FILE")
+        return _fail(
+            args,
+            said(
+                "mat: give %(typed)s, %(typed2)s or %(typed3)s",
+                typed="--png FILE",
+                typed2="--pdf FILE",
+                typed3="--layout FILE",
+            ),
+        )
     if args.px_per_mm <= 0 or args.px_per_mm > 40:
-        return _fail(f"mat: --px-per-mm {args.px_per_mm} must be in (0, 40]")
+        return _fail(
+            args,
+            said(
+                "mat: %(option)s %(given)s must be in (0, 40]",
+                option="--px-per-mm",
+                given=args.px_per_mm,
+            ),
+        )
     try:
         layout = load_layout(args.layout_in)
     except LayoutError as exc:
-        return _fail(str(exc))
+        return _fail(args, str(exc))
     try:
         if args.layout_out:
             source = args.layout_in or default_layout_path()
-            args.layout_out.write_text(Path(source).read_text(encoding="utf-8"),
-                                       encoding="utf-8")
+            args.layout_out.write_text(Path(source).read_text(encoding="utf-8"), encoding="utf-8")
         if args.png:
             mat.write_png(layout, args.png, args.px_per_mm)
         if args.pdf:
             sheets = mat.write_pdf(layout, args.pdf, args.paper)
-            print(f"{args.pdf}: {sheets} {args.paper} sheets", file=sys.stderr)
+            _tell(
+                args,
+                said(
+                    "%(file)s: %(count)s %(typed)s sheets",
+                    file=str(args.pdf),
+                    count=sheets,
+                    typed=args.paper,
+                ),
+            )
     except OSError as exc:
-        return _fail(f"mat: {exc}")
+        return _fail(args, said("mat: %(reason)s", reason=str(exc)))
     return 0
 
 
@@ -87,11 +215,23 @@ def _load_image(path: Path) -> np.ndarray:
     try:
         data = np.fromfile(str(path), np.uint8)
     except OSError as exc:
-        raise ValueError(f"{path}: cannot read ({exc.strerror or exc})") from exc
+        raise ValueError(
+            said(
+                "%(file)s: cannot read (%(reason)s)",
+                file=str(path),
+                reason=str(exc.strerror or exc),
+            )
+        ) from exc
     img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if img is None:
-        raise ValueError(f"{path}: not an image file")
+        raise ValueError(said("%(file)s: not an image file", file=str(path)))
     return img
+
+
+def _words(exc: Exception) -> str:
+    """The words an error was raised with, a `said` message kept as one."""
+    first = exc.args[0] if exc.args else None
+    return first if isinstance(first, str) else str(exc)
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
@@ -104,14 +244,28 @@ def run_calibrate(args: argparse.Namespace) -> int:
         try:
             calib = calibrate(frame, layout)
         except CalibrationError as exc:
-            return _fail(f"{args.image}: {exc}")
+            return _fail(args, str(exc), str(args.image))
         save(calib, args.out)
     except (LayoutError, ValueError) as exc:
-        return _fail(str(exc))
+        return _fail(args, _words(exc))
     except OSError as exc:
-        return _fail(f"{args.out}: cannot write ({exc.strerror or exc})")
-    print(f"{args.out}: {calib['markers_seen']} markers, {len(calib['colours'])} colours",
-          file=sys.stderr)
+        return _fail(
+            args,
+            said(
+                "%(file)s: cannot write (%(reason)s)",
+                file=str(args.out),
+                reason=str(exc.strerror or exc),
+            ),
+        )
+    _tell(
+        args,
+        said(
+            "%(file)s: %(count)s markers, %(count2)s colours",
+            file=str(args.out),
+            count=calib["markers_seen"],
+            count2=len(calib["colours"]),
+        ),
+    )
     return 0
 
 
@@ -120,26 +274,36 @@ def run_read(args: argparse.Namespace) -> int:
     from vision.layout import LayoutError, load_layout
 
     if args.fps is not None and args.fps <= 0:
-        return _fail(f"vision read: --fps {args.fps} must be positive")
+        return _fail(
+            args,
+            said(
+                "vision read: %(option)s %(given)s must be positive", option="--fps", given=args.fps
+            ),
+        )
     try:
         layout = load_layout(args.layout)
         calib = load(args.calibration) if args.calibration else None
         reader = reader_for(layout, calib)
     except (LayoutError, CalibrationError) as exc:
-        return _fail(str(exc))
+        return _fail(args, str(exc))
     for path in args.images:
         if not path.is_file():
-            return _fail(f"{path}: no such image file")
+            return _fail(args, said("%(file)s: no such image file", file=str(path)))
     for i, path in enumerate(args.images):
         try:
             frame = _load_image(path)
         except ValueError as exc:
-            return _fail(str(exc))
+            return _fail(args, _words(exc))
         t = i / args.fps if args.fps else None
         snap = reader.read(frame, t)
         if not snap.mat:
-            why = getattr(reader.locator, "failure", None) or "the mat is not in view"
-            print(f"carolus: {path}: mat not found: {why}", file=sys.stderr)
+            failure = getattr(reader.locator, "failure", None)
+            why = _reason(failure) if failure else said("the mat is not in view")
+            _tell(
+                args,
+                said("%(file)s: mat not found: %(clause)s", file=str(path), clause=_clause(why)),
+                "carolus: ",
+            )
         sys.stdout.write(json.dumps(snap.to_json(), separators=(",", ":")) + "\n")
         sys.stdout.flush()
     return 0

@@ -1,17 +1,31 @@
-"""``carolus games``: list, show, export, import, replay and count the logged games."""
+"""``carolus games``: list, show, export, import, replay and count the logged games.
+
+The command's own words (its errors, what it wrote, kept or refused, the replay's
+prompts) are `said` messages, told in ``--language`` (issue 17; English without one,
+word for word what it was). The game's story, list and statistics are
+`firmware.gamelog.summary`'s lines.
+"""
 
 from __future__ import annotations
 
 import argparse
 import io
 import json
+import re
 import sqlite3
 import sys
 from datetime import datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
+from referee.announcements import N_, clause, said
 from referee.terminal import for_terminal, say
+
+if TYPE_CHECKING:
+    from referee.announcements import Translator
+
+#: The statuses of a logged game, as the page says them.
+STATUS = {"running": N_("running"), "finished": N_("finished"), "unfinished": N_("unfinished")}
 
 
 def _date(text: str) -> str:
@@ -39,6 +53,12 @@ def register(subparsers: Any) -> None:
         metavar="PATH",
         default=argparse.SUPPRESS,
         help="the game log file (default: $CAROLUS_DB, else the platform's data folder)",
+    )
+    common.add_argument(
+        "--language",
+        metavar="LANG",
+        default=argparse.SUPPRESS,
+        help="the command's own words: en, de, it, hu or fi (default en)",
     )
     games = subparsers.add_parser(
         "games",
@@ -100,8 +120,29 @@ def _usage(parser: argparse.ArgumentParser) -> int:
     return 2
 
 
-def _error(message: str) -> None:
-    say(f"carolus games: {message}", file=sys.stderr)
+def _language(args: argparse.Namespace) -> Translator:
+    """The catalog of ``--language`` (English without one)."""
+    from referee.announcements import ENGLISH
+
+    name = getattr(args, "language", None)
+    if not name:
+        return ENGLISH
+    from web.i18n import closest, translations
+
+    return translations(closest(name))
+
+
+def _tell(args: argparse.Namespace, message: str, before: str = "", **kwargs: Any) -> None:
+    """A line to the terminal, a `said` message in ``--language`` (after ``before``)."""
+    from referee.announcements import translated
+
+    say(before + translated(message, _language(args)), **kwargs)
+
+
+def _error(args: argparse.Namespace, message: str) -> None:
+    from referee.announcements import translated
+
+    say(f"carolus games: {translated(message, _language(args))}", file=sys.stderr)
 
 
 def _open(args: argparse.Namespace) -> Any:
@@ -110,8 +151,19 @@ def _open(args: argparse.Namespace) -> Any:
     path = getattr(args, "db", None)
     log = GameLog(path)
     for warning in log.warnings:
-        _error(f"warning: {warning}")
+        _error(args, said("warning: %(reason)s", reason=str(warning)))
     return log
+
+
+def _words(exc: Exception) -> str:
+    """The words an error was raised with, a `said` message kept as one; the log's
+    "no game N in the log" said again from its msgid."""
+    first = exc.args[0] if exc.args else None
+    text = first if isinstance(first, str) else str(exc)
+    unknown = re.fullmatch(r"no game (\d+) in the log", text)
+    if unknown:
+        return said("no game %(game)s in the log", game=int(unknown.group(1)))
+    return text
 
 
 def _guard(run: Any) -> Any:
@@ -125,13 +177,13 @@ def _guard(run: Any) -> Any:
         except BrokenPipeError:
             raise  # the reader went away (`| head`): not the log's fault; main ends quietly
         except UnknownGameError as exc:
-            _error(str(exc))
+            _error(args, _words(exc))
             return 2
         except GameLogError as exc:
-            _error(str(exc))
+            _error(args, _words(exc))
             return 1
         except (sqlite3.Error, OSError) as exc:  # e.g. the disk failed while reading
-            _error(f"the game log could not be read: {exc}")
+            _error(args, said("the game log could not be read: %(reason)s", reason=str(exc)))
             return 1
 
     handler.__name__ = run.__name__
@@ -145,14 +197,14 @@ def run_list(args: argparse.Namespace) -> int:
     with _open(args) as log:
         rows = log.games(args.player, args.since, args.until, args.result)
     if not rows:
-        say(_no_games(args))
+        _tell(args, _no_games(args))
         return 0
     say("\n".join(list_lines(rows)))
     return 0
 
 
 def _no_games(args: argparse.Namespace) -> str:
-    """"No games.", and where the demo's games are when the default log has none but
+    """ "No games.", and where the demo's games are when the default log has none but
     the demo's log (which ``carolus run`` keeps apart) has some: the first thing a
     newcomer tries after watching the demo."""
     import os
@@ -161,23 +213,33 @@ def _no_games(args: argparse.Namespace) -> str:
 
     filtered = any(getattr(args, k, None) for k in ("player", "since", "until", "result"))
     if filtered:
-        return "No games match."
+        return said("No games match.")
     if getattr(args, "db", None) is not None or os.environ.get("CAROLUS_DB"):
-        return "No games."
+        return said("No games.")
     demo = demo_path()
     if not demo.is_file():
-        return "No games."
+        return said("No games.")
     try:
         with GameLog(demo, readonly=True) as log:
             count = len(log.games())
     except (GameLogError, sqlite3.Error, OSError):
-        return "No games."  # the demo's log is the demo's business: say nothing of it
+        return said("No games.")  # the demo's log is the demo's business: say nothing of it
     if not count:
-        return "No games."
-    games = "game is" if count == 1 else f"{count} games are"
-    return (
-        f"No games in {default_path()}. The demo's {games} in {demo}: "
-        f"carolus games --db {demo} list"
+        return said("No games.")
+    typed = f"carolus games --db {demo} list"
+    if count == 1:
+        return said(
+            "No games in %(file)s. The demo's game is in %(file2)s: %(typed)s",
+            file=str(default_path()),
+            file2=str(demo),
+            typed=typed,
+        )
+    return said(
+        "No games in %(file)s. The demo's %(count)s games are in %(file2)s: %(typed)s",
+        file=str(default_path()),
+        count=count,
+        file2=str(demo),
+        typed=typed,
     )
 
 
@@ -192,8 +254,11 @@ def run_show(args: argparse.Namespace) -> int:
             from referee.advisor.review import describe
 
             items = review(log.record(args.id), limit=5)
-            say("Review (the costliest turns, with a better play):")
-            say(describe(items) if items else "  nothing to review: no turn cost the loser")
+            _tell(args, said("Review (the costliest turns, with a better play):"))
+            if items:
+                say(describe(items))
+            else:
+                _tell(args, said("nothing to review: no turn cost the loser"), "  ")
     return 0
 
 
@@ -202,7 +267,7 @@ def run_export(args: argparse.Namespace) -> int:
     from firmware.gamelog.summary import write_csv
 
     if not args.ids and not args.all:
-        _error("export: name game IDs or --all")
+        _error(args, said("export: name game IDs or %(typed)s", typed="--all"))
         return 2
     with _open(args) as log:
         rows = log.games() if args.all else [log.game(i) for i in args.ids]
@@ -217,21 +282,49 @@ def run_export(args: argparse.Namespace) -> int:
             else:
                 with _create(Path(args.csv)) as out:
                     n = write_csv(rows, out)
-                say(f"{args.csv}: {n} result lines for {len(rows)} games")
+                _tell(
+                    args,
+                    said(
+                        "%(file)s: %(count)s result lines for %(count2)s games",
+                        file=args.csv,
+                        count=n,
+                        count2=len(rows),
+                    ),
+                )
         if args.out or not args.csv:
             folder = Path(args.out or ".")
             try:
                 folder.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                _error(f"{folder}: cannot make the folder: {exc.strerror or exc}")
+                _error(
+                    args,
+                    said(
+                        "%(file)s: cannot make the folder: %(reason)s",
+                        file=str(folder),
+                        reason=str(exc.strerror or exc),
+                    ),
+                )
                 return 1
             for row in rows:
                 path = folder / f"carolus-game-{row.id:04d}.json"
                 with _create(path) as out:
                     out.write(json.dumps(log.record_json(row.id), indent=1, ensure_ascii=False))
                     out.write("\n")
-                say(f"{path}: game {row.id} ({row.status})")
+                _tell(
+                    args,
+                    said(
+                        "%(file)s: game %(game)s (%(clause)s)",
+                        file=str(path),
+                        game=row.id,
+                        clause=_status(row.status),
+                    ),
+                )
     return 0
+
+
+def _status(status: str) -> dict[str, object] | str:
+    """A game's status as a clause: said in the language of the sentence round it."""
+    return clause(said(STATUS[status])) if status in STATUS else status
 
 
 def _create(path: Path) -> IO[str]:
@@ -240,7 +333,13 @@ def _create(path: Path) -> IO[str]:
     except OSError as exc:
         from firmware.gamelog.store import GameLogError
 
-        raise GameLogError(f"{path}: cannot write: {exc.strerror or exc}") from None
+        raise GameLogError(
+            said(
+                "%(file)s: cannot write: %(reason)s",
+                file=str(path),
+                reason=str(exc.strerror or exc),
+            )
+        ) from None
 
 
 @_guard
@@ -256,20 +355,55 @@ def run_import(args: argparse.Namespace) -> int:
                 loads(text)  # the shape, with the field of any misfit
                 imported = log.import_record(json.loads(text), name)  # kept as written
             except MalformedRecordError as exc:
-                where = f" in {exc.field}" if exc.field else ""
-                _error(f"{name}: not a valid record{where}: {exc.message}")
+                if exc.field:
+                    _error(
+                        args,
+                        said(
+                            "%(file)s: not a valid record in %(field)s: %(clause)s",
+                            file=name,
+                            field=exc.field,
+                            clause=clause(exc.message),
+                        ),
+                    )
+                else:
+                    _error(
+                        args,
+                        said(
+                            "%(file)s: not a valid record: %(clause)s",
+                            file=name,
+                            clause=clause(exc.message),
+                        ),
+                    )
                 worst = max(worst, 2)
                 continue
             except ImportRejectedError as exc:
-                _error(f"{name}: rejected: {exc.message}")
+                _error(
+                    args,
+                    said("%(file)s: rejected: %(clause)s", file=name, clause=clause(exc.message)),
+                )
                 worst = max(worst, exc.exit_code)
                 continue
             if imported.note:
-                _error(f"{name}: {imported.note}")
+                _error(args, f"{name}: {imported.note}")
             if imported.duplicate:
-                say(f"{name}: already in the log as game {imported.game_id}")
+                _tell(
+                    args,
+                    said(
+                        "%(file)s: already in the log as game %(game)s",
+                        file=name,
+                        game=imported.game_id,
+                    ),
+                )
             else:
-                say(f"{name}: kept as game {imported.game_id} ({imported.status})")
+                _tell(
+                    args,
+                    said(
+                        "%(file)s: kept as game %(game)s (%(clause)s)",
+                        file=name,
+                        game=imported.game_id,
+                        clause=_status(imported.status),
+                    ),
+                )
     return worst
 
 
@@ -280,17 +414,22 @@ def run_replay(args: argparse.Namespace) -> int:
     with _open(args) as log:
         row = log.game(args.id)
         setup, moves = log.setup(args.id), log.moves(args.id)
-    say(f"Game {row.id}: " + ", ".join(f"{s.name} ({s.castles})" for s in row.seats))
+    from referee.announcements import side
+
+    tr = _language(args)  # each seat's castle colour in its words
+    seats = [f"{s.name} ({side(tr, s.castles)})" for s in row.seats]
+    _tell(args, said("Game %(game)s: %(items)s", game=row.id, items=seats))
     interactive = not args.all
     for turn, game in turns(setup, moves):
         say("\n".join(replay_lines(turn, game)), flush=True)
         if interactive:
-            say("[Enter: next turn, q: quit] ", end="", flush=True)
+            # what it understands stays as typed: Enter, q
+            _tell(args, said("[Enter: next turn, q: quit] "), end="", flush=True)
             answer = sys.stdin.readline()
             if not answer or answer.strip().lower().startswith("q"):
                 say()
                 return 0
-    say("End of the game log." if not interactive else "\nEnd of the game log.")
+    _tell(args, said("End of the game log."), "" if not interactive else "\n")
     return 0
 
 

@@ -3,15 +3,24 @@
 Training mode at the terminal: the position after the record's last whole turn,
 explained from one player's side (``--player``, default the player to move). With
 ``--review`` it also lists the turns where the eventual loser lost the most.
+
+The command's own words (a file that is no record or breaks a rule, an unknown player,
+its headings and where the game stands) are `said` messages told in ``--language``
+(issue 17; English word for word without one); the advisor's threats, exposure, hints
+and review are the advisor's English lines.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from referee.announcements import ENGLISH, clause, said, translated
 from referee.terminal import json_for_terminal, say
+
+if TYPE_CHECKING:
+    from referee.announcements import Translator
 
 
 def register(subparsers: Any) -> None:
@@ -29,6 +38,12 @@ def register(subparsers: Any) -> None:
     advise.add_argument(
         "--review", action="store_true", help="also review the losing side's costliest turns"
     )
+    advise.add_argument(
+        "--language",
+        default="en",
+        metavar="LANG",
+        help="the command's own words: en, de, it, hu or fi (default en; --json stays as it is)",
+    )
     advise.set_defaults(handler=run_advise)
 
 
@@ -38,27 +53,35 @@ def run_advise(args: argparse.Namespace) -> int:
     from referee.check import judge
     from referee.record import MalformedRecordError, load
 
+    tr = _language(getattr(args, "language", None))
     try:
         record = load(args.record)
     except MalformedRecordError as exc:
-        say(f"{args.record}: not a valid record: {exc}", file=sys.stderr)
+        say(translated(_not_a_record(args.record, exc), tr), file=sys.stderr)
         return 2
     verdict = judge(record, args.record)
     if not verdict.legal or verdict.game is None:
         error = verdict.error or {}
-        say(
-            f"{args.record}: breaks a rule ({error.get('code')}): {error.get('message')}",
-            file=sys.stderr,
+        broken = said(
+            "%(file)s: breaks a rule (%(code)s): %(clause)s",
+            file=args.record,
+            code=error.get("code"),
+            clause=clause(error.get("message") or ""),
         )
+        say(translated(broken, tr), file=sys.stderr)
         return 1
     game = verdict.game
     names = [p.name for p in game.players]
     you = args.player or game.to_move
     if args.player is not None and args.player not in names:
-        say(
-            f"{args.record}: --player {args.player!r} is not a player ({', '.join(names)})",
-            file=sys.stderr,
+        unknown = said(
+            "%(file)s: %(option)s %(given)s is not a player (%(typed)s)",
+            file=args.record,
+            option="--player",
+            given=repr(args.player),
+            typed=", ".join(names),
         )
+        say(translated(unknown, tr), file=sys.stderr)
         return 2
     advice = advise(game)
     items = review(record) if args.review else []
@@ -78,28 +101,79 @@ def run_advise(args: argparse.Namespace) -> int:
             data["review"] = [i.to_json() for i in items]
         say(json_for_terminal(data))
         return 0
-    say(_text(game, advice, you))
+    say(_text(game, advice, you, tr))
     if args.review:
-        say("Review:")
+        say(translated(said("Review:"), tr))
         say(describe(items))
     return 0
 
 
-def _text(game: Any, advice: Any, you: str | None) -> str:
+def _language(name: str | None) -> Translator:
+    """The catalog of ``--language`` (English without one)."""
+    if not name:
+        return ENGLISH
+    from web.i18n import closest, translations  # the catalogs (Babel), at the edge
+
+    return translations(closest(name))
+
+
+def _not_a_record(file: str, exc: Any) -> str:
+    """Why ``file`` is no record (`referee.record.MalformedRecordError`), as a message."""
+    if exc.field:
+        return said(
+            "%(file)s: not a valid record: %(field)s: %(clause)s",
+            file=file,
+            field=exc.field,
+            clause=clause(exc.message),
+        )
+    return said("%(file)s: not a valid record: %(clause)s", file=file, clause=clause(exc.message))
+
+
+def _text(game: Any, advice: Any, you: str | None, tr: Translator = ENGLISH) -> str:
+    def t(message: str) -> str:
+        return translated(message, tr)
+
     lines: list[str] = []
+    progress = game.progress
+    where = (
+        said("Round %(round)s, discs being chosen", round=progress.round)
+        if progress.turn == 0
+        else said("Round %(round)s, turn %(turn)s", round=progress.round, turn=progress.turn)
+    )
     if game.is_over:
-        return f"The game is over: {game.describe_result()} in {game.progress}."
-    where = str(game.progress).capitalize()
+        within = (
+            said("round %(round)s, discs being chosen", round=progress.round)
+            if progress.turn == 0
+            else said("round %(round)s, turn %(turn)s", round=progress.round, turn=progress.turn)
+        )
+        return t(
+            said(
+                "The game is over: %(clause)s in %(clause2)s.",
+                clause=clause(game.describe_result()),
+                clause2=clause(within),
+            )
+        )
     if game.phase.value == "action":
-        lines.append(f"{where}: {game.to_move} to play.")
+        lines.append(
+            t(said("%(clause)s: %(player)s to play.", clause=clause(where), player=game.to_move))
+        )
     else:
-        lines.append(f"{where} (threats count every disc still in hand; a hint needs the discs).")
-    lines.append("Threats:")
-    lines += [f"  {line}" for line in advice.threats.lines(you)] or ["  none"]
-    lines.append("Exposure (smallest change that flips each unit):")
+        lines.append(
+            t(
+                said(
+                    "%(clause)s (threats count every disc still in hand; a hint needs the discs).",
+                    clause=clause(where),
+                )
+            )
+        )
+    lines.append(t(said("Threats:")))
+    lines += [f"  {line}" for line in advice.threats.lines(you)] or ["  " + t(said("none"))]
+    lines.append(t(said("Exposure (smallest change that flips each unit):")))
     lines += [f"  {e.text()}" for e in advice.exposure]
     hint = advice.hint
     if hint is not None:
-        lines.append(f"Hint for {hint.play.player}: {hint.why}")
-        lines += [f"  or: {h.why}" for h in advice.hints[1:3]]
+        lines.append(
+            t(said("Hint for %(player)s: %(reason)s", player=hint.play.player, reason=hint.why))
+        )
+        lines += ["  " + t(said("or: %(reason)s", reason=h.why)) for h in advice.hints[1:3]]
     return "\n".join(lines)
