@@ -405,13 +405,9 @@ def _jsonl(path: Path, seats: list[str]) -> Iterator[tuple[Snapshot, float | Non
         size = path.stat().st_size or 1
         handle = path.open("rb")
     except OSError as exc:
-        raise InputError(
-            said(
-                "%(file)s: cannot read (%(reason)s)",
-                file=str(path),
-                reason=str(exc.strerror or exc),
-            )
-        ) from None
+        reason = str(exc.strerror or exc)
+        message = said("%(file)s: cannot read (%(reason)s)", file=str(path), reason=reason)
+        raise InputError(message) from None
     read = 0
     with handle:
         for number, raw in enumerate(handle, start=1):
@@ -507,15 +503,14 @@ def _images(
             )
         )
     reader = _vision(args)
-    import cv2
-    import numpy as np
+    from vision.cli import load_image  # the one reading of an image file, and its words
 
     fps = args.fps or DEFAULT_FPS
     for i, path in enumerate(files):
-        data = np.fromfile(str(path), np.uint8)
-        frame = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-        if frame is None:
-            raise InputError(said("%(file)s: not an image file", file=str(path)))
+        try:
+            frame = load_image(path)
+        except ValueError as exc:
+            raise InputError(exc.args[0]) from None  # a `said` message naming the file
         yield _parse_frame(reader, frame, round(i / fps, 3), str(path), seats), (i + 1) / len(files)
 
 

@@ -208,20 +208,19 @@ def run_mat(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load_image(path: Path) -> np.ndarray:
+def load_image(path: Path) -> np.ndarray:
+    """The image in ``path`` (any name, any folder); `ValueError` with a `said` message
+    naming the file when it cannot be read or is no image (`carolus follow` reads its
+    image folders with it too)."""
     import cv2
     import numpy as np
 
     try:
         data = np.fromfile(str(path), np.uint8)
     except OSError as exc:
-        raise ValueError(
-            said(
-                "%(file)s: cannot read (%(reason)s)",
-                file=str(path),
-                reason=str(exc.strerror or exc),
-            )
-        ) from exc
+        reason = str(exc.strerror or exc)
+        message = said("%(file)s: cannot read (%(reason)s)", file=str(path), reason=reason)
+        raise ValueError(message) from exc
     img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if img is None:
         raise ValueError(said("%(file)s: not an image file", file=str(path)))
@@ -240,7 +239,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
 
     try:
         layout = load_layout(args.layout)
-        frame = _load_image(args.image)
+        frame = load_image(args.image)
         try:
             calib = calibrate(frame, layout)
         except CalibrationError as exc:
@@ -291,7 +290,7 @@ def run_read(args: argparse.Namespace) -> int:
             return _fail(args, said("%(file)s: no such image file", file=str(path)))
     for i, path in enumerate(args.images):
         try:
-            frame = _load_image(path)
+            frame = load_image(path)
         except ValueError as exc:
             return _fail(args, _words(exc))
         t = i / args.fps if args.fps else None

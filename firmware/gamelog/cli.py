@@ -333,18 +333,15 @@ def _create(path: Path) -> IO[str]:
     except OSError as exc:
         from firmware.gamelog.store import GameLogError
 
-        raise GameLogError(
-            said(
-                "%(file)s: cannot write: %(reason)s",
-                file=str(path),
-                reason=str(exc.strerror or exc),
-            )
-        ) from None
+        reason = str(exc.strerror or exc)
+        message = said("%(file)s: cannot write: %(reason)s", file=str(path), reason=reason)
+        raise GameLogError(message) from None
 
 
 @_guard
 def run_import(args: argparse.Namespace) -> int:
     from firmware.gamelog.store import ImportRejectedError
+    from referee.check import ErrorJSON, Verdict, describe
     from referee.record import MalformedRecordError, loads, read_record_file
 
     worst = 0
@@ -354,26 +351,9 @@ def run_import(args: argparse.Namespace) -> int:
                 text = read_record_file(name)  # a FIFO or /dev/zero is refused, not read
                 loads(text)  # the shape, with the field of any misfit
                 imported = log.import_record(json.loads(text), name)  # kept as written
-            except MalformedRecordError as exc:
-                if exc.field:
-                    _error(
-                        args,
-                        said(
-                            "%(file)s: not a valid record in %(field)s: %(clause)s",
-                            file=name,
-                            field=exc.field,
-                            clause=clause(exc.message),
-                        ),
-                    )
-                else:
-                    _error(
-                        args,
-                        said(
-                            "%(file)s: not a valid record: %(clause)s",
-                            file=name,
-                            clause=clause(exc.message),
-                        ),
-                    )
+            except MalformedRecordError as exc:  # said as `carolus check` says it
+                error: ErrorJSON = {"code": "malformed", "field": exc.field, "message": exc.message}
+                _error(args, describe(Verdict(name, None, error), _language(args)))
                 worst = max(worst, 2)
                 continue
             except ImportRejectedError as exc:

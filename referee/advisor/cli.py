@@ -50,14 +50,16 @@ def register(subparsers: Any) -> None:
 def run_advise(args: argparse.Namespace) -> int:
     from referee.advisor import advise
     from referee.advisor.review import describe, review
-    from referee.check import judge
+    from referee.check import ErrorJSON, Verdict, judge
+    from referee.check import describe as describe_verdict
     from referee.record import MalformedRecordError, load
 
     tr = _language(getattr(args, "language", None))
     try:
         record = load(args.record)
-    except MalformedRecordError as exc:
-        say(translated(_not_a_record(args.record, exc), tr), file=sys.stderr)
+    except MalformedRecordError as exc:  # said as `carolus check` says it
+        error: ErrorJSON = {"code": "malformed", "field": exc.field, "message": exc.message}
+        say(describe_verdict(Verdict(args.record, None, error), tr), file=sys.stderr)
         return 2
     verdict = judge(record, args.record)
     if not verdict.legal or verdict.game is None:
@@ -115,18 +117,6 @@ def _language(name: str | None) -> Translator:
     from web.i18n import closest, translations  # the catalogs (Babel), at the edge
 
     return translations(closest(name))
-
-
-def _not_a_record(file: str, exc: Any) -> str:
-    """Why ``file`` is no record (`referee.record.MalformedRecordError`), as a message."""
-    if exc.field:
-        return said(
-            "%(file)s: not a valid record: %(field)s: %(clause)s",
-            file=file,
-            field=exc.field,
-            clause=clause(exc.message),
-        )
-    return said("%(file)s: not a valid record: %(clause)s", file=file, clause=clause(exc.message))
 
 
 def _text(game: Any, advice: Any, you: str | None, tr: Translator = ENGLISH) -> str:

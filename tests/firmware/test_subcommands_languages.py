@@ -243,8 +243,12 @@ def test_advise_refuses_and_advises_in_the_language_asked(
 ) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{}")
+    # said as `carolus check` says it
     assert refused(capsys, "advise", str(bad), "--language", "hu") == (
-        f"{bad}: érvénytelen játékjegyzőkönyv: format: hiányzik egy kötelező mező"
+        f"{bad}: érvénytelen játékjegyzőkönyv (mező: format): hiányzik egy kötelező mező"
+    )
+    assert refused(capsys, "advise", str(bad)) == (
+        f"{bad}: not a valid record in format: required field is missing"
     )
     broken = str(GOLDEN / "illegal-supply-empty.json")
     assert refused(capsys, "advise", broken, "--language", "de", code=1) == (
