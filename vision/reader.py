@@ -185,6 +185,12 @@ class Reader:
         # A zone is read again once a quarter of a cube's worth of its pixels moved.
         self.steady = Steady(self.atlas, self.difference.changed,
                              0.25 * self._sizes["cube"] ** 2 * scale**2)
+        #: Per atlas cell index, whether this read's counts of the zone stand (`_counted`);
+        #: None: every zone's do.
+        self._moved: np.ndarray | None = None
+        #: The integral image of the blob rows' pixels in zones counted (`_still`).
+        self._counted_sum: np.ndarray | None = None
+        self._pool = [c.index for c in self.atlas.of_kind("pool")]
 
     # -- the bare table ----------------------------------------------------------------
     def learn_bare(self, frame: np.ndarray) -> BareTable:
@@ -344,6 +350,11 @@ class Reader:
         atlas = self.atlas.cut(frame)
         white = self.balance(frame, atlas)
         changed = self.steady.changed(atlas)
+        # The zones that did not move get their last counts back (`Steady.merge`): their
+        # pieces are not counted again (`_counted`), unless a fitting script collects them.
+        hooked = (self.debug, self.collect, self.collect_yellow) != (None, None, None)
+        self._moved = None if hooked else self.steady.moved(changed)
+        self._counted_sum = None
         self._confidence = {}
         hand = self.border.covered(frame, white)
         snap["occluded"] = bool(moving or hand or self.locator.hidden_markers > 0)
@@ -484,7 +495,7 @@ class Reader:
             speck[0] = False
             big = big[~speck[big]]
         blobs: list[Blob] = []
-        for k in big:
+        for k in big[~self._still(stats, big)]:
             bx, by, bw, bh = (int(v) for v in stats[k, :4])
             blob = cc[by:by + bh, bx:bx + bw] == k
             sub_lab = lab[by:by + bh, bx:bx + bw]
@@ -570,7 +581,8 @@ class Reader:
         hit[np.unique(cc[seeds])] = True
         hit[0] = False
         found: list[Blob] = []
-        for k in np.flatnonzero(hit):
+        ks = np.flatnonzero(hit)
+        for k in ks[~self._still(stats, ks)]:
             area = float(stats[k, cv2.CC_STAT_AREA])
             if area < least:
                 continue
@@ -605,7 +617,8 @@ class Reader:
         _, cc, stats, cents = _components(mask)
         cells = self.atlas.cells
         big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= 40 * self.scale**2)
-        for k in big[big > 0]:
+        big = big[big > 0]
+        for k in big[~self._still(stats, big, emperor=False)]:
             area = float(stats[k, cv2.CC_STAT_AREA])
             ax, ay = cents[k]
             bx, by, bw, bh = (int(v) for v in stats[k, :4])
@@ -615,6 +628,8 @@ class Reader:
                 sub = self.atlas.zone_index[by:by + bh, bx:bx + bw][blob]
                 zi = int(np.bincount(sub, minlength=2)[1:].argmax() + 1)
             cell = cells[zi - 1]
+            if not self._counted(cell):
+                continue
             x, y = cell.mm(ax, ay, self.scale)
             self._castles(snap, cell, atlas, blob, (bx, by, bw, bh), area, x, y)
 
@@ -642,14 +657,17 @@ class Reader:
                 if not cell.zone.contains(x - dx, y - dy):
                     continue            # a piece beside the zone, seen in its margin
             colour = "neutral" if cls == colours.NEUTRAL else colours.COLOUR_OF[cls]
+            # A still zone's counts are its last (`_counted`); its yellow blobs are still
+            # looked at, for the emperor (the cubes they give there do not matter).
+            counted = self._counted(cell)
             if shade is not None:
                 if kind == "territory" and colour == "yellow":
                     if self.collect_yellow is not None:
                         self.collect_yellow.append((cell.zone.name, area / self._footprint_px(
                             "emperor", x, y), (ax, ay), blob, box, True))
                     yellows.append((cell, x, y, area, self._yellow_counted(
-                        snap, cell, blob, x, y, area, box, shade), blob))
-                elif kind == "territory":
+                        snap, cell, blob, x, y, area, box, shade) if counted else 0, blob))
+                elif kind == "territory" and counted:
                     self._count_cube_blob(snap, cell, colour, blob, x, y, area, box=box,
                                           shade=shade)
                 continue
@@ -660,7 +678,7 @@ class Reader:
                         best_cylinder[colour] = area
                 continue
             if colour == "neutral":
-                if kind == "territory":
+                if kind == "territory" and counted:
                     self._castles(snap, cell, atlas, blob, box, area, x, y)
                 continue
             if colour == "yellow" and kind == "territory":
@@ -672,9 +690,10 @@ class Reader:
                     emperors.append((inner, emp, cell, blob, box, x, y, area))
                     continue
                 yellows.append((cell, x, y, area, self._yellow_counted(
-                    snap, cell, blob, x, y, area, box, None), blob))
+                    snap, cell, blob, x, y, area, box, None) if counted else 0, blob))
                 continue
-            self._count_cube_blob(snap, cell, colour, blob, x, y, area, box=box)
+            if counted:
+                self._count_cube_blob(snap, cell, colour, blob, x, y, area, box=box)
         if not emperors and self._comparison is not None:
             self._emperor_among(snap, yellows)
         # There is one emperor: the roundest of the yellow blobs big enough for him (a
@@ -682,9 +701,12 @@ class Reader:
         emperors.sort(key=lambda e: (e[0], e[1]), reverse=True)
         for i, (_, _, cell, blob, box, x, y, area) in enumerate(emperors):
             if i > 0:
-                self._count_cube_blob(snap, cell, "yellow", blob, x, y, area, box=box)
+                if self._counted(cell):
+                    self._count_cube_blob(snap, cell, "yellow", blob, x, y, area, box=box)
                 continue
             snap["emperor"] = int(cell.zone.raw["territory"])
+            if not self._counted(cell):
+                continue
             for part, (px, py) in self._beside_emperor(blob, box):
                 self._count_cube_blob(snap, cell, "yellow", part,
                                       *cell.mm(px, py, self.scale), beside=True)
@@ -997,6 +1019,41 @@ class Reader:
             if area >= need and area > best.get(colour, 0):
                 best[colour] = area
                 snap["cylinders"][colour] = cell.zone.seat
+
+    def _counted(self, cell: Cell) -> bool:
+        """Do this read's counts of `cell` stand? Not for a zone that did not move since
+        it was last read: `Steady.merge` puts its last counts and doubts back, so its
+        pieces are not counted (only what may decide another zone's counts is looked at:
+        the emperor, who is one for the whole table, and the cylinders in the pool)."""
+        return self._moved is None or bool(self._moved[cell.index])
+
+    def _still(self, stats: np.ndarray, ks: np.ndarray, emperor: bool = True) -> np.ndarray:
+        """Per component `ks` of a labelling of the blob rows (`stats` as OpenCV gives
+        them): True where looking at it cannot change this read's snapshot. Its box lies
+        in zones that did not move (`_counted`) and not in the pool (a cylinder there may
+        stand for a court's), so it and every blob split from it belong to zones whose
+        counts are put back; with `emperor`, it is also too small to be the emperor
+        (`_emperor_area`: never under 0.45 of his footprint right below the camera) and
+        too narrow to hold the disc that picks him among yellow blobs (`_emperor_among`:
+        no pixel of a box w wide lies further than (w + 1) / 2 from outside it)."""
+        if self._moved is None or not len(ks):
+            return np.zeros(len(ks), bool)
+        if self._counted_sum is None:
+            lut = np.zeros(256, np.uint8)
+            lut[:len(self._moved)] = self._moved
+            lut[self._pool] = 1
+            counted = cv2.LUT(self.atlas.zone_index[:self.atlas.blob_rows], lut)
+            self._counted_sum = cv2.integral(counted)
+        total = self._counted_sum
+        x, y, w, h = (stats[ks, i].astype(np.intp) for i in range(4))
+        still: np.ndarray = (total[y + h, x + w] - total[y, x + w] - total[y + h, x]
+                             + total[y, x]) == 0
+        if emperor:
+            still &= stats[ks, cv2.CC_STAT_AREA] < 0.45 * self._footprint_px(
+                "emperor", *self._nadir)
+            if self._comparison is not None and self.emperor_disc is not None:
+                still &= (np.minimum(w, h) + 1) / 2 < self.emperor_disc * self.scale
+        return still
 
     def _doubt(self, cell: Cell, confidence: float) -> None:
         """Lower a zone's confidence to `confidence` (0: a coin flip, 1: sure)."""

@@ -65,13 +65,24 @@ class Steady:
         counts[0] = 0
         return np.flatnonzero(counts >= self.least_px)
 
+    def moved(self, changed: np.ndarray) -> np.ndarray | None:
+        """Per atlas cell index (0: outside every zone), whether `merge` will take that
+        zone's counts from this read, given the zones `changed` returned: None when it
+        will take every zone's (no reading kept yet, or every zone moved). A read need
+        not count what `merge` will put back: a still zone's counts, doubts included,
+        are its last reading's whatever this frame shows."""
+        if self._snap is None or self._pixels is None or len(changed) >= self._cells:
+            return None
+        moved = np.zeros(self._cells + 1, bool)
+        moved[changed] = True
+        return moved
+
     def merge(self, snap: SnapshotJSON, atlas_img: np.ndarray, changed: np.ndarray
               ) -> SnapshotJSON:
         """`snap` with every unchanged zone's counts as they were; remembers the result."""
         last = self._snap
-        if last is not None and self._pixels is not None and len(changed) < self._cells:
-            moved = np.zeros(self._cells + 1, bool)
-            moved[changed] = True
+        moved = self.moved(changed)
+        if last is not None and moved is not None:
             _keep(snap, last, [c for c in self.atlas.cells if not moved[c.index]], moved,
                   self.atlas.cells)
             # The zones read now take this frame's pixels (OpenCV's masked copy: numpy's

@@ -1,0 +1,100 @@
+"""A read counts the pieces of the zones that moved only: the zones that did not move get
+their last counts back (`vision.steady`), so counting them again changed nothing but the
+time a read takes. Checked against a reader that counts every zone, frame by frame, on
+a fixed camera's sequence of table states (the same sequence once showed a yellow cube
+in a moved zone read as the emperor when the emperor's still zone was not looked at)."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.calibration import calibrate, reader_for
+from vision.layout import load_layout
+from vision.reader import Reader, _inner_radius
+from vision.render.table import TableRenderer
+
+LAYOUT = load_layout(None)
+
+
+def _states(count: int, seed: int) -> list[dict[str, Any]]:
+    """Different table states one after another of a simulated game (no hands), as
+    `benchmarks/vision_bench.py` takes them for its sequence."""
+    from referee.record import Record
+    from referee.selfplay import greedy_player, play_game, table_players
+    from referee.table.simulate import Options, simulate
+
+    game = play_game(table_players(3), random.Random(seed), [greedy_player] * 3)
+    record = Record.from_game(game)
+    record = Record(record.setup, record.rounds[:4], record.meta)
+    stream = simulate(record, random.Random(seed), Options(flicker=0.0, illegal=0.0))
+    states: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for snapshot in stream.snapshots:
+        if snapshot.get("occluded") or not snapshot.get("mat", True):
+            continue
+        key = json.dumps({k: v for k, v in snapshot.items() if k != "t"}, sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            states.append(snapshot)
+    step = len(states) / 10
+    return [states[int(i * step)] for i in range(count)]
+
+
+@pytest.fixture(scope="module")
+def sequence() -> tuple[list[np.ndarray], dict[str, Any]]:
+    """Four table states of one camera, each frame followed by the next (0.2 s on, the
+    light drifting), and the calibration of the set-up step."""
+    renderer = TableRenderer(LAYOUT, seed=7100, width=2304, height=1296, px_per_mm=1.3,
+                             variety="wide")
+    frames = []
+    for state in _states(4, 7100):
+        t = float(state.get("t") or 0.0)
+        frames += [renderer.frame(state, seed=0, t=t + later) for later in (0.0, 0.2)]
+    return frames, calibrate(renderer.calibration_frame(seed=0, t=0.0), LAYOUT)
+
+
+@pytest.mark.parametrize("against_bare", [False, True])
+def test_counting_the_moved_zones_only_reads_what_counting_every_zone_reads(
+        sequence: tuple[list[np.ndarray], dict[str, Any]], against_bare: bool) -> None:
+    frames, calib = sequence
+
+    def reader() -> Reader:
+        return reader_for(LAYOUT, calib) if against_bare else Reader(LAYOUT)
+
+    quick, every = reader(), reader()
+    every.debug = []            # a fitting script's hook: every zone is counted
+    skipped = 0
+    for frame in frames:
+        seen = quick.read(frame).to_json()
+        if quick._moved is not None:
+            skipped += int((~quick._moved[1:]).sum())
+        assert seen == every.read(frame).to_json()
+        assert every._moved is None
+    assert skipped > 0          # the quick reader did leave still zones out
+
+
+def test_no_blob_holds_a_disc_wider_than_half_its_box() -> None:
+    """What lets a read leave out a blob too narrow to be taken for the emperor
+    (`Reader._still`): the widest disc inside a blob, holes filled, has a radius of at
+    most (w + 1) / 2 for a box w wide, whatever its shape."""
+    rng = np.random.default_rng(11)
+    for _ in range(300):
+        h, w = (int(v) for v in rng.integers(1, 40, 2))
+        blob = np.zeros((h, w), np.uint8)
+        for _ in range(int(rng.integers(1, 4))):
+            centre = (int(rng.integers(0, w)), int(rng.integers(0, h)))
+            axes = (int(rng.integers(1, w + 1)), int(rng.integers(1, h + 1)))
+            cv2.ellipse(blob, centre, axes, float(rng.uniform(0, 180)), 0, 360, 1, -1)
+        if rng.random() < 0.3:
+            blob[rng.random((h, w)) < 0.1] = 0          # holes
+        x, y, bw, bh = cv2.boundingRect(blob)
+        if bw == 0:
+            continue
+        crop = blob[y:y + bh, x:x + bw].astype(bool)
+        assert _inner_radius(crop, fill=True) <= (min(bw, bh) + 1) / 2
