@@ -259,8 +259,22 @@ def training() -> Any:
 @blueprint.get("/advice")
 def advice() -> Any:
     """Threats, exposure and the best play now — only when asked, only in training
-    mode (a 409 with the hub's words otherwise)."""
-    return _no_store(jsonify(_command(_advisor().advice)))
+    mode (a 409 with the hub's words otherwise). Each hint's ``why`` (English) is said
+    again in the reader's language as ``reason``, from its msgid and fields."""
+    answer = _command(_advisor().advice)
+    if isinstance(answer, dict):
+        for hint in [answer.get("hint"), *(answer.get("alternatives") or [])]:
+            if isinstance(hint, dict) and isinstance(hint.get("why"), str):
+                hint["reason"] = _reason(hint)
+    return _no_store(jsonify(answer))
+
+
+def _reason(hint: dict[str, Any]) -> str:
+    """A hint's why in the reader's language (the English why where it has no msgid)."""
+    msgid, words = hint.get("say"), hint.get("words")
+    if not isinstance(msgid, str) or not isinstance(words, dict):
+        return str(hint["why"])
+    return translated(said(msgid, **words), tr())
 
 
 # ------------------------------------------------------------------ history

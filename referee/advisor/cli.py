@@ -5,9 +5,9 @@ explained from one player's side (``--player``, default the player to move). Wit
 ``--review`` it also lists the turns where the eventual loser lost the most.
 
 The command's own words (a file that is no record or breaks a rule, an unknown player,
-its headings and where the game stands) are `said` messages told in ``--language``
-(issue 17; English word for word without one); the advisor's threats, exposure, hints
-and review are the advisor's English lines.
+its headings and where the game stands) and the advisor's threats, exposure, hints and
+review (`said` messages built in `referee.advisor`) are told in ``--language`` (issue
+17; English word for word without one); ``--json`` stays English.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def register(subparsers: Any) -> None:
         "--language",
         default="en",
         metavar="LANG",
-        help="the command's own words: en, de, it, hu or fi (default en; --json stays as it is)",
+        help="its words and the advice: en, de, it, hu or fi (default en; --json stays as it is)",
     )
     advise.set_defaults(handler=run_advise)
 
@@ -106,7 +106,7 @@ def run_advise(args: argparse.Namespace) -> int:
     say(_text(game, advice, you, tr))
     if args.review:
         say(translated(said("Review:"), tr))
-        say(describe(items))
+        say(describe(items, tr))
     return 0
 
 
@@ -157,13 +157,19 @@ def _text(game: Any, advice: Any, you: str | None, tr: Translator = ENGLISH) -> 
             )
         )
     lines.append(t(said("Threats:")))
-    lines += [f"  {line}" for line in advice.threats.lines(you)] or ["  " + t(said("none"))]
+    lines += [f"  {t(line)}" for line in advice.threats.lines(you)] or ["  " + t(said("none"))]
     lines.append(t(said("Exposure (smallest change that flips each unit):")))
-    lines += [f"  {e.text()}" for e in advice.exposure]
+    lines += [f"  {t(e.text())}" for e in advice.exposure]
     hint = advice.hint
     if hint is not None:
         lines.append(
-            t(said("Hint for %(player)s: %(reason)s", player=hint.play.player, reason=hint.why))
+            t(
+                said(
+                    "Hint for %(player)s: %(clause)s",
+                    player=hint.play.player,
+                    clause=clause(hint.why),
+                )
+            )
         )
-        lines += ["  " + t(said("or: %(reason)s", reason=h.why)) for h in advice.hints[1:3]]
+        lines += ["  " + t(said("or: %(clause)s", clause=clause(h.why))) for h in advice.hints[1:3]]
     return "\n".join(lines)

@@ -15,7 +15,8 @@ from typing import Any
 
 from referee.advisor.board import Board
 from referee.advisor.capture import cheapest_capture
-from referee.advisor.words import cubes_words, unit_words
+from referee.advisor.words import both, counted
+from referee.announcements import Said, clause, said
 from referee.game import Game
 from referee.pieces import COLOURS
 
@@ -34,15 +35,23 @@ class Flip:
     def cubes(self) -> int:
         return sum(self.court.values()) + sum(self.placed.values())
 
-    def text(self) -> str:
-        parts = []
-        if self.court:
-            parts.append(f"{cubes_words(self.court)} to his court")
-        if self.placed:
-            parts.append(f"{cubes_words(self.placed)} there")
-        how = " and ".join(parts) or "no cubes"
-        mark = " (his reserve has them)" if self.within_reserve else ""
-        return f"{self.player} ({self.side}) with {self.cubes}: {how}{mark}"
+    def text(self) -> Said:
+        court = (
+            said("%(counted)s to his court", counted=counted(self.court)) if self.court else None
+        )
+        placed = said("%(counted)s there", counted=counted(self.placed)) if self.placed else None
+        how = both(court, placed, said("no cubes"))
+        words: dict[str, object] = {
+            "player": self.player,
+            "side": self.side,
+            "count": self.cubes,
+            "clause": clause(how),
+        }
+        if self.within_reserve:
+            return said(
+                "%(player)s (%(side)s) with %(count)s: %(clause)s (his reserve has them)", **words
+            )
+        return said("%(player)s (%(side)s) with %(count)s: %(clause)s", **words)
 
 
 @dataclass(frozen=True)
@@ -57,16 +66,46 @@ class Exposure:
     def smallest(self) -> Flip | None:
         return self.flips[0] if self.flips else None
 
-    def text(self) -> str:
-        where = unit_words(self.territories)
-        now = f" ({self.owner})" if self.owner else ""
-        reach = f"emperor {self.distance} step{'s' if self.distance > 1 else ''} away"
+    def text(self) -> Said:
+        if self.distance > 1:
+            reach = said("emperor %(count)s steps away", count=self.distance)
+        else:
+            reach = said("emperor %(count)s step away", count=self.distance)
         best = self.smallest
+        unit = self.territories
         if self.owner is not None and self.holder not in (None, self.owner):
-            return f"{where}{now}: {self.holder} would take it over now ({reach})"
+            return said(
+                "%(where)s (%(side)s): %(side2)s would take it over now (%(clause)s)",
+                where=unit,
+                side=self.owner,
+                side2=self.holder,
+                clause=clause(reach),
+            )
         if best is None:
-            return f"{where}{now}: no side can flip it ({reach})"
-        return f"{where}{now}: flips for {best.text()}; {reach}"
+            if self.owner:
+                return said(
+                    "%(where)s (%(side)s): no side can flip it (%(clause)s)",
+                    where=unit,
+                    side=self.owner,
+                    clause=clause(reach),
+                )
+            return said(
+                "%(where)s: no side can flip it (%(clause)s)", where=unit, clause=clause(reach)
+            )
+        if self.owner:
+            return said(
+                "%(where)s (%(side)s): flips for %(clause)s; %(clause2)s",
+                where=unit,
+                side=self.owner,
+                clause=clause(best.text()),
+                clause2=clause(reach),
+            )
+        return said(
+            "%(where)s: flips for %(clause)s; %(clause2)s",
+            where=unit,
+            clause=clause(best.text()),
+            clause2=clause(reach),
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -33,8 +33,8 @@ from typing import Any
 
 from referee.advisor.board import Board, Vec, minus, plus
 from referee.advisor.capture import cheapest_capture
-from referee.advisor.words import count_words as _count_words
-from referee.advisor.words import unit_words
+from referee.advisor.words import counted, score
+from referee.announcements import Said, clause, said
 from referee.game import Game, Phase, Step
 from referee.moves import PlayCubes
 from referee.pieces import COLOUR_INDEX, COLOURS
@@ -56,9 +56,12 @@ class Hint:
     score: float
     stop: tuple[int, ...]  # the unit the emperor stops on
     outcome: str  # "build", "take" or "nothing" at the stop
-    why: str
+    why: str  # a `said` message: English, with its msgid and fields
 
     def to_json(self) -> dict[str, Any]:
+        said_as = (
+            {"say": self.why.msgid, "words": self.why.words} if isinstance(self.why, Said) else {}
+        )
         return {
             "player": self.play.player,
             "court": list(self.play.court),
@@ -68,6 +71,7 @@ class Hint:
             "stop": list(self.stop),
             "outcome": self.outcome,
             "why": self.why,
+            **said_as,  # the why's msgid and fields: said again in any language
         }
 
 
@@ -320,7 +324,8 @@ class Search:
         return best, where
 
     def reply_words(self, board: Board) -> str:
-        """The next opponent's most damaging capture after our turn, in words."""
+        """The next opponent's most damaging capture after our turn, in words (a `said`
+        message; empty when nobody replies)."""
         if board.over or not self.replies:
             return ""
         worst: tuple[float, int, int] | None = None
@@ -335,10 +340,20 @@ class Search:
         loss, u, q = worst
         name = board.names[q]
         if u < 0 or loss <= 0:
-            return f"{name} then has no capture that hurts"
-        verb = "build on" if board.owner[u] < 0 else "take over"
-        wins = " and win" if loss >= WIN / 2 else ""
-        return f"{name} could then {verb} {unit_words(board.units[u])}{wins}"
+            return said("%(player)s then has no capture that hurts", player=name)
+        unit = board.units[u]
+        wins = loss >= WIN / 2
+        if board.owner[u] < 0:
+            if wins:
+                return said(
+                    "%(player)s could then build on %(where)s and win", player=name, where=unit
+                )
+            return said("%(player)s could then build on %(where)s", player=name, where=unit)
+        if wins:
+            return said(
+                "%(player)s could then take over %(where)s and win", player=name, where=unit
+            )
+        return said("%(player)s could then take over %(where)s", player=name, where=unit)
 
     # ------------------------------------------------------------------ search
 
@@ -392,45 +407,97 @@ class Search:
 
     def _why(
         self, c: _Candidate, play: PlayCubes, stop: int, before: Board, side: int, outcome: str
-    ) -> str:
+    ) -> Said:
         board = self.board
-        parts: list[str] = []
+        parts: list[dict[str, object] | str] = []
         won = [
-            f"win {COLOURS[i]}"
-            + (f" from {board.names[board.control[i]]}" if board.control[i] >= 0 else "")
+            clause(
+                said(
+                    "win %(colour)s from %(player)s", colour=COLOURS[i], player=board.names[holder]
+                )
+                if (holder := board.control[i]) >= 0
+                else said("win %(colour)s", colour=COLOURS[i])
+            )
             for i in range(5)
             if before.control[i] == self.p and board.control[i] != self.p
         ]
         if play.court:
+            court = counted(play.court)
             parts.append(
-                _count_words(play.court)
-                + " to your court"
-                + (f" ({', '.join(won)})" if won else "")
+                clause(
+                    said("%(counted)s to your court (%(items)s)", counted=court, items=won)
+                    if won
+                    else said("%(counted)s to your court", counted=court)
+                )
             )
         for key, colours in play.territories:
             u = _unit_of(board, int(key))
-            guard = f" (against {self.guard[u]})" if u in self.guard and u != stop else ""
-            parts.append(f"{_count_words(colours)} onto {unit_words(board.units[u])}{guard}")
-        totals = before.strengths(stop)
-        score = " to ".join(str(t) for t in sorted(totals, reverse=True)[:2])
-        where = unit_words(board.units[stop])
+            unit = board.units[u]
+            if u in self.guard and u != stop:
+                onto = said(
+                    "%(counted)s onto %(where)s (against %(player)s)",
+                    counted=counted(colours),
+                    where=unit,
+                    player=self.guard[u],
+                )
+            else:
+                onto = said("%(counted)s onto %(where)s", counted=counted(colours), where=unit)
+            parts.append(clause(onto))
+        points = score(before.strengths(stop))
+        where = board.units[stop]
         if outcome == "nothing":
-            result = f"nothing changes on {where}"
+            result = said("nothing changes on %(where)s", where=where)
         elif side == self.side:
-            verb = "build on" if outcome == "build" else "take over"
-            result = f"you {verb} {where} ({score})"
+            if outcome == "build":
+                result = said("you build on %(where)s (%(clause)s)", where=where, clause=points)
+            else:
+                result = said("you take over %(where)s (%(clause)s)", where=where, clause=points)
             merged = [u for u in c.board.units if set(board.units[stop]) < set(u)]
             if merged:
-                result += f", merging into a {len(merged[0])}-castle region"
+                result = said(
+                    "%(clause)s, merging into a %(count)s-castle region",
+                    clause=clause(result),
+                    count=len(merged[0]),
+                )
+        elif outcome == "build":
+            result = said(
+                "%(side)s builds on %(where)s (%(clause)s)",
+                side=board.sides[side],
+                where=where,
+                clause=points,
+            )
         else:
-            verb = "builds on" if outcome == "build" else "takes over"
-            result = f"{board.sides[side]} {verb} {where} ({score})"
+            result = said(
+                "%(side)s takes over %(where)s (%(clause)s)",
+                side=board.sides[side],
+                where=where,
+                clause=points,
+            )
         if c.board.over and c.board.winner == self.side:
-            result += " and win the game" if side == self.side else ", and your side wins"
-        steps = f"emperor {c.steps} step{'s' if c.steps > 1 else ''}"
+            if side == self.side:
+                result = said("%(clause)s and win the game", clause=clause(result))
+            else:
+                result = said("%(clause)s, and your side wins", clause=clause(result))
+        if c.steps > 1:
+            steps = said("emperor %(count)s steps", count=c.steps)
+        else:
+            steps = said("emperor %(count)s step", count=c.steps)
         reply = self.reply_words(c.board)
-        cubes = ", ".join(parts) or "no cubes to play"
-        return f"{cubes}; {steps}: {result}" + (f"; {reply}" if reply else "")
+        cubes = parts or [clause(said("no cubes to play"))]
+        if reply:
+            return said(
+                "%(items)s; %(clause)s: %(clause2)s; %(clause3)s",
+                items=cubes,
+                clause=clause(steps),
+                clause2=clause(result),
+                clause3=clause(reply),
+            )
+        return said(
+            "%(items)s; %(clause)s: %(clause2)s",
+            items=cubes,
+            clause=clause(steps),
+            clause2=clause(result),
+        )
 
 
 def search(game: Game, finalists: int = FINALISTS, keep: int = KEEP) -> list[Hint]:

@@ -14,6 +14,7 @@ from typing import Any
 
 from referee.advisor.hints import CASTLE, WIN, Hint, Search
 from referee.advisor.words import play_words
+from referee.announcements import ENGLISH, Said, Translator, clause, said, translated
 from referee.game import Game
 from referee.moves import ChooseDisc, Move, PlayCubes
 from referee.record import Record
@@ -34,17 +35,32 @@ class ReviewItem:
     loss: float
     consequence: str  # what the played turn allowed, e.g. "Bob could then take over ..."
 
-    def cost_words(self) -> str:
+    def cost_words(self) -> Said:
         if self.loss >= WIN / 2:
-            return "this turn lost the game"
-        return f"this turn cost {self.loss / CASTLE:.1f} castles' worth"
+            return said("this turn lost the game")
+        return said("this turn cost %(amount)s castles' worth", amount=f"{self.loss / CASTLE:.1f}")
 
-    def text(self) -> str:
-        then = f" ({self.consequence})" if self.consequence else ""
-        return (
-            f"Round {self.round}, turn {self.turn} — {self.player} played "
-            f"{play_words(self.played, self.steps)}{then}; {self.cost_words()}. "
-            f"Better: {self.better.why}"
+    def text(self) -> Said:
+        """The turn's line (a `said` message: English, said again by `translated`)."""
+        words: dict[str, object] = {
+            "round": self.round,
+            "turn": self.turn,
+            "player": self.player,
+            "clause": clause(play_words(self.played, self.steps)),
+            "clause3": clause(self.cost_words()),
+            "clause4": clause(self.better.why),
+        }
+        if self.consequence:
+            return said(
+                "Round %(round)s, turn %(turn)s — %(player)s played %(clause)s (%(clause2)s); "
+                "%(clause3)s. Better: %(clause4)s",
+                clause2=clause(self.consequence),
+                **words,
+            )
+        return said(
+            "Round %(round)s, turn %(turn)s — %(player)s played %(clause)s; %(clause3)s. "
+            "Better: %(clause4)s",
+            **words,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -89,10 +105,13 @@ def review(record: Record, limit: int = 5) -> list[ReviewItem]:
     return [i for i in items if i.loss > 0][:limit]
 
 
-def describe(items: list[ReviewItem]) -> str:
+def describe(items: list[ReviewItem], tr: Translator = ENGLISH) -> str:
+    """The review's lines in ``tr``'s language (English without one)."""
     if not items:
-        return "No turn of the losing side stands out: the search finds nothing better."
-    return "\n".join(i.text() for i in items)
+        return translated(
+            said("No turn of the losing side stands out: the search finds nothing better."), tr
+        )
+    return "\n".join(translated(i.text(), tr) for i in items)
 
 
 def _replay(

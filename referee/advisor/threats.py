@@ -15,7 +15,8 @@ from typing import Any
 
 from referee.advisor.board import Board
 from referee.advisor.capture import cheapest_capture, colour_need
-from referee.advisor.words import cubes_words, name_or_you, possessive
+from referee.advisor.words import both, counted, score
+from referee.announcements import Said, clause, said
 from referee.game import Game, Phase, Step
 from referee.pieces import COLOURS
 
@@ -85,17 +86,53 @@ class ColourThreat:
     holds: int  # cubes of the colour he can play (reserve, capped by the turn)
     defence: int | None  # cubes the holder must add first to keep it (tie keeps)
 
-    def text(self, you: str | None = None) -> str:
-        who = name_or_you(self.player, you)
-        has = "hold" if who == "you" else "holds"
-        head = f"{who.capitalize()} {has} {self.holds} {self.colour} in reserve: "
+    def text(self, you: str | None = None) -> Said:
+        """The threat in words, to ``you`` (the player asked for) where it is his."""
+        yours = you is not None and self.holder == you
         if self.holder is None:
-            return head + f"{self.colour} (nobody's) is won with {self.needs}"
-        lead = f"{possessive(self.holder, you)} {self.colour} lead of {self.lead} falls"
-        if self.defence is None:
-            return head + lead
-        adds = "add" if name_or_you(self.holder, you) == "you" else "adds"
-        return head + f"{lead} unless {name_or_you(self.holder, you)} {adds} {self.defence}"
+            tail = said(
+                "%(colour)s (nobody's) is won with %(count)s", colour=self.colour, count=self.needs
+            )
+        elif self.defence is None:
+            tail = (
+                said("your %(colour)s lead of %(count)s falls", colour=self.colour, count=self.lead)
+                if yours
+                else said(
+                    "%(player)s's %(colour)s lead of %(count)s falls",
+                    player=self.holder,
+                    colour=self.colour,
+                    count=self.lead,
+                )
+            )
+        elif yours:
+            tail = said(
+                "your %(colour)s lead of %(count)s falls unless you add %(count2)s",
+                colour=self.colour,
+                count=self.lead,
+                count2=self.defence,
+            )
+        else:
+            tail = said(
+                "%(player)s's %(colour)s lead of %(count)s falls unless %(player)s adds %(count2)s",
+                player=self.holder,
+                colour=self.colour,
+                count=self.lead,
+                count2=self.defence,
+            )
+        if you is not None and self.player == you:
+            return said(
+                "You hold %(count)s %(colour)s in reserve: %(clause)s",
+                count=self.holds,
+                colour=self.colour,
+                clause=clause(tail),
+            )
+        return said(
+            "%(player)s holds %(count)s %(colour)s in reserve: %(clause)s",
+            player=self.player.capitalize(),
+            count=self.holds,
+            colour=self.colour,
+            clause=clause(tail),
+        )
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -122,25 +159,57 @@ class UnitThreat:
     def action(self) -> str:
         return "build" if self.owner is None else "take over"
 
-    def where(self) -> str:
+    def where(self) -> Said:
+        """``territory 6``, or ``region 5+6+7 (black, 3 castles)`` where there are castles."""
         unit = self.territories
-        name = f"territory {unit[0]}" if len(unit) == 1 else "region " + "+".join(map(str, unit))
-        castles = f" ({self.owner}, {len(unit)} castle{'s' if len(unit) > 1 else ''})"
-        return name + (castles if self.owner else "")
+        if not self.owner:
+            return said("%(where)s", where=unit)
+        if len(unit) > 1:
+            return said(
+                "%(where)s (%(side)s, %(count)s castles)",
+                where=unit,
+                side=self.owner,
+                count=len(unit),
+            )
+        return said("%(where)s (%(side)s, %(count)s castle)", where=unit, side=self.owner, count=1)
 
-    def text(self, you: str | None = None) -> str:
-        who = name_or_you(self.player, you)
-        parts = []
-        if self.court:
-            parts.append(f"{cubes_words(self.court)} to the court")
-        if self.placed:
-            parts.append(f"{cubes_words(self.placed)} there")
-        how = " and ".join(parts) if parts else "no cubes (the majority is already there)"
-        score = " to ".join(str(v) for v in sorted(self.strengths.values(), reverse=True)[:2])
-        act = "build on" if self.owner is None else "take over"
-        return (
-            f"{who.capitalize()} can {act} {self.where()} with {how}, "
-            f"{self.distance} unit{'s' if self.distance > 1 else ''} past the emperor: {score}"
+    def text(self, you: str | None = None) -> Said:
+        """The threat in words, to ``you`` (the player asked for) where it is his."""
+        court = (
+            said("%(counted)s to the court", counted=counted(self.court)) if self.court else None
+        )
+        placed = said("%(counted)s there", counted=counted(self.placed)) if self.placed else None
+        how = both(court, placed, said("no cubes (the majority is already there)"))
+        if self.distance > 1:
+            away = said("%(count)s units past the emperor", count=self.distance)
+        else:
+            away = said("%(count)s unit past the emperor", count=self.distance)
+        words: dict[str, object] = {
+            "clause": clause(self.where()),
+            "clause2": clause(how),
+            "clause3": clause(away),
+            "clause4": score(list(self.strengths.values())),
+        }
+        mine = you is not None and self.player == you
+        if self.owner is None:
+            if mine:
+                return said(
+                    "You can build on %(clause)s with %(clause2)s, %(clause3)s: %(clause4)s",
+                    **words,
+                )
+            return said(
+                "%(player)s can build on %(clause)s with %(clause2)s, %(clause3)s: %(clause4)s",
+                player=self.player.capitalize(),
+                **words,
+            )
+        if mine:
+            return said(
+                "You can take over %(clause)s with %(clause2)s, %(clause3)s: %(clause4)s", **words
+            )
+        return said(
+            "%(player)s can take over %(clause)s with %(clause2)s, %(clause3)s: %(clause4)s",
+            player=self.player.capitalize(),
+            **words,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -155,7 +224,7 @@ class Threats:
     colours: tuple[ColourThreat, ...]
     units: tuple[UnitThreat, ...]
 
-    def lines(self, you: str | None = None) -> list[str]:
+    def lines(self, you: str | None = None) -> list[Said]:
         return [t.text(you) for t in self.colours] + [t.text(you) for t in self.units]
 
     def to_json(self) -> dict[str, Any]:

@@ -1,42 +1,56 @@
-"""The advisor's sentences: names, "you" for the player asking, cubes in words."""
+"""The advisor's sentences: `said` messages with named fields (issue 17).
+
+Every reason the advisor gives — a threat, a unit's exposure, a hint's why, a review's
+line — is a message of the catalogs (``said(msgid, **fields)``, `referee.announcements`),
+whole sentences whose parts are other messages (``clause``): it reads as the English it
+always was, and `referee.announcements.translated` says it again in any language. Cubes
+by colour go in as a ``counted`` field (``2 yellow + 1 red``), a unit as ``where``
+(``territory 6``, ``region 4+5+6``), a side as ``side``; players' names as they are.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
+from referee.announcements import Said, clause, said
 from referee.moves import PlayCubes
-from referee.pieces import COLOURS
 
 
-def name_or_you(name: str, you: str | None) -> str:
-    return "you" if you is not None and name == you else name
+def counted(counts: Mapping[str, int] | Sequence[str]) -> dict[str, Any]:
+    """Cubes as a ``counted`` field: ``{"yellow": 2, "red": 1}`` or
+    ``["yellow", "red", "yellow"]`` -> said ``1 red + 2 yellow`` (colour order)."""
+    if isinstance(counts, Mapping):
+        colours = [c for c, n in counts.items() for _ in range(n)]
+    else:
+        colours = list(counts)
+    return {"cubes": colours, "castles": 0}
 
 
-def possessive(name: str, you: str | None) -> str:
-    return "your" if you is not None and name == you else f"{name}'s"
+def score(values: Sequence[int]) -> dict[str, object] | str:
+    """The two highest strengths, ``5 to 3``, as a clause."""
+    top = sorted(values, reverse=True)[:2]
+    if len(top) < 2:
+        return " to ".join(str(v) for v in top)
+    return clause(said("%(count)s to %(count2)s", count=top[0], count2=top[1]))
 
 
-def cubes_words(counts: Mapping[str, int]) -> str:
-    """``{"yellow": 2, "red": 1}`` -> ``2 yellow + 1 red``."""
-    return " + ".join(f"{n} {colour}" for colour, n in counts.items() if n)
+def both(first: Said | None, second: Said | None, none: Said) -> Said:
+    """``A and B``, one of them, or ``none``."""
+    if first is not None and second is not None:
+        return said("%(clause)s and %(clause2)s", clause=clause(first), clause2=clause(second))
+    return first or second or none
 
 
-def unit_words(territories: tuple[int, ...]) -> str:
-    if len(territories) == 1:
-        return f"territory {territories[0]}"
-    return "region " + "+".join(str(t) for t in territories)
-
-
-def count_words(colours: Sequence[str]) -> str:
-    """``["yellow", "red", "yellow"]`` -> ``1 red + 2 yellow`` (colour order)."""
-    return " + ".join(f"{colours.count(c)} {c}" for c in COLOURS if c in colours)
-
-
-def play_words(play: PlayCubes, steps: int) -> str:
+def play_words(play: PlayCubes, steps: int) -> Said:
     """A turn in words: ``2 yellow to the court, 1 yellow onto 6; emperor 3 steps``."""
     parts = []
     if play.court:
-        parts.append(f"{count_words(play.court)} to the court")
+        parts.append(clause(said("%(counted)s to the court", counted=counted(play.court))))
     for key, colours in play.territories:
-        parts.append(f"{count_words(colours)} onto {key}")
-    return f"{', '.join(parts)}; emperor {steps} step{'s' if steps != 1 else ''}"
+        parts.append(
+            clause(said("%(counted)s onto %(territory)s", counted=counted(colours), territory=key))
+        )
+    if steps == 1:
+        return said("%(items)s; emperor %(count)s step", items=parts, count=steps)
+    return said("%(items)s; emperor %(count)s steps", items=parts, count=steps)

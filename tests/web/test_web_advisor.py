@@ -10,6 +10,21 @@ from conftest import post
 from web.preview import PreviewHub
 
 
+def english_words(text: str) -> set[str]:
+    """English words left in ``text``: the languages' check of the referee's words
+    (``tests/advisor/advisor_languages.py``), loaded from its file."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "advisor" / "advisor_languages.py"
+    spec = importlib.util.spec_from_file_location("_advisor_languages", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    found: set[str] = module.english_words(text)
+    return found
+
+
 def _to_cubes(hub: PreviewHub) -> None:
     """Play on until a player is about to play cubes (the only time a hint exists)."""
     while not (hub.game.phase.value == "action" and hub.game.step.value == "cubes"):
@@ -67,6 +82,16 @@ def test_training_on_then_advice_then_off(trusted: FlaskClient, hub: PreviewHub)
     assert len(advice["exposure"]) == len(hub.state()["units"])
     acting = {t["player"] for t in advice["threats"]["units"] + advice["threats"]["colours"]}
     assert acting <= {p.name for p in hub.game.players}
+    assert hint["reason"] == hint["why"]  # English: the why as it was
+
+    # the page's hint line in Hungarian: the reason said again from the why's msgid
+    hungarian = trusted.get("/api/advice?lang=hu").get_json()
+    check("/api/advice", "get", 200, hungarian)
+    assert hungarian["hint"]["why"] == hint["why"]  # the English field is kept
+    reason = hungarian["hint"]["reason"]
+    assert reason and reason != hint["why"] and "%(" not in reason
+    assert not english_words(reason), reason
+    assert all(h["reason"] != h["why"] for h in hungarian["alternatives"])
 
     assert post(trusted, "/api/training", {"on": False}).get_json() == {"training": False}
     assert trusted.get("/api/advice").status_code == 409

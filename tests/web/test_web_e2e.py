@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_web_advisor import english_words
 
 from conftest import needs_chromium
 from web.preview import PreviewHub
@@ -124,6 +125,15 @@ def test_training_mode_then_ask_the_advisor(
     assert page.inner_text("#advice-hint").startswith(f"Hint for {hub.game.to_move}:")
     assert page.locator("#advice-threats li").count() >= 1
     assert page.locator("#advice-exposed li").count() == 3
+    english = page.inner_text("#advice-hint")
+    page.goto(server.url + "?lang=hu")  # the hint's reason in the page's language
+    page.wait_for_selector("#ask", state="visible")
+    page.click("#ask")
+    page.wait_for_selector("#advice", state="visible", timeout=5000)
+    hungarian = page.inner_text("#advice-hint")
+    assert hungarian.startswith(f"Tipp {hub.game.to_move} számára:"), hungarian
+    assert hungarian != english and "%(" not in hungarian
+    assert not english_words(hungarian), hungarian
     hub.advance()  # the cubes are played: the answer is stale and goes away
     page.wait_for_selector("#advice", state="hidden", timeout=2000)
     page.uncheck("#training")

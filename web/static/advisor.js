@@ -55,7 +55,7 @@
   function show(advice) {
     const hint = advice.hint;
     hintLine.textContent = hint
-      ? t("Hint for %(player)s:", { player: hint.player }) + " " + hint.why
+      ? t("Hint for %(player)s:", { player: hint.player }) + " " + (hint.reason || hint.why)
       : t("No hint now: hints come when a player is about to play cubes.");
     hintLine.title = hintLine.textContent;
     const threats = [...advice.threats.colours, ...advice.threats.units];
