@@ -3,7 +3,8 @@
 The command's own words (its errors, what it wrote, kept or refused, the replay's
 prompts) are `said` messages, told in ``--language`` (issue 17; English without one,
 word for word what it was). The game's story, list and statistics are
-`firmware.gamelog.summary`'s lines.
+`firmware.gamelog.summary`'s lines, said in the same language; so are the log's own
+errors and warnings (`firmware.gamelog.store`: `said` messages too).
 """
 
 from __future__ import annotations
@@ -11,21 +12,17 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import re
 import sqlite3
 import sys
 from datetime import datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from referee.announcements import N_, clause, said
+from referee.announcements import clause, said
 from referee.terminal import for_terminal, say
 
 if TYPE_CHECKING:
     from referee.announcements import Translator
-
-#: The statuses of a logged game, as the page says them.
-STATUS = {"running": N_("running"), "finished": N_("finished"), "unfinished": N_("unfinished")}
 
 
 def _date(text: str) -> str:
@@ -151,19 +148,15 @@ def _open(args: argparse.Namespace) -> Any:
     path = getattr(args, "db", None)
     log = GameLog(path)
     for warning in log.warnings:
-        _error(args, said("warning: %(reason)s", reason=str(warning)))
+        _error(args, said("warning: %(clause)s", clause=clause(warning)))
     return log
 
 
 def _words(exc: Exception) -> str:
-    """The words an error was raised with, a `said` message kept as one; the log's
-    "no game N in the log" said again from its msgid."""
+    """The words an error was raised with, a `said` message kept as one (the log's own
+    errors are: `firmware.gamelog.store`)."""
     first = exc.args[0] if exc.args else None
-    text = first if isinstance(first, str) else str(exc)
-    unknown = re.fullmatch(r"no game (\d+) in the log", text)
-    if unknown:
-        return said("no game %(game)s in the log", game=int(unknown.group(1)))
-    return text
+    return first if isinstance(first, str) else str(exc)
 
 
 def _guard(run: Any) -> Any:
@@ -199,7 +192,7 @@ def run_list(args: argparse.Namespace) -> int:
     if not rows:
         _tell(args, _no_games(args))
         return 0
-    say("\n".join(list_lines(rows)))
+    say("\n".join(list_lines(rows, _language(args))))
     return 0
 
 
@@ -248,7 +241,7 @@ def run_show(args: argparse.Namespace) -> int:
     from firmware.gamelog.summary import show_lines
 
     with _open(args) as log:
-        say("\n".join(show_lines(log, args.id)))
+        say("\n".join(show_lines(log, args.id, _language(args))))
         if args.review:
             from referee.advisor import review
             from referee.advisor.review import describe
@@ -256,7 +249,7 @@ def run_show(args: argparse.Namespace) -> int:
             items = review(log.record(args.id), limit=5)
             _tell(args, said("Review (the costliest turns, with a better play):"))
             if items:
-                say(describe(items))
+                say(describe(items, _language(args)))
             else:
                 _tell(args, said("nothing to review: no turn cost the loser"), "  ")
     return 0
@@ -324,7 +317,9 @@ def run_export(args: argparse.Namespace) -> int:
 
 def _status(status: str) -> dict[str, object] | str:
     """A game's status as a clause: said in the language of the sentence round it."""
-    return clause(said(STATUS[status])) if status in STATUS else status
+    from firmware.gamelog.summary import status_clause
+
+    return status_clause(status)
 
 
 def _create(path: Path) -> IO[str]:
@@ -364,7 +359,7 @@ def run_import(args: argparse.Namespace) -> int:
                 worst = max(worst, exc.exit_code)
                 continue
             if imported.note:
-                _error(args, f"{name}: {imported.note}")
+                _error(args, said("%(file)s: %(clause)s", file=name, clause=clause(imported.note)))
             if imported.duplicate:
                 _tell(
                     args,
@@ -394,14 +389,12 @@ def run_replay(args: argparse.Namespace) -> int:
     with _open(args) as log:
         row = log.game(args.id)
         setup, moves = log.setup(args.id), log.moves(args.id)
-    from referee.announcements import side
-
-    tr = _language(args)  # each seat's castle colour in its words
-    seats = [f"{s.name} ({side(tr, s.castles)})" for s in row.seats]
-    _tell(args, said("Game %(game)s: %(items)s", game=row.id, items=seats))
+    tr = _language(args)
+    seats = [said("%(player)s (%(side)s)", player=s.name, side=s.castles) for s in row.seats]
+    _tell(args, said("Game %(game)s: %(items)s", game=row.id, items=[clause(s) for s in seats]))
     interactive = not args.all
-    for turn, game in turns(setup, moves):
-        say("\n".join(replay_lines(turn, game)), flush=True)
+    for turn, game in turns(setup, moves, tr):
+        say("\n".join(replay_lines(turn, game, tr)), flush=True)
         if interactive:
             # what it understands stays as typed: Enter, q
             _tell(args, said("[Enter: next turn, q: quit] "), end="", flush=True)
@@ -418,5 +411,5 @@ def run_stats(args: argparse.Namespace) -> int:
     from firmware.gamelog.summary import stats_lines
 
     with _open(args) as log:
-        say("\n".join(stats_lines(log)))
+        say("\n".join(stats_lines(log, _language(args))))
     return 0

@@ -11,6 +11,10 @@ A full or read-only disk makes a write raise `LogWriteError` (`LogFullError`,
 `LogReadOnlyError`); the refused writes stay queued in memory, in order, and go in with
 the next write that succeeds (or `flush`), so the game goes on. A corrupted file is moved
 aside at open (``*.corrupt-<timestamp>``) and a fresh log started.
+
+Every error and warning of the log is a `said` message (issue 17): its English sentence,
+which keeps its msgid and fields, so ``carolus games --language`` says it again in the
+reader's language; what SQLite or the system report inside one goes in as they word it.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import contextlib
 import json
 import logging
 import os
+import re
 import sqlite3
 import sys
 import time
@@ -36,6 +41,7 @@ from firmware.gamelog.steps import (
     setup_from_json,
     setup_to_json,
 )
+from referee.announcements import N_, clause, said
 from referee.check import final_state, judge
 from referee.events import Event
 from referee.game import Game, Progress
@@ -63,7 +69,8 @@ T = TypeVar("T")
 
 
 class GameLogError(Exception):
-    """Anything the game log refuses; the message is one line for the user."""
+    """Anything the game log refuses; the message is one line for the user (a `said`
+    message: its first argument)."""
 
 
 class LogOpenError(GameLogError):
@@ -94,7 +101,7 @@ class ImportRejectedError(GameLogError):
     """A record that is not a record (``malformed``) or breaks a rule (its rule code)."""
 
     def __init__(self, file: str, code: str, message: str) -> None:
-        super().__init__(f"{file}: {message}")
+        super().__init__(said("%(file)s: %(clause)s", file=file, clause=clause(message)))
         self.file = file
         self.code = code
         self.message = message
@@ -222,15 +229,55 @@ def _write_error(exc: sqlite3.Error, queued: int) -> LogWriteError:
     text = str(exc)
     if code == _SQLITE_FULL or "full" in text:
         return LogFullError(
-            f"the game log is full ({text}); {queued} write(s) kept in memory", queued
+            said(
+                "the game log is full (%(reason)s); %(count)s write(s) kept in memory",
+                reason=text,
+                count=queued,
+            ),
+            queued,
         )
     if code == _SQLITE_READONLY or "readonly" in text:
         return LogReadOnlyError(
-            f"the game log cannot be written ({text}); {queued} write(s) kept in memory", queued
+            said(
+                "the game log cannot be written (%(reason)s); %(count)s write(s) kept in memory",
+                reason=text,
+                count=queued,
+            ),
+            queued,
         )
     return LogWriteError(
-        f"the game log write failed ({text}); {queued} write(s) kept in memory", queued
+        said(
+            "the game log write failed (%(reason)s); %(count)s write(s) kept in memory",
+            reason=text,
+            count=queued,
+        ),
+        queued,
     )
+
+
+#: The schema's own reasons (`firmware.gamelog.schema`: plain English), each matched to
+#: the message that says it again in every language; anything else is shown as worded.
+_SCHEMA_REASONS: tuple[tuple[str, str], ...] = (
+    (
+        r"the game log has schema (?P<version>\d+); this Carolus knows up to (?P<latest>\d+)",
+        N_("the game log has schema %(version)s; this Carolus knows up to %(latest)s"),
+    ),
+    (
+        r"cannot upgrade the game log from schema (?P<version>\d+) to (?P<version2>\d+): "
+        r"(?P<reason>.*)",
+        N_("cannot upgrade the game log from schema %(version)s to %(version2)s: %(reason)s"),
+    ),
+)
+
+
+def _schema_reason(exc: Exception) -> str:
+    """Why the schema refused, as a `said` message where it is one of `_SCHEMA_REASONS`."""
+    text = str(exc)
+    for pattern, msgid in _SCHEMA_REASONS:
+        found = re.fullmatch(pattern, text, re.S)
+        if found:
+            return said(msgid, **found.groupdict())
+    return text
 
 
 Op = Callable[[sqlite3.Connection], Any]
@@ -270,7 +317,10 @@ class GameLog:
                 raise
         # a WAL log in a folder nobody may write: no -shm can be made, so read the file
         # as it stands
-        message = f"the game log {self.path} is read as a snapshot (its folder is read-only)"
+        message = said(
+            "the game log %(file)s is read as a snapshot (its folder is read-only)",
+            file=str(self.path),
+        )
         log.warning(message)
         self.warnings.append(message)
         return self._connect_ro("&immutable=1")
@@ -302,8 +352,12 @@ class GameLog:
                 schema.migrate(conn)
             elif schema.version(conn) != schema.LATEST:
                 raise LogOpenError(
-                    f"{self.path}: read-only log has schema {schema.version(conn)}, "
-                    f"not {schema.LATEST}"
+                    said(
+                        "%(file)s: read-only log has schema %(version)s, not %(latest)s",
+                        file=str(self.path),
+                        version=schema.version(conn),
+                        latest=schema.LATEST,
+                    )
                 )
         except BaseException:
             conn.close()
@@ -314,7 +368,11 @@ class GameLog:
         try:
             return self._connect()
         except (schema.NewerSchemaError, schema.MigrationError) as exc:
-            raise LogOpenError(f"{self.path}: {exc}") from None
+            raise LogOpenError(
+                said(
+                    "%(file)s: %(clause)s", file=str(self.path), clause=clause(_schema_reason(exc))
+                )
+            ) from None
         except sqlite3.Error as exc:
             code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
             if (
@@ -324,21 +382,34 @@ class GameLog:
             ):
                 return self._open_readonly(exc)
             if not _is_corruption(exc) or self.readonly:
-                raise LogOpenError(f"{self.path}: cannot open the game log: {exc}") from None
+                raise self._cannot_open(exc) from None
             reason = str(exc)
         except OSError as exc:
-            raise LogOpenError(f"{self.path}: cannot open the game log: {exc}") from None
+            raise self._cannot_open(exc) from None
         self.moved_aside = self._move_aside()
-        message = (
-            f"the game log {self.path} was damaged ({reason}); moved aside to "
-            f"{self.moved_aside.name} and a fresh log started"
+        message = said(
+            "the game log %(file)s was damaged (%(reason)s); moved aside to %(file2)s and a "
+            "fresh log started",
+            file=str(self.path),
+            reason=reason,
+            file2=self.moved_aside.name,
         )
         log.warning(message)
         self.warnings.append(message)
         try:
             return self._connect()
         except (sqlite3.Error, OSError) as exc:
-            raise LogOpenError(f"{self.path}: cannot create a fresh game log: {exc}") from None
+            raise self._refused(
+                N_("%(file)s: cannot create a fresh game log: %(reason)s"), exc
+            ) from None
+
+    def _refused(self, msgid: str, exc: Exception) -> LogOpenError:
+        """The log's file could not be opened: ``msgid`` with the file and the reason
+        SQLite or the system gave."""
+        return LogOpenError(said(msgid, file=str(self.path), reason=str(exc)))
+
+    def _cannot_open(self, exc: Exception) -> LogOpenError:
+        return self._refused(N_("%(file)s: cannot open the game log: %(reason)s"), exc)
 
     def _open_readonly(self, exc: sqlite3.Error) -> sqlite3.Connection:
         """A log on a read-only file or folder can still be listed and shown."""
@@ -346,8 +417,12 @@ class GameLog:
         try:
             conn = self._connect()
         except (sqlite3.Error, OSError) as again:
-            raise LogOpenError(f"{self.path}: cannot open the game log: {again}") from None
-        message = f"the game log {self.path} is read-only ({exc}); games cannot be saved"
+            raise self._cannot_open(again) from None
+        message = said(
+            "the game log %(file)s is read-only (%(reason)s); games cannot be saved",
+            file=str(self.path),
+            reason=str(exc),
+        )
         log.warning(message)
         self.warnings.append(message)
         return conn
@@ -366,7 +441,9 @@ class GameLog:
                 if extra.exists():
                     extra.rename(Path(f"{aside}{suffix}"))
         except OSError as exc:
-            raise LogOpenError(f"{self.path} is damaged and cannot be moved aside: {exc}") from None
+            raise self._refused(
+                N_("%(file)s is damaged and cannot be moved aside: %(reason)s"), exc
+            ) from None
         return aside
 
     def close(self) -> None:
@@ -541,6 +618,7 @@ class GameLog:
         if not jpeg.startswith(b"\xff\xd8\xff"):
             raise ValueError("turn_image takes JPEG bytes (they start with FF D8 FF)")
         if len(jpeg) > self.image_cap:
+            # the appliance's log, for whoever debugs (``carolus games`` keeps no pictures)
             message = (
                 f"game {game_id} round {round} turn {turn}: picture of {len(jpeg)} bytes "
                 f"is over the {self.image_cap}-byte cap; not kept"
@@ -588,7 +666,7 @@ class GameLog:
         self.flush()
         row = self._conn.execute("SELECT meta FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
-            raise UnknownGameError(f"no game {game_id} in the log")
+            raise UnknownGameError(said("no game %(game)s in the log", game=game_id))
         merged = {**json.loads(row[0]), **dict(meta or {})}
         game, _ = self.rebuild(game_id)
         record = Record.from_game(game, merged)
@@ -607,20 +685,31 @@ class GameLog:
             try:
                 record = parse(record)
             except ValueError as exc:
-                raise ImportRejectedError(file, "malformed", f"not a valid record: {exc}") from None
+                raise ImportRejectedError(file, "malformed", _not_a_record(exc)) from None
         verdict = judge(record, file)
         if not verdict.legal or verdict.game is None:
             error = verdict.error or {}
-            where = ""
-            if error.get("round"):
-                where = f" in round {error['round']}, " + (
-                    "opening phase" if error.get("turn") == 0 else f"turn {error.get('turn')}"
+            message = error.get("message")  # a `said` message: kept as one
+            ruled = {
+                "code": str(error.get("code")),
+                "clause": clause(message if isinstance(message, str) else str(message)),
+            }
+            if not error.get("round"):
+                broken = said("breaks a rule — %(code)s: %(clause)s", **ruled)
+            elif error.get("turn") == 0:
+                broken = said(
+                    "breaks a rule in round %(round)s, opening phase — %(code)s: %(clause)s",
+                    round=error["round"],
+                    **ruled,
                 )
-            raise ImportRejectedError(
-                file,
-                str(error.get("code")),
-                f"breaks a rule{where} — {error.get('code')}: {error.get('message')}",
-            )
+            else:
+                broken = said(
+                    "breaks a rule in round %(round)s, turn %(turn)s — %(code)s: %(clause)s",
+                    round=error["round"],
+                    turn=error.get("turn"),
+                    **ruled,
+                )
+            raise ImportRejectedError(file, str(error.get("code")), broken)
         game = verdict.game
         digest = schema.record_digest(original)
         row = self._conn.execute(
@@ -654,7 +743,7 @@ class GameLog:
 
     def _known(self, game_id: int) -> None:
         if self._conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
-            raise UnknownGameError(f"no game {game_id} in the log")
+            raise UnknownGameError(said("no game %(game)s in the log", game=game_id))
 
     def games(
         self,
@@ -690,7 +779,7 @@ class GameLog:
             (game_id,),
         ).fetchone()
         if row is None:
-            raise UnknownGameError(f"no game {game_id} in the log")
+            raise UnknownGameError(said("no game %(game)s in the log", game=game_id))
         seats = tuple(
             Seat(*r)
             for r in self._conn.execute(
@@ -720,7 +809,7 @@ class GameLog:
     def setup(self, game_id: int) -> Setup:
         row = self._conn.execute("SELECT setup FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
-            raise UnknownGameError(f"no game {game_id} in the log")
+            raise UnknownGameError(said("no game %(game)s in the log", game=game_id))
         return setup_from_json(json.loads(row[0]))
 
     def moves(self, game_id: int) -> list[Move]:
@@ -746,13 +835,13 @@ class GameLog:
             try:
                 moves.append(loads_move(text))
             except BadStepError as exc:
-                unreadable = f"game {game_id}: step {seq} not replayed: {exc}"
+                unreadable = _not_replayed(game_id, seq, str(exc))
                 break
         done = replay(self.setup(game_id), moves)
         warnings: list[str] = []
         if done.refused is not None:
             seq = rows[done.pushed][0]
-            warnings.append(f"game {game_id}: step {seq} not replayed: {done.refused}")
+            warnings.append(_not_replayed(game_id, seq, done.refused.message))
         elif unreadable is not None:
             warnings.append(unreadable)
         for message in warnings:
@@ -764,7 +853,7 @@ class GameLog:
         or, for a running game, the record of its whole turns so far."""
         row = self._conn.execute("SELECT record FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
-            raise UnknownGameError(f"no game {game_id} in the log")
+            raise UnknownGameError(said("no game %(game)s in the log", game=game_id))
         if row[0]:
             return dict(json.loads(row[0]))
         return self.record(game_id).to_json()
@@ -775,7 +864,7 @@ class GameLog:
             "SELECT record, meta FROM games WHERE id = ?", (game_id,)
         ).fetchone()
         if row is None:
-            raise UnknownGameError(f"no game {game_id} in the log")
+            raise UnknownGameError(said("no game %(game)s in the log", game=game_id))
         if row[0]:
             return parse(json.loads(row[0]))
         game, _ = self.rebuild(game_id)
@@ -821,7 +910,7 @@ class GameLog:
             "SELECT meta, started FROM games WHERE id = ?", (game_id,)
         ).fetchone()
         if row is None:
-            raise UnknownGameError(f"no game {game_id} in the log")
+            raise UnknownGameError(said("no game %(game)s in the log", game=game_id))
         game, warnings = self.rebuild(game_id)
         last = self._conn.execute(
             "SELECT max(t) FROM steps WHERE game_id = ? AND undone IS NULL", (game_id,)
@@ -858,16 +947,46 @@ def _replay_unfinished(record: Record, game: Game) -> tuple[list[Event], str]:
     try:
         moves = record.unfinished_moves()
     except MalformedRecordError as exc:
-        return [], f"the steps of the unfinished turn were left out: {exc}"
+        return [], said(
+            "the steps of the unfinished turn were left out: %(clause)s",
+            clause=clause(_field_reason(exc)),
+        )
     done = replay(game, moves)
     events = [event for played in done.events for event in played]
     if done.refused is not None:
         left = len(moves) - done.pushed
-        return events, (
-            f"{left} of the {len(moves)} steps of the unfinished turn were left out: "
-            f"{done.refused.message}"
+        return events, said(
+            "%(count)s of the %(count2)s steps of the unfinished turn were left out: %(clause)s",
+            count=left,
+            count2=len(moves),
+            clause=clause(done.refused.message),
         )
     return events, ""
+
+
+def _field_reason(exc: MalformedRecordError) -> str:
+    """``field: why``, as `MalformedRecordError` words it, with the reason kept as a
+    `said` message."""
+    if exc.field:
+        return said("%(field)s: %(clause)s", field=exc.field, clause=clause(exc.message))
+    return exc.message
+
+
+def _not_a_record(exc: ValueError) -> str:
+    """Why a record given as JSON is no record (its field, when known)."""
+    reason = _field_reason(exc) if isinstance(exc, MalformedRecordError) else str(exc)
+    return said("not a valid record: %(clause)s", clause=clause(reason))
+
+
+def _not_replayed(game_id: int, seq: int, reason: str) -> str:
+    """A stored step the fold stopped at, and why (a `said` message, or the words of the
+    step's reader)."""
+    return said(
+        "game %(game)s: step %(step)s not replayed: %(clause)s",
+        game=game_id,
+        step=seq,
+        clause=clause(reason),
+    )
 
 
 def _is_date(text: str) -> bool:

@@ -2,7 +2,12 @@
 what many games say (``stats``), and a results table (CSV).
 
 Everything here is derived by replaying the stored moves through the referee, so an
-imported game and a refereed one are told the same way.
+imported game and a refereed one are told the same way. Every line is said in the
+reader's language (issue 17): each is a `said` message with named fields, put into
+words by the catalog given (``tr``; English without one, word for word what it was),
+the moves and the rules' facts with the referee's own sentences
+(`referee.announcements`). Numbers and dates are shown as the log keeps them (ISO
+dates, digits), as every other box shows them.
 """
 
 from __future__ import annotations
@@ -11,40 +16,132 @@ import csv
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO
 
 from firmware.gamelog.store import GameLog, GameRow
-from referee.announcements import say, say_move
+from referee.announcements import (
+    ENGLISH,
+    N_,
+    Said,
+    Translator,
+    clause,
+    mark,
+    said,
+    say,
+    say_move,
+    side,
+    translated,
+)
 from referee.check import table_lines
 from referee.events import RECORD_KINDS, Event
-from referee.game import Game
+from referee.game import Game, Progress
 from referee.moves import ChooseDisc, Move, PlayCubes
+from referee.setup import Setup
+from referee.state import FEW_UNITS
+
+#: The statuses of a logged game, as the page says them.
+STATUS = {"running": N_("running"), "finished": N_("finished"), "unfinished": N_("unfinished")}
+
+#: Where a game came from (the log's ``source``), as the list and the story say it.
+SOURCES = (mark("source", "table"), mark("source", "import"))
 
 
-def names(row: GameRow) -> str:
-    return ", ".join(f"{s.name} ({s.castles}{', ' + s.seat if s.seat else ''})" for s in row.seats)
+def status_clause(status: str) -> dict[str, object] | str:
+    """A game's status as a clause: said in the language of the sentence round it."""
+    return clause(said(STATUS[status])) if status in STATUS else status
 
 
-def result_words(row: GameRow) -> str:
-    """Who won how, and where the game stands (`referee.game.Progress`, as every view)."""
-    if row.status == "running":
-        return f"running, {row.progress}"
-    if row.winner is None:
-        return f"unfinished in {row.progress}"
+def source_words(tr: Translator, source: str) -> str:
+    """Where a game came from (``table``, ``import``) in the reader's language."""
+    return str(tr.pgettext("source", source)) if ("source", source) in SOURCES else source
+
+
+def seat_words(row: GameRow, tr: Translator = ENGLISH) -> list[str]:
+    """``Anna (white, south)``: each seat's player, castle colour and seat."""
+    return [
+        translated(
+            said("%(player)s (%(side)s, %(seat)s)", player=s.name, side=s.castles, seat=s.seat), tr
+        )
+        if s.seat
+        else translated(said("%(player)s (%(side)s)", player=s.name, side=s.castles), tr)
+        for s in row.seats
+    ]
+
+
+def names(row: GameRow, tr: Translator = ENGLISH) -> str:
+    return ", ".join(seat_words(row, tr))
+
+
+def progress_clause(progress: Progress) -> Said:
+    """``round 3, turn 2``, ``round 4, discs being chosen``: where a game stands, as
+    `referee.game.Progress` says it."""
+    if progress.turn == 0:
+        return said("round %(round)s, discs being chosen", round=progress.round)
+    return said("round %(round)s, turn %(turn)s", round=progress.round, turn=progress.turn)
+
+
+#: How a game ended, by its reason: (a side wins, a draw).
+_ENDS = {
+    "castles": (
+        N_("%(side)s wins (castles on %(goal)s territories)"),
+        N_("draw (castles on %(goal)s territories)"),
+    ),
+    "few-territories": (
+        N_("%(side)s wins (fewer than %(few)s territories left)"),
+        N_("draw (fewer than %(few)s territories left)"),
+    ),
+}
+
+
+def _ended(row: GameRow) -> Said:
+    """``Bob wins (castles on 10 territories)``, ``draw (fewer than 4 territories left)``."""
+    draw = row.winner == "draw"
     goal = 8 if len(row.seats) == 3 else 10
-    how = {
-        "castles": f"castles on {goal} territories",
-        "few-territories": "fewer than 4 territories left",
-    }.get(row.reason or "", row.reason or "")
-    lead = "draw" if row.winner == "draw" else f"{row.winner} wins"
-    return f"{lead} ({how}) in {row.progress}"
+    if row.reason in _ENDS:
+        return said(_ENDS[str(row.reason)][draw], side=row.winner, goal=goal, few=FEW_UNITS)
+    if draw:  # a reason the rules do not give: shown as stored
+        return said("draw (%(reason)s)", reason=row.reason or "")
+    return said("%(side)s wins (%(reason)s)", side=row.winner, reason=row.reason or "")
 
 
-def list_lines(rows: list[GameRow]) -> list[str]:
-    lines = [f"{'id':>4}  {'date':10}  {'source':6}  players / result"]
+def result_said(row: GameRow) -> Said:
+    """Who won how, and where the game stands (`referee.game.Progress`, as every view)."""
+    where = clause(progress_clause(row.progress))
+    if row.status == "running":
+        return said("running, %(clause)s", clause=where)
+    if row.winner is None:
+        return said("unfinished in %(clause)s", clause=where)
+    return said("%(clause)s in %(clause2)s", clause=clause(_ended(row)), clause2=where)
+
+
+def result_words(row: GameRow, tr: Translator = ENGLISH) -> str:
+    """Who won how, and where the game stands, in ``tr``'s language."""
+    return translated(result_said(row), tr)
+
+
+def list_lines(rows: list[GameRow], tr: Translator = ENGLISH) -> list[str]:
+    """The games one under another: number, date, source, seats, and the result below.
+    The columns are as wide as their heading and their words in ``tr``'s language."""
+    heading = (
+        str(tr.pgettext("column", "id")),
+        str(tr.pgettext("column", "date")),
+        str(tr.pgettext("column", "source")),
+    )
+    sources = {row.source: source_words(tr, row.source) for row in rows}
+    wide = (
+        max(4, len(heading[0])),
+        max(10, len(heading[1])),
+        max(6, len(heading[2]), *map(len, sources.values())),
+    )
+    rest = tr.gettext("players / result")
+    lines = [f"{heading[0]:>{wide[0]}}  {heading[1]:{wide[1]}}  {heading[2]:{wide[2]}}  {rest}"]
+    indent = sum(wide) + 4
     for row in rows:
-        lines.append(f"{row.id:>4}  {row.date:10}  {row.source:6}  {names(row)}")
-        lines.append(f"{'':24}  {result_words(row)}")
+        lines.append(
+            f"{row.id:>{wide[0]}}  {row.date:{wide[1]}}  {sources[row.source]:{wide[2]}}  "
+            f"{names(row, tr)}"
+        )
+        lines.append(f"{'':{indent}}  {result_words(row, tr)}")
     return lines
 
 
@@ -61,20 +158,21 @@ class Turn:
     events: list[Event]
 
 
-def move_words(move: Move, game: Game) -> str:
+def move_words(move: Move, game: Game, tr: Translator = ENGLISH) -> str:
     """What ``move`` did, said after it was pushed on ``game``: the referee's one sentence
     for a move (`referee.announcements.say_move`), as the table and ``carolus play`` say it."""
-    return say_move(move, game)
+    return say_move(move, game, tr)
 
 
-def event_words(event: Event) -> str | None:
+def event_words(event: Event, tr: Translator = ENGLISH) -> str | None:
     """A fact of the rules the story tells (`referee.events.RECORD_KINDS`), as the
     referee announced it; None for steps of play, which `move_words` tells."""
-    return say(event) if event.kind in RECORD_KINDS else None
+    return say(event, tr) if event.kind in RECORD_KINDS else None
 
 
-def turns(setup: Any, moves: list[Move]) -> Iterator[tuple[Turn, Game]]:
-    """Replay ``moves`` and yield each turn with the game after it (the same object)."""
+def turns(setup: Setup, moves: list[Move], tr: Translator = ENGLISH) -> Iterator[tuple[Turn, Game]]:
+    """Replay ``moves`` and yield each turn with the game after it (the same object);
+    the turn's lines in ``tr``'s language."""
     game = Game(setup)
     current: Turn | None = None
     for move in moves:
@@ -85,39 +183,74 @@ def turns(setup: Any, moves: list[Move]) -> Iterator[tuple[Turn, Game]]:
         events = game.push(move)
         if current is None:
             current = Turn(key[0], key[1], [], [])
-        current.lines.append(move_words(move, game))
+        current.lines.append(move_words(move, game, tr))
         current.events += events
-        current.lines += [w for w in map(event_words, events) if w]
+        current.lines += [w for w in (event_words(e, tr) for e in events) if w]
     if current is not None:
         yield current, game
 
 
-def replay_lines(turn: Turn, game: Game) -> list[str]:
-    head = f"Round {turn.round}, " + ("discs" if turn.turn == 0 else f"turn {turn.turn}")
-    return [head, *("  " + line for line in turn.lines), *("    " + t for t in table_lines(game))]
+def replay_lines(turn: Turn, game: Game, tr: Translator = ENGLISH) -> list[str]:
+    head = (
+        translated(said("Round %(round)s, discs", round=turn.round), tr)
+        if turn.turn == 0
+        else translated(
+            said("Round %(round)s, turn %(turn)s", round=turn.round, turn=turn.turn), tr
+        )
+    )
+    return [
+        head,
+        *("  " + line for line in turn.lines),
+        *("    " + t for t in table_lines(game, tr)),
+    ]
 
 
 # ---------------------------------------------------------------- show
 
 
-def show_lines(log: GameLog, game_id: int) -> list[str]:
+def show_lines(log: GameLog, game_id: int, tr: Translator = ENGLISH) -> list[str]:
     row = log.game(game_id)
     setup = log.setup(game_id)
     moves = log.moves(game_id)
-    header = f"Game {row.id}: {row.status}, {row.source}"
-    when = row.started or "undated"
     place = row.meta.get("place")
-    lines = [header + f" ({when}{', ' + str(place) if place else ''})", f"Players: {names(row)}"]
+    head: dict[str, object] = {
+        "game": row.id,
+        "clause": status_clause(row.status),
+        "source": source_words(tr, row.source),
+        "when": row.started or tr.gettext("undated"),
+    }
+    lines = [
+        translated(
+            said(
+                "Game %(game)s: %(clause)s, %(source)s (%(when)s, %(location)s)",
+                **head,
+                location=str(place),
+            ),
+            tr,
+        )
+        if place
+        else translated(said("Game %(game)s: %(clause)s, %(source)s (%(when)s)", **head), tr),
+        translated(said("Players: %(players)s", players=names(row, tr)), tr),
+    ]
     sides = list(dict.fromkeys(s.castles for s in row.seats))
     per_round: list[tuple[int, list[int]]] = []
     takeovers: list[str] = []
     last: Game | None = None
-    for turn, game in turns(setup, moves):
+    for turn, game in turns(setup, moves, tr):
         last = game
         for event in turn.events:
             if event.kind == "castle-taken":
-                words = event_words(event)
-                takeovers.append(f"round {event.round}, turn {event.turn}: {words}")
+                takeovers.append(
+                    translated(
+                        said(
+                            "round %(round)s, turn %(turn)s: %(event)s",
+                            round=event.round,
+                            turn=event.turn,
+                            event=event_words(event, tr),
+                        ),
+                        tr,
+                    )
+                )
         if turn.turn:
             counts = [game.castles(side) for side in sides]
             if per_round and per_round[-1][0] == turn.round:
@@ -125,25 +258,39 @@ def show_lines(log: GameLog, game_id: int) -> list[str]:
             else:
                 per_round.append((turn.round, counts))
     game = last or Game(setup)
-    lines.append(f"Result: {result_words(row) if row.status != 'running' else _live(game)}")
-    lines.append("Territories under castles at the end of each round:")
-    lines.append("  round " + "".join(f"{side:>7}" for side in sides))
+    result = result_said(row) if row.status != "running" else _live(game)
+    lines.append(translated(said("Result: %(clause)s", clause=clause(result)), tr))
+    lines.append(tr.gettext("Territories under castles at the end of each round:"))
+    label = str(tr.pgettext("column", "round"))
+    first = max(5, len(label))
+    columns = [side(tr, s) for s in sides]
+    widths = [max(7, len(c) + 1) for c in columns]
+    lines.append(
+        f"  {label:>{first}} " + "".join(f"{c:>{w}}" for c, w in zip(columns, widths, strict=True))
+    )
     for rnd, counts in per_round:
-        lines.append(f"  {rnd:>5} " + "".join(f"{c:>7}" for c in counts))
+        lines.append(
+            f"  {rnd:>{first}} " + "".join(f"{c:>{w}}" for c, w in zip(counts, widths, strict=True))
+        )
     if not per_round:
-        lines.append("  (no round completed)")
-    lines.append("Key takeovers:" if takeovers else "Key takeovers: none")
+        lines.append("  " + tr.gettext("(no round completed)"))
+    lines.append(tr.gettext("Key takeovers:") if takeovers else tr.gettext("Key takeovers: none"))
     lines += ["  " + t for t in takeovers]
     notes = row.meta.get("notes")
     if notes:
-        lines.append(f"Notes: {notes}")
-    lines.append("The table at the end:")
-    lines += ["  " + line for line in table_lines(game)]
+        lines.append(translated(said("Notes: %(notes)s", notes=str(notes)), tr))
+    lines.append(tr.gettext("The table at the end:"))
+    lines += ["  " + line for line in table_lines(game, tr)]
     return lines
 
 
-def _live(game: Game) -> str:
-    return f"running, {game.progress}; {game.describe_result()}"
+def _live(game: Game) -> Said:
+    """A running game: where it stands and how the rules see it so far."""
+    return said(
+        "running, %(clause)s; %(clause2)s",
+        clause=clause(progress_clause(game.progress)),
+        clause2=clause(game.describe_result()),
+    )
 
 
 # ---------------------------------------------------------------- stats
@@ -154,12 +301,34 @@ def first_player(log: GameLog, game_id: int) -> str | None:
     return next((m.player for m in log.moves(game_id) if isinstance(m, PlayCubes)), None)
 
 
-def stats_lines(log: GameLog) -> list[str]:
+def _wins(tr: Translator, name: str, wins: int, n: int) -> str:
+    """``  Bob                3 of 6   (50%)``: one line of the wins tables."""
+    return f"  {name:<16} " + translated(
+        said(
+            "%(wins)s of %(count)s (%(percent)s%%)",
+            wins=f"{wins:>3}",
+            count=f"{n:<3}",
+            percent=_pct(wins, n),
+        ),
+        tr,
+    )
+
+
+def stats_lines(log: GameLog, tr: Translator = ENGLISH) -> list[str]:
     rows = log.games()
     status = Counter(r.status for r in rows)
     lines = [
-        f"Games: {len(rows)} ({status['finished']} finished, {status['unfinished']} "
-        f"unfinished, {status['running']} running)"
+        translated(
+            said(
+                "Games: %(count)s (%(finished)s finished, %(unfinished)s unfinished, "
+                "%(running)s running)",
+                count=len(rows),
+                finished=status["finished"],
+                unfinished=status["unfinished"],
+                running=status["running"],
+            ),
+            tr,
+        )
     ]
     finished = [r for r in rows if r.status == "finished"]
     played: Counter[str] = Counter()
@@ -167,26 +336,35 @@ def stats_lines(log: GameLog) -> list[str]:
     colour_played: Counter[str] = Counter()
     colour_wins: Counter[str] = Counter()
     for row in finished:
-        for side in {s.castles for s in row.seats}:
-            colour_played[side] += 1
+        for castles in {s.castles for s in row.seats}:
+            colour_played[castles] += 1
         for s in row.seats:
             played[s.name] += 1
             wins[s.name] += s.won or 0
-        for side in {s.castles for s in row.seats if s.won}:
-            colour_wins[side] += 1
-    lines.append("Wins per player (finished games):")
+        for castles in {s.castles for s in row.seats if s.won}:
+            colour_wins[castles] += 1
+    lines.append(tr.gettext("Wins per player (finished games):"))
     for name, n in sorted(played.items(), key=lambda kv: (-wins[kv[0]], kv[0])):
-        lines.append(f"  {name:<16} {wins[name]:>3} of {n:<3} {_pct(wins[name], n)}")
+        lines.append(_wins(tr, name, wins[name], n))
     if not played:
-        lines.append("  (none yet)")
-    lines.append("Wins per castle colour:")
-    for side, n in sorted(colour_played.items()):
-        lines.append(f"  {side:<16} {colour_wins[side]:>3} of {n:<3} {_pct(colour_wins[side], n)}")
+        lines.append("  " + tr.gettext("(none yet)"))
+    lines.append(tr.gettext("Wins per castle colour:"))
+    for colour, n in sorted(colour_played.items()):
+        lines.append(_wins(tr, side(tr, colour), colour_wins[colour], n))
     if not colour_played:
-        lines.append("  (none yet)")
+        lines.append("  " + tr.gettext("(none yet)"))
     if finished:
         mean = sum(r.rounds for r in finished) / len(finished)
-        lines.append(f"Average length: {mean:.1f} rounds over {len(finished)} finished games")
+        lines.append(
+            translated(
+                said(
+                    "Average length: %(mean)s rounds over %(count)s finished games",
+                    mean=f"{mean:.1f}",
+                    count=len(finished),
+                ),
+                tr,
+            )
+        )
     decided = [r for r in finished if r.winner != "draw"]
     first_wins, chance = 0, 0.0
     for row in decided:
@@ -196,15 +374,24 @@ def stats_lines(log: GameLog) -> list[str]:
         chance += 1 / len({s.castles for s in row.seats})
     if decided:
         lines.append(
-            f"First player (first turn of round 1): won {first_wins} of {len(decided)} decided "
-            f"games {_pct(first_wins, len(decided))}; even chances would give "
-            f"{100 * chance / len(decided):.0f}%"
+            translated(
+                said(
+                    "First player (first turn of round 1): won %(wins)s of %(count)s decided games "
+                    "(%(percent)s%%); even chances would give %(chance)s%%",
+                    wins=first_wins,
+                    count=len(decided),
+                    percent=_pct(first_wins, len(decided)),
+                    chance=f"{100 * chance / len(decided):.0f}",
+                ),
+                tr,
+            )
         )
     return lines
 
 
 def _pct(k: int, n: int) -> str:
-    return f"({100 * k / n:.0f}%)" if n else ""
+    """``50``: ``k`` of ``n`` in hundredths, rounded (the message adds the sign)."""
+    return f"{100 * k / n:.0f}" if n else "0"
 
 
 # ---------------------------------------------------------------- csv
