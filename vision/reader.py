@@ -495,7 +495,12 @@ class Reader:
             speck[0] = False
             big = big[~speck[big]]
         blobs: list[Blob] = []
-        for k in big[~self._still(stats, big)]:
+        # A blob of still zones is looked at only when it may be the emperor, and then
+        # only if it is yellow.
+        boxed = self._in_still_zones(stats, big)
+        looked = ~(boxed & self._not_emperor(stats, big))
+        yellow = colours.CLASS_OF["yellow"]
+        for k, only_yellow in zip(big[looked], boxed[looked], strict=True):
             bx, by, bw, bh = (int(v) for v in stats[k, :4])
             blob = cc[by:by + bh, bx:bx + bw] == k
             sub_lab = lab[by:by + bh, bx:bx + bw]
@@ -504,9 +509,13 @@ class Reader:
             if len(colours_here) <= 1:
                 cls = int(colours_here[0]) if len(colours_here) else int(
                     hist[1:colours.NEUTRAL].argmax() + 1)
+                if only_yellow and cls != yellow:
+                    continue
                 ax, ay = cents[k]
                 blobs.append((cls, float(stats[k, cv2.CC_STAT_AREA]), ax, ay, blob,
                               (bx, by, bw, bh), None))
+                continue
+            if only_yellow and yellow not in colours_here:
                 continue
             for each in colours_here:
                 part = (blob & (sub_lab == each)).astype(np.uint8)
@@ -619,7 +628,7 @@ class Reader:
         cells = self.atlas.cells
         big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= 40 * self.scale**2)
         big = big[big > 0]
-        for k in big[~self._still(stats, big, emperor=False)]:
+        for k in big[~self._in_still_zones(stats, big)]:
             area = float(stats[k, cv2.CC_STAT_AREA])
             ax, ay = cents[k]
             bx, by, bw, bh = (int(v) for v in stats[k, :4])
@@ -964,7 +973,7 @@ class Reader:
         pitch = CUBE_PITCH_MM * self.scale
         shares = _stacked_hits(labels, self._rows_stack, 0.0)
         for r, (cell, colour, iy, ix, along) in enumerate(self._rows):
-            if cell.zone.seat not in snap["courts"]:
+            if cell.zone.seat not in snap["courts"] or not self._counted(cell):
                 continue
             share = (shares[r] if shares is not None
                      else (labels[iy, ix] == colours.CLASS_OF[colour]).mean(axis=1))
@@ -1028,15 +1037,32 @@ class Reader:
         the emperor, who is one for the whole table, and the cylinders in the pool)."""
         return self._moved is None or bool(self._moved[cell.index])
 
-    def _still(self, stats: np.ndarray, ks: np.ndarray, emperor: bool = True) -> np.ndarray:
+    def _still(self, stats: np.ndarray, ks: np.ndarray) -> np.ndarray:
         """Per component `ks` of a labelling of the blob rows (`stats` as OpenCV gives
-        them): True where looking at it cannot change this read's snapshot. Its box lies
-        in zones that did not move (`_counted`) and not in the pool (a cylinder there may
-        stand for a court's), so it and every blob split from it belong to zones whose
-        counts are put back; with `emperor`, it is also too small to be the emperor
-        (`_emperor_area`: never under 0.45 of his footprint right below the camera) and
-        too narrow to hold the disc that picks him among yellow blobs (`_emperor_among`:
-        no pixel of a box w wide lies further than (w + 1) / 2 from outside it)."""
+        them): True where looking at it cannot change this read's snapshot, whatever its
+        colour: it lies in still zones (`_in_still_zones`) and cannot be the emperor
+        (`_not_emperor`)."""
+        still: np.ndarray = self._in_still_zones(stats, ks) & self._not_emperor(stats, ks)
+        return still
+
+    def _not_emperor(self, stats: np.ndarray, ks: np.ndarray) -> np.ndarray:
+        """Per component `ks`: True where it, and every blob split from it, is too small
+        to be the emperor (`_emperor_area`: never under 0.45 of his footprint right below
+        the camera) and too narrow to hold the disc that picks him among yellow blobs
+        (`_emperor_among`: no pixel of a box w wide lies further than (w + 1) / 2 from
+        outside it)."""
+        w, h = stats[ks, cv2.CC_STAT_WIDTH], stats[ks, cv2.CC_STAT_HEIGHT]
+        small: np.ndarray = stats[ks, cv2.CC_STAT_AREA] < 0.45 * self._footprint_px(
+            "emperor", *self._nadir)
+        if self._comparison is not None and self.emperor_disc is not None:
+            small &= (np.minimum(w, h) + 1) / 2 < self.emperor_disc * self.scale
+        return small
+
+    def _in_still_zones(self, stats: np.ndarray, ks: np.ndarray) -> np.ndarray:
+        """Per component `ks`: True where its box lies in zones that did not move
+        (`_counted`) and not in the pool (a cylinder there may stand for a court's), so
+        that it and every blob split from it belong to zones whose counts are put back;
+        only the emperor, who is one for the whole table, may then still matter."""
         if self._moved is None or not len(ks):
             return np.zeros(len(ks), bool)
         if self._counted_sum is None:
@@ -1049,11 +1075,6 @@ class Reader:
         x, y, w, h = (stats[ks, i].astype(np.intp) for i in range(4))
         still: np.ndarray = (total[y + h, x + w] - total[y, x + w] - total[y + h, x]
                              + total[y, x]) == 0
-        if emperor:
-            still &= stats[ks, cv2.CC_STAT_AREA] < 0.45 * self._footprint_px(
-                "emperor", *self._nadir)
-            if self._comparison is not None and self.emperor_disc is not None:
-                still &= (np.minimum(w, h) + 1) / 2 < self.emperor_disc * self.scale
         return still
 
     def _doubt(self, cell: Cell, confidence: float) -> None:
@@ -1096,7 +1117,7 @@ class Reader:
         grey = atlas[..., 1]
         rings = self._bare_rings()
         for i, (cell, ring, wave) in enumerate(self._discs):
-            if cell.zone.seat not in snap["discs"]:
+            if cell.zone.seat not in snap["discs"] or not self._counted(cell):
                 continue
             values = grey[ring].astype(np.float32)
             now = _wave(values, wave)

@@ -98,3 +98,30 @@ def test_no_blob_holds_a_disc_wider_than_half_its_box() -> None:
             continue
         crop = blob[y:y + bh, x:x + bw].astype(bool)
         assert _inner_radius(crop, fill=True) <= (min(bw, bh) + 1) / 2
+
+
+def test_the_emperor_in_a_still_zone_is_still_weighed_against_a_yellow_clump_that_moved(
+        render_table: Any) -> None:
+    """Four yellow cubes pushed together on a tile that moved make a blob as big as the
+    emperor; he stands on a tile that did not move. The still tile is not counted, but
+    his blob is still looked at: the roundest yellow blob is the emperor, and the clump
+    is cubes (however many this frame shows), as a reader counting every zone reads it."""
+    from vision.render import scene as scenes
+    from vision.render.pieces import Piece
+
+    ex, ey = scenes.territory_centre(LAYOUT, 3)
+    cx, cy = scenes.territory_centre(LAYOUT, 9)
+    emperor = [Piece("emperor", "yellow", ex, ey)]
+    clump = [Piece("cube", "yellow", cx + dx, cy + dy, 0.0)
+             for dx in (-4.1, 4.1) for dy in (-4.1, 4.1)]
+    before, _ = render_table(emperor, seed=31)
+    after, truth = render_table(emperor + clump, seed=31)
+    quick, every = Reader(LAYOUT), Reader(LAYOUT)
+    every.debug = []
+    for frame in (before, after):
+        seen = quick.read(frame).to_json()
+        assert seen == every.read(frame).to_json()
+    assert quick._moved is not None and not quick._moved[
+        next(c.index for c in quick.atlas.cells if c.zone.raw.get("territory") == 3)]
+    assert seen["emperor"] == truth["emperor"] == 3
+    assert seen["territories"]["9"]["cubes"]["yellow"] > 0
