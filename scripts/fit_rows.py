@@ -21,9 +21,13 @@ the colour on its own: run length + offset over a length a cube.
 The share that makes a sample the colour, the length a cube and the offset are searched
 on a grid; kept is the point that counts the most rows exactly, each renderer's rows
 weighing the same whatever their number, so the numbers fit both kinds of picture and
-neither alone. The row's whole extent less fitted lengths for its wide gaps and the
-camera's lean (the model before) counted our rows well and the path tracer's worse than
-the extent alone: both terms described our renderer.
+neither alone. A run n samples long is weighed as n ± half a sample (`SHIFTS_MM`): a
+flip from n to n + 1 cubes on a whole length would be decided by rounding, and one
+frame's sample more or less would flip a row that holds still.
+
+The row's whole extent less fitted lengths for its wide gaps and the camera's lean (the
+model before) counted our rows well and the path tracer's worse than the extent alone:
+both terms described our renderer.
 """
 
 from __future__ import annotations
@@ -106,13 +110,30 @@ def counted(model: RowModel, rows: Sequence[Row]) -> int:
     return sum(model.count(list(r.runs[k]))[0] == r.cubes for r in rows)
 
 
+#: A run measured n samples long is n ± half a sample: the search weighs each row at
+#: these shifts of all its runs (mm), so a model whose flip from n to n + 1 cubes falls
+#: on a whole length scores only half for the rows there, which one sample more or less
+#: would flip.
+SHIFTS_MM = (-0.25, 0.25)
+
+
+def weighed(model: RowModel, rows: Sequence[Row]) -> float:
+    """Rows counted exactly, on average over `SHIFTS_MM`."""
+    k = SHARES.index(model.share)
+    right = 0
+    for shift in SHIFTS_MM:
+        right += sum(model.count([mm + shift for mm in r.runs[k]])[0] == r.cubes
+                     for r in rows)
+    return right / len(SHIFTS_MM)
+
+
 def _search(kinds: Sequence[Sequence[Row]]) -> RowModel:
     best: tuple[float, RowModel] | None = None
     for share in SHARES:
         for per_cube in PER_CUBE_MM:
             for offset in OFFSET_MM:
                 model = RowModel(per_cube_mm=per_cube, offset_mm=offset, share=share)
-                score = sum(counted(model, rows) / len(rows) for rows in kinds)
+                score = sum(weighed(model, rows) / len(rows) for rows in kinds)
                 if best is None or score > best[0]:
                     best = (score, model)
     assert best is not None
