@@ -58,6 +58,9 @@ CLIPPED = 250            # a frame channel this bright may be saturated
 #: square (inner radius half the side); half of that is left when another piece hides
 #: part of it. Geometry, not fitted.
 THINNEST = 0.25
+#: The emperor's least blob, over his footprint: what `_emperor_area` weighs and what a
+#: still zone's blob must stay under to be skipped (`_not_emperor`).
+EMPEROR_LEAST = 0.45
 DIM_PAPER = 160.0        # paper this dark (in its brightest channel): a dim room, a noisy frame
 
 
@@ -894,7 +897,7 @@ class Reader:
         """The emperor's share of a yellow blob (0 if the blob is only cubes), and the
         radius of the largest disc inside it."""
         expected = self._footprint_px("emperor", x, y)
-        if area < 0.45 * expected:
+        if area < EMPEROR_LEAST * expected:
             return 0.0, 0.0
         need = 0.3 * self._sizes["emperor"] * self.scale
         inner = _inner_radius(blob, fill=True)
@@ -1047,12 +1050,12 @@ class Reader:
 
     def _not_emperor(self, stats: np.ndarray, ks: np.ndarray) -> np.ndarray:
         """Per component `ks`: True where it, and every blob split from it, is too small
-        to be the emperor (`_emperor_area`: never under 0.45 of his footprint right below
-        the camera) and too narrow to hold the disc that picks him among yellow blobs
+        to be the emperor (`_emperor_area`: never under `EMPEROR_LEAST` of his footprint
+        right below the camera) and too narrow to hold the disc that picks him among yellow blobs
         (`_emperor_among`: no pixel of a box w wide lies further than (w + 1) / 2 from
         outside it)."""
         w, h = stats[ks, cv2.CC_STAT_WIDTH], stats[ks, cv2.CC_STAT_HEIGHT]
-        small: np.ndarray = stats[ks, cv2.CC_STAT_AREA] < 0.45 * self._footprint_px(
+        small: np.ndarray = stats[ks, cv2.CC_STAT_AREA] < EMPEROR_LEAST * self._footprint_px(
             "emperor", *self._nadir)
         if self._comparison is not None and self.emperor_disc is not None:
             small &= (np.minimum(w, h) + 1) / 2 < self.emperor_disc * self.scale
