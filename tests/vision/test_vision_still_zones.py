@@ -6,13 +6,16 @@ in a moved zone read as the emperor when the emperor's still zone was not looked
 
 from __future__ import annotations
 
-import json
-import random
+import sys
+from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+import vision_bench
 
 from vision.calibration import calibrate, reader_for
 from vision.layout import load_layout
@@ -22,30 +25,6 @@ from vision.render.table import TableRenderer
 LAYOUT = load_layout(None)
 
 
-def _states(count: int, seed: int) -> list[dict[str, Any]]:
-    """Different table states one after another of a simulated game (no hands), as
-    `benchmarks/vision_bench.py` takes them for its sequence."""
-    from referee.record import Record
-    from referee.selfplay import greedy_player, play_game, table_players
-    from referee.table.simulate import Options, simulate
-
-    game = play_game(table_players(3), random.Random(seed), [greedy_player] * 3)
-    record = Record.from_game(game)
-    record = Record(record.setup, record.rounds[:4], record.meta)
-    stream = simulate(record, random.Random(seed), Options(flicker=0.0, illegal=0.0))
-    states: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    for snapshot in stream.snapshots:
-        if snapshot.get("occluded") or not snapshot.get("mat", True):
-            continue
-        key = json.dumps({k: v for k, v in snapshot.items() if k != "t"}, sort_keys=True)
-        if key not in seen:
-            seen.add(key)
-            states.append(snapshot)
-    step = len(states) / 10
-    return [states[int(i * step)] for i in range(count)]
-
-
 @pytest.fixture(scope="module")
 def sequence() -> tuple[list[np.ndarray], dict[str, Any]]:
     """Four table states of one camera, each frame followed by the next (0.2 s on, the
@@ -53,7 +32,7 @@ def sequence() -> tuple[list[np.ndarray], dict[str, Any]]:
     renderer = TableRenderer(LAYOUT, seed=7100, width=2304, height=1296, px_per_mm=1.3,
                              variety="wide")
     frames = []
-    for state in _states(4, 7100):
+    for state in vision_bench.game_states(4, 7100):
         t = float(state.get("t") or 0.0)
         frames += [renderer.frame(state, seed=0, t=t + later) for later in (0.0, 0.2)]
     return frames, calibrate(renderer.calibration_frame(seed=0, t=0.0), LAYOUT)
