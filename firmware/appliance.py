@@ -290,7 +290,9 @@ class Appliance:
         except GameLogError as exc:
             # a full or read-only card: the game goes on in memory, people are told
             log.error("game log: %s", exc)
-            self.message = said("Game log not written: %(reason)s", reason=str(exc))
+            first = exc.args[0] if exc.args else None  # the log's `said` message
+            reason = first if isinstance(first, str) else str(exc)
+            self.message = said("Game log not written: %(clause)s", clause=clause(reason))
             self.bus.publish(LogNotWritten(t=t, message=self.message))
 
     def _store_bare(self, t: float | None) -> None:

@@ -433,7 +433,7 @@ def _jsonl(path: Path, seats: list[str]) -> Iterator[tuple[Snapshot, float | Non
             try:
                 snapshot = parse_snapshot(data)
             except SnapshotError as exc:
-                raise InputError(str(exc), where) from None  # its field and value, in English
+                raise InputError(exc.args[0], where) from None  # a `said` message: field, value
             _check_seats(snapshot, seats, where)
             yield snapshot, read / size
 
@@ -474,7 +474,15 @@ def _vision(args: argparse.Namespace) -> Any:
         calib = load(args.calibration) if args.calibration else None
         return reader_for(layout, calib)
     except (LayoutError, CalibrationError, OSError, ValueError) as exc:
-        raise InputError(str(exc)) from None  # the vision's words: file, field and value
+        from vision.cli import said_reason  # the vision's words said again: file, field, value
+
+        raise InputError(said_reason(_words(exc))) from None
+
+
+def _words(exc: Exception) -> str:
+    """The words an error was raised with, a `said` message kept as one."""
+    first = exc.args[0] if exc.args else None
+    return first if isinstance(first, str) else str(exc)
 
 
 def _parse_frame(reader: Any, frame: Any, t: float, where: str, seats: list[str]) -> Snapshot:
@@ -485,7 +493,7 @@ def _parse_frame(reader: Any, frame: Any, t: float, where: str, seats: list[str]
     try:
         snapshot = parse_snapshot(reader.read(frame, t))
     except (SnapshotError, ValueError, cv2.error) as exc:
-        raise InputError(str(exc), where) from None  # the snapshot's field and value, in English
+        raise InputError(_words(exc), where) from None  # the snapshot's field and value
     _check_seats(snapshot, seats, where)
     return snapshot
 

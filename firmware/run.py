@@ -275,7 +275,7 @@ def _open_log(
     port is said here too: before a game is resumed or a log opened."""
     from firmware.gamelog.lock import LogInUseError, LogLockError, lock_log
     from firmware.gamelog.store import GameLog, GameLogError, default_path, demo_path
-    from referee.announcements import said
+    from referee.announcements import clause, said
 
     if args.no_log:
         _check_port(args, config)
@@ -328,10 +328,10 @@ def _open_log(
     try:
         gamelog = GameLog(path, images=not args.no_pictures)
     except GameLogError as exc:
-        raise RunError(said("game log: %(reason)s", reason=str(exc))) from None
+        raise RunError(said("game log: %(clause)s", clause=clause(_message(exc)))) from None
     stack.callback(gamelog.close)
-    for warning in gamelog.warnings:
-        say(said("game log: %(reason)s", reason=str(warning)))
+    for warning in gamelog.warnings:  # the log's own `said` messages, in the table's language
+        say(said("game log: %(clause)s", clause=clause(warning)))
     return gamelog
 
 
@@ -655,7 +655,9 @@ def _vision(config: Config) -> tuple[Reader, Layout]:
         calibration = load(Path(config.camera.calibration)) if config.camera.calibration else None
         return reader_for(layout, calibration), layout
     except (LayoutError, CalibrationError) as exc:
-        raise ValueError(str(exc)) from None
+        from vision.cli import said_reason  # the file, field and value in the table's language
+
+        raise ValueError(said_reason(str(exc))) from None
 
 
 def _camera_view(plan: Plan, config: Config) -> CameraView | None:

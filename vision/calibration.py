@@ -26,7 +26,10 @@ FORMAT = "carolus-calibration/1"
 
 
 class CalibrationError(ValueError):
-    """A calibration frame or file that cannot be used; the message says why."""
+    """A calibration frame or file that cannot be used; the message says why.
+
+    Plain English (the vision loads no catalog): `vision.cli._REASONS` matches each
+    message to its msgid, so a reworded one must be reworded there too."""
 
 
 def _disc(x: float, y: float, radius: float) -> tuple[np.ndarray, np.ndarray]:

@@ -79,7 +79,7 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 def _tell(args: argparse.Namespace, message: str, before: str = "") -> None:
     """A line on stderr: a `said` message in ``--language`` (English without one), the
-    vision's own reasons said again where the catalogs know them (`_reason`)."""
+    vision's own reasons said again where the catalogs know them (`said_reason`)."""
     from referee.announcements import translated
     from referee.terminal import for_terminal
 
@@ -93,14 +93,14 @@ def _tell(args: argparse.Namespace, message: str, before: str = "") -> None:
 
 def _fail(args: argparse.Namespace, message: str, where: str = "") -> int:
     """Say why the command stops (after the file it is about), exit code 2."""
-    _tell(args, _reason(message), f"carolus: {where}: " if where else "carolus: ")
+    _tell(args, said_reason(message), f"carolus: {where}: " if where else "carolus: ")
     return 2
 
 
 def _clause(text: str) -> object:
     from referee.announcements import clause
 
-    return clause(_reason(text))
+    return clause(said_reason(text))
 
 
 #: The vision's own reasons (`vision.calibration`, `vision.markers`: plain English), each
@@ -139,15 +139,122 @@ _REASONS: tuple[tuple[str, str], ...] = (
             "enough)"
         ),
     ),
+    # `vision.layout`'s and `vision.calibration`'s file errors: the file, the field as the
+    # file spells it (``'format'``, ``zones[3].kind``) and the value go in as they are
+    (
+        r"(?P<file>.+): cannot read layout file \((?P<reason>.*)\)",
+        N_("%(file)s: cannot read layout file (%(reason)s)"),
+    ),
+    (
+        r"(?P<file>.+): not a JSON layout file \(not text\)",
+        N_("%(file)s: not a JSON layout file (not text)"),
+    ),
+    (
+        r"(?P<file>.+): not a JSON layout file \((?P<reason>.*)\)",
+        N_("%(file)s: not a JSON layout file (%(reason)s)"),
+    ),
+    (
+        r"(?P<file>.+): (?P<field>(?:markers|zones)\[\d+\]\.\w+): expected a list of at least "
+        r"(?P<count>\d+) \[x, y\] points",
+        N_("%(file)s: %(field)s: expected a list of at least %(count)s [x, y] points"),
+    ),
+    (
+        r"(?P<file>.+): (?P<field>(?:markers|zones)\[\d+\]\.\w+): bad point (?P<given>.*)",
+        N_("%(file)s: %(field)s: bad point %(given)s"),
+    ),
+    (
+        r"(?P<file>.+): layout must be a JSON object",
+        N_("%(file)s: layout must be a JSON object"),
+    ),
+    (
+        r"(?P<file>.+): field (?P<field>'\w+') is (?P<given>.*), expected (?P<typed>'[^']*')",
+        N_("%(file)s: field %(field)s is %(given)s, expected %(typed)s"),
+    ),
+    (
+        r"(?P<file>.+): field (?P<field>'\w+') must be \[width, height\] in mm",
+        N_("%(file)s: field %(field)s must be [width, height] in mm"),
+    ),
+    (
+        r"(?P<file>.+): field (?P<field>'\w+') needs at least (?P<count>\d+) markers",
+        N_("%(file)s: field %(field)s needs at least %(count)s markers"),
+    ),
+    (
+        r"(?P<file>.+): (?P<field>markers\[\d+\]) needs an integer (?P<typed>'id')",
+        N_("%(file)s: %(field)s needs an integer %(typed)s"),
+    ),
+    (
+        r"(?P<file>.+): field (?P<field>'\w+') must be a list",
+        N_("%(file)s: field %(field)s must be a list"),
+    ),
+    (
+        r"(?P<file>.+): field (?P<field>'\w+') must be an object",
+        N_("%(file)s: field %(field)s must be an object"),
+    ),
+    (
+        r"(?P<file>.+): zones need territories 1\.\.15, found (?P<given>\[.*\])",
+        N_("%(file)s: zones need territories 1..15, found %(given)s"),
+    ),
+    (
+        r"(?P<file>.+): zones need a court for at least (?P<count>\d+) seats",
+        N_("%(file)s: zones need a court for at least %(count)s seats"),
+    ),
+    (
+        r"(?P<file>.+): seat (?P<given>'.*') needs one reserve and disc slots 1\.\.5",
+        N_("%(file)s: seat %(given)s needs one reserve and disc slots 1..5"),
+    ),
+    (
+        r"(?P<file>.+): zones need exactly one (?P<typed>'pool')",
+        N_("%(file)s: zones need exactly one %(typed)s"),
+    ),
+    (
+        r"(?P<file>.+): cannot read calibration \((?P<reason>.*)\)",
+        N_("%(file)s: cannot read calibration (%(reason)s)"),
+    ),
+    (
+        r"(?P<file>.+): not a calibration file \((?P<reason>.*)\)",
+        N_("%(file)s: not a calibration file (%(reason)s)"),
+    ),
+    (
+        r"(?P<file>.+): field (?P<field>'\w+') is not (?P<typed>'[^']*')",
+        N_("%(file)s: field %(field)s is not %(typed)s"),
+    ),
+    (
+        r"(?P<file>.+): field (?P<field>'\w+') missing",
+        N_("%(file)s: field %(field)s missing"),
+    ),
+    (
+        r"(?P<file>.+): field (?P<field>'\w+') is not text",
+        N_("%(file)s: field %(field)s is not text"),
+    ),
+    (
+        r"calibration: field (?P<field>'\w+'): (?P<reason>.*)",
+        N_("calibration: field %(field)s: %(reason)s"),
+    ),
+    (
+        r"(?P<file>.+): field (?P<field>'\w+'): (?P<reason>.*)",
+        N_("%(file)s: field %(field)s: %(reason)s"),
+    ),
+    # the field and the value it holds (`'aruco_dictionary'`, `zones[3].kind`,
+    # `pieces_mm.cube`): last, the widest
+    (
+        r"(?P<file>.+): field (?P<field>'\w+') is (?P<given>.*)",
+        N_("%(file)s: field %(field)s is %(given)s"),
+    ),
+    (
+        r"(?P<file>.+): (?P<field>zones\[\d+\]\.kind|pieces_mm\.\w+) is (?P<given>.*)",
+        N_("%(file)s: %(field)s is %(given)s"),
+    ),
 )
 
 
-def _reason(text: str) -> str:
-    """``text`` as a `said` message where it is one of `_REASONS`, else as it is."""
+def said_reason(text: str) -> str:
+    """``text`` as a `said` message where it is one of `_REASONS`, else as it is: the
+    vision's plain-English reasons, said again in any language (`carolus follow` and
+    `carolus run` say a layout or calibration file's error with it too)."""
     if type(text) is not str:  # a `said` message already
         return text
     for pattern, msgid in _REASONS:
-        found = re.fullmatch(pattern, text)
+        found = re.fullmatch(pattern, text, re.S)
         if found:
             words: dict[str, object] = dict(found.groupdict())
             if "colours" in words:
@@ -155,7 +262,8 @@ def _reason(text: str) -> str:
             for key in ("count", "count2", "count3"):
                 if key in words:
                     words[key] = int(str(words[key]))
-            return said(msgid, **words)
+            message = said(msgid, **words)
+            return message if message == text else text  # the English, word for word
     return text
 
 
@@ -297,7 +405,7 @@ def run_read(args: argparse.Namespace) -> int:
         snap = reader.read(frame, t)
         if not snap.mat:
             failure = getattr(reader.locator, "failure", None)
-            why = _reason(failure) if failure else said("the mat is not in view")
+            why = said_reason(failure) if failure else said("the mat is not in view")
             _tell(
                 args,
                 said("%(file)s: mat not found: %(clause)s", file=str(path), clause=_clause(why)),

@@ -24,7 +24,10 @@ Point = tuple[float, float]
 
 
 class LayoutError(ValueError):
-    """A layout file that cannot be used; the message names the file and the field."""
+    """A layout file that cannot be used; the message names the file and the field.
+
+    Plain English (the vision loads no catalog): `vision.cli._REASONS` matches each
+    message to its msgid, so a reworded one must be reworded there too."""
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from babel.support import Translations
 
 from firmware.view import game_view
-from referee.announcements import said
+from referee.announcements import clause, said
 from referee.game import Game, Phase
 from referee.pieces import COLOURS
 from web.announce import sentence
@@ -30,6 +30,15 @@ if TYPE_CHECKING:  # the log's module is imported when the page first reads it
     from referee.events import Event
     from referee.moves import Move
     from referee.setup import Setup
+
+
+def _unreadable(exc: Exception) -> str:
+    """Why the log cannot be read, for the page: the log's own reason is a `said`
+    message (its first argument), said again in the reader's language; SQLite's words go
+    in as they are. The English is what it was."""
+    first = exc.args[0] if exc.args else None
+    reason = first if isinstance(first, str) else str(exc)
+    return said("cannot read the game log: %(clause)s", clause=clause(reason))
 
 
 class History:
@@ -58,9 +67,7 @@ class History:
             self._own = True
         except GameLogError as exc:
             if not isinstance(source, GameLog):
-                raise ApiError(
-                    503, said("cannot read the game log: %(reason)s", reason=str(exc))
-                ) from None
+                raise ApiError(503, _unreadable(exc)) from None
             self._log = source  # the appliance's own connection, then
         return self._log
 
@@ -83,9 +90,7 @@ class History:
                 raise
             except (GameLogError, sqlite3.Error) as exc:
                 self._forget()
-                raise ApiError(
-                    503, said("cannot read the game log: %(reason)s", reason=str(exc))
-                ) from None
+                raise ApiError(503, _unreadable(exc)) from None
 
     def _forget(self) -> None:
         if self._own and self._log is not None:

@@ -33,6 +33,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Final
 
+from referee.announcements import clause, said
 from referee.pieces import COLOURS, SEATS, Cubes
 from vision.snapshot import FORMAT, ReaderKind, Snapshot, Territory
 from vision.snapshot import Castles as SeenCastles
@@ -56,11 +57,23 @@ Castles = tuple[int, int, int]
 
 
 class SnapshotError(ValueError):
-    """A snapshot that is not one: the message names the field and the value."""
+    """A snapshot that is not one: the message names the field and the value.
+
+    The message is a `said` message (its first argument: ``field: why``), so every
+    command says it again in its language; the field (``courts.north.red``), the value
+    and the JSON's own words (``"pool"``, ``null``) go in as they are spelt."""
 
     def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}" if field else message)
+        whole = said("%(field)s: %(clause)s", field=field, clause=clause(message))
+        super().__init__(whole if field else message)
         self.field = field
+        self.message = message
+
+
+def _got(value: object, before: str) -> str:
+    """``value`` as the message shows it (``repr``), cut so that the whole message, its
+    first words ``before`` included, is at most 120 characters."""
+    return repr(value)[: max(0, 120 - len(before))]
 
 
 @dataclass(frozen=True)
@@ -138,10 +151,12 @@ def parse_snapshot(data: object) -> Snapshot:
     root = _object(data, "snapshot")
     fmt = _required(root, "format")
     if fmt != FORMAT:
-        raise SnapshotError("format", f"expected {FORMAT!r}, got {fmt!r}")
+        raise SnapshotError(
+            "format", said("expected %(typed)s, got %(given)s", typed=repr(FORMAT), given=repr(fmt))
+        )
     t_value = root.get("t")
     if t_value is not None and (isinstance(t_value, bool) or not isinstance(t_value, int | float)):
-        raise SnapshotError("t", f"expected a number, got {t_value!r}")
+        raise SnapshotError("t", said("expected a number, got %(given)s", given=repr(t_value)))
     t = None if t_value is None else float(t_value)
     mat = _bool(_required(root, "mat"), "mat")
     occluded = _bool(_required(root, "occluded"), "occluded")
@@ -153,7 +168,7 @@ def parse_snapshot(data: object) -> Snapshot:
     for number in range(1, 16):
         key = str(number)
         if key not in places:
-            raise SnapshotError(f"territories.{key}", "territory is missing")
+            raise SnapshotError(f"territories.{key}", said("territory is missing"))
         where = f"territories.{key}"
         spot = _object(places[key], where)
         cubes = _counts_of(_required(spot, "cubes", where), f"{where}.cubes")
@@ -166,13 +181,20 @@ def parse_snapshot(data: object) -> Snapshot:
         territories.append(_territory(*cubes, *castles))
     extra = sorted(set(places) - {str(n) for n in range(1, 16)})
     if extra:
-        raise SnapshotError(f"territories.{extra[0]}", "there are only territories 1 to 15")
+        raise SnapshotError(f"territories.{extra[0]}", said("there are only territories 1 to 15"))
 
     emperor = _required(root, "emperor")
     if emperor is not None and (
         isinstance(emperor, bool) or not isinstance(emperor, int) or not 1 <= emperor <= 15
     ):
-        raise SnapshotError("emperor", f"expected a territory 1..15 or null, got {emperor!r}")
+        raise SnapshotError(
+            "emperor",
+            said(
+                "expected a territory 1..15 or %(typed)s, got %(given)s",
+                typed="null",
+                given=repr(emperor),
+            ),
+        )
 
     courts = _seats(_required(root, "courts"), "courts")
     reserves = _seats(_required(root, "reserves"), "reserves")
@@ -182,7 +204,13 @@ def parse_snapshot(data: object) -> Snapshot:
         place = _required(cylinder_obj, colour, "cylinders")
         if place is not None and place not in CYLINDER_PLACES:
             raise SnapshotError(
-                f"cylinders.{colour}", f'expected a seat, "pool" or null, got {place!r}'
+                f"cylinders.{colour}",
+                said(
+                    "expected a seat, %(typed)s or %(typed2)s, got %(given)s",
+                    typed='"pool"',
+                    typed2="null",
+                    given=repr(place),
+                ),
             )
         cylinders[colour] = place
     disc_obj = _object(_required(root, "discs"), "discs")
@@ -190,12 +218,16 @@ def parse_snapshot(data: object) -> Snapshot:
     for seat, numbers in disc_obj.items():
         where = f"discs.{seat}"
         if seat not in SEATS:
-            raise SnapshotError(where, f"unknown seat {seat!r}")
+            raise SnapshotError(where, said("unknown seat %(given)s", given=repr(seat)))
         if not isinstance(numbers, list):
-            raise SnapshotError(where, f"expected a list of disc numbers, got {numbers!r}")
+            raise SnapshotError(
+                where, said("expected a list of disc numbers, got %(given)s", given=repr(numbers))
+            )
         for n in numbers:
             if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 5:
-                raise SnapshotError(where, f"expected disc numbers 1..5, got {n!r}")
+                raise SnapshotError(
+                    where, said("expected disc numbers 1..5, got %(given)s", given=repr(n))
+                )
         discs[seat] = tuple(sorted(numbers))
     return Snapshot(
         mat=mat,
@@ -219,7 +251,16 @@ def _reader(value: object) -> ReaderKind | None:
         return "reference"
     if value == "absolute":
         return "absolute"
-    raise SnapshotError("reader", f'expected "reference" or "absolute", got {value!r}'[:120])
+    before = 'expected "reference" or "absolute", got '
+    raise SnapshotError(
+        "reader",
+        said(
+            "expected %(typed)s or %(typed2)s, got %(given)s",
+            typed='"reference"',
+            typed2='"absolute"',
+            given=_got(value, before),
+        ),
+    )
 
 
 def _confidence(value: object) -> Mapping[str, float] | None:
@@ -234,41 +275,58 @@ def _confidence(value: object) -> Mapping[str, float] | None:
         if zone not in CONFIDENCE_ZONES:
             raise SnapshotError(
                 where,
-                "unknown zone; zones are territory:1..15, court:SEAT, reserve:SEAT, "
-                "discs:SEAT, cylinder:COLOUR and emperor",
+                said(
+                    "unknown zone; zones are %(typed)s and %(typed2)s",
+                    typed="territory:1..15, court:SEAT, reserve:SEAT, discs:SEAT, cylinder:COLOUR",
+                    typed2="emperor",
+                ),
             )
         if (
             isinstance(level, bool)
             or not isinstance(level, int | float)
             or not 0.0 <= level <= 1.0  # also refuses NaN
         ):
-            raise SnapshotError(where, f"expected a number from 0 to 1, got {level!r}")
+            raise SnapshotError(
+                where, said("expected a number from 0 to 1, got %(given)s", given=repr(level))
+            )
         doubts[zone] = float(level)
     return MappingProxyType(doubts)
 
 
 def _required(obj: Mapping[str, Any], key: str, prefix: str = "") -> Any:
     if key not in obj:
-        raise SnapshotError(f"{prefix}.{key}" if prefix else key, "required field is missing")
+        raise SnapshotError(f"{prefix}.{key}" if prefix else key, said("required field is missing"))
     return obj[key]
 
 
 def _object(value: object, where: str) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise SnapshotError(where, f"expected an object, got {value!r}"[:120])
+        before = "expected an object, got "
+        given = _got(value, before)
+        raise SnapshotError(where, said("expected an object, got %(given)s", given=given))
     return value
 
 
 def _bool(value: object, where: str) -> bool:
     if not isinstance(value, bool):
-        raise SnapshotError(where, f"expected true or false, got {value!r}")
+        raise SnapshotError(
+            where,
+            said(
+                "expected %(typed)s or %(typed2)s, got %(given)s",
+                typed="true",
+                typed2="false",
+                given=repr(value),
+            ),
+        )
     return value
 
 
 def _count(obj: Mapping[str, Any], key: str, where: str) -> int:
     value = _required(obj, key, where)
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise SnapshotError(f"{where}.{key}", f"expected a count >= 0, got {value!r}")
+        raise SnapshotError(
+            f"{where}.{key}", said("expected a count >= 0, got %(given)s", given=repr(value))
+        )
     return value
 
 
@@ -297,7 +355,7 @@ def _seats(value: object, where: str) -> dict[str, SeenCubes]:
     seats: dict[str, SeenCubes] = {}
     for seat, cubes in obj.items():
         if seat not in SEATS:
-            raise SnapshotError(f"{where}.{seat}", f"unknown seat {seat!r}")
+            raise SnapshotError(f"{where}.{seat}", said("unknown seat %(given)s", given=repr(seat)))
         seats[seat] = _cubes_of(*_counts_of(cubes, f"{where}.{seat}"))
     return seats
 

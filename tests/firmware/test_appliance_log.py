@@ -10,8 +10,10 @@ import pytest
 
 from firmware.appliance import Appliance
 from firmware.gamelog.store import GameLog, LogFullError
+from referee.announcements import render
 from referee.record import load
 from referee.table.simulate import Options, seated, simulate
+from web.i18n import translations
 
 EXAMPLE = Path("examples/club-night.json")
 
@@ -33,6 +35,17 @@ def test_steps_refused_by_a_full_card_go_in_once_when_it_has_room(tmp_path: Path
     for snapshot in snapshots[third : 2 * third]:
         appliance.feed(snapshot)
     assert log.queued > 1  # steps waited in memory
+    # people are told, the log's own reason in the table's language (issue 17)
+    warning = [e for _, e in appliance.bus.since(0) if e["kind"] == "warning"][-1]
+    queued = warning["words"]["clause"]["words"]["count"]
+    assert warning["message"] == (
+        "Game log not written: the game log is full (database or disk is full); "
+        f"{queued} write(s) kept in memory"
+    )
+    assert render(warning, translations("hu")) == (
+        "Nem sikerült írni a játéknaplót: a játéknapló megtelt (database or disk is full); "
+        f"memóriában tartott írások: {queued}"
+    )
     conn.execute("PRAGMA max_page_count = 1000000")  # room again
     appliance.undo()  # a step taken back, and then played again from the table
     for snapshot in snapshots[2 * third :]:

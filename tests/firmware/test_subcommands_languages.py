@@ -25,7 +25,7 @@ from firmware.hub import CommandError
 from firmware.run import language, telling
 from firmware.voice import Voice
 from referee.announcements import said, translated
-from vision.cli import _reason
+from vision.cli import said_reason
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden" / "records"
@@ -164,11 +164,11 @@ def test_vision_and_mat_refuse_in_the_language_asked(
 def test_the_visions_own_reasons_are_said_again_in_the_language_asked(
     reason: str, hungarian: str
 ) -> None:
-    message = _reason(reason)
+    message = said_reason(reason)
     assert message == reason  # English as the vision words it
     assert translated(message, language("hu")) == hungarian
-    other = "markers[3] needs an integer 'id'"
-    assert _reason(other) == other  # a reason the catalogs do not know stays as it is
+    other = "the camera's driver gave up"
+    assert said_reason(other) == other  # a reason the catalogs do not know stays as it is
 
 
 # ------------------------------------------------------------------ carolus follow

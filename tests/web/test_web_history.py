@@ -161,6 +161,18 @@ def test_an_unreadable_log_file_is_503_not_500(tmp_path: Path) -> None:
     app = create_app(PreviewHub(), log=bad, pin=PIN)
     answer = app.test_client().get("/api/games")
     assert answer.status_code == 503 and "cannot read the game log" in answer.get_json()["error"]
+    assert answer.get_json()["error"] == (
+        f"cannot read the game log: {bad}: cannot open the game log: file is not a database"
+    )
+    # the log's own reason in the reader's language too (issue 17); SQLite's words as they are
+    hungarian = app.test_client().get("/api/games?lang=hu")
+    assert hungarian.status_code == 503
+    assert hungarian.get_json()["error"] == (
+        f"a játéknapló nem olvasható: {bad}: a játéknapló nem nyitható meg: file is not a database"
+    )
+    german = app.test_client().get("/api/games?lang=de").get_json()["error"]
+    assert german.startswith(f"das Spielprotokoll kann nicht gelesen werden: {bad}: ")
+    assert "cannot" not in german
     assert bad.read_bytes().startswith(b"this is not sqlite")  # never moved aside or changed
 
 
