@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import runpy
 from pathlib import Path
 from typing import Any
@@ -330,3 +331,43 @@ def test_run_says_a_bad_layout_in_the_tables_language(tmp_path: Path) -> None:
     message = caught.value.args[0]
     assert message == f"{layout}: pieces_mm.cube is 0"
     assert translated(message, language("hu")) == f"{layout}: pieces_mm.cube értéke 0"
+
+
+def test_run_says_the_logs_own_words_and_a_bad_calibration_in_the_tables_language(
+    tmp_path: Path,
+) -> None:
+    """``carolus run`` at a Hungarian table: the game log's warning (a damaged file moved
+    aside) and a calibration file that is not one, each with a non-zero exit where it
+    stops, no traceback; SQLite's words inside stay as SQLite says them."""
+    import subprocess
+    import sys
+
+    stream = tmp_path / "table.jsonl"
+    stream.write_text(json.dumps(_snapshot()) + "\n")
+    damaged = tmp_path / "games.db"
+    damaged.write_bytes(b"x" * 2000)
+    settings = tmp_path / "carolus.toml"
+    settings.write_text('language = "hu"\n')
+    command = [sys.executable, "-m", "firmware", "run", "--config", str(settings), "--no-web"]
+    env = {k: v for k, v in os.environ.items() if k != "CAROLUS_DB"}
+    source = ["--source", f"snapshots:{stream}", "--db", str(damaged)]
+    run = subprocess.run([*command, *source], capture_output=True, text=True, timeout=120, env=env)
+    assert "Traceback" not in run.stderr
+    warning = next(line for line in run.stderr.splitlines() if line.startswith("játéknapló: "))
+    assert warning.startswith(
+        f"játéknapló: a(z) {damaged} játéknapló sérült volt (file is not a database); "
+    )
+    calibration = tmp_path / "calibration.json"
+    calibration.write_text(json.dumps({"format": "carolus-calibration/0"}))
+    settings.write_text(f'language = "hu"\n[camera]\ncalibration = "{calibration}"\n')
+    run = subprocess.run(
+        [*command, "--no-log", "--source", f"images:{tmp_path}"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert run.stderr.strip().splitlines()[-1] == (
+        f"carolus run: {calibration}: a(z) 'format' mező értéke nem 'carolus-calibration/1'"
+    )
