@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from referee.announcements import said
+from referee.announcements import clause, said
 from vision.snapshot import Snapshot
 
 
@@ -101,7 +101,10 @@ class CameraView:
         try:
             calibration = calibrate(frame, self.layout)
         except CalibrationError as exc:
-            return {"ok": False, "message": said("Calibration failed: %(reason)s", reason=str(exc))}
+            from vision.cli import said_reason  # the vision's reason in the table's language
+
+            return {"ok": False, "message": said("Calibration failed: %(clause)s",
+                                                 clause=clause(said_reason(str(exc))))}
         fresh = reader_for(self.layout, calibration)
         self.eyes.__dict__.update(fresh.__dict__)  # the loop keeps its reader object
         if self.calibration_path is None:

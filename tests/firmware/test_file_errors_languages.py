@@ -371,3 +371,30 @@ def test_run_says_the_logs_own_words_and_a_bad_calibration_in_the_tables_languag
     assert run.stderr.strip().splitlines()[-1] == (
         f"carolus run: {calibration}: a(z) 'format' mező értéke nem 'carolus-calibration/1'"
     )
+
+
+# ------------------------------------------------------------------ calibrating from the page
+
+
+@pytest.mark.parametrize("lang", ["de", "hu"])
+def test_a_calibration_from_the_page_that_fails_says_why_in_the_tables_language(
+        lang: str) -> None:
+    """The page's Calibrate button on a frame with no mat in it: the vision's reason
+    (markers not found) is said in the table's language, not quoted in English."""
+    import numpy as np
+
+    from firmware.camera import CameraView
+    from vision.reader import Reader
+
+    layout = load_layout()
+    view = CameraView(Reader(layout), layout)
+    view._frame = np.full((480, 640, 3), 127, np.uint8)
+    answer = view.calibrate()
+    assert answer["ok"] is False
+    message = answer["message"]
+    shown = translated(message, language(lang))
+    english_text = translated(message, language("en"))
+    reason = english_text.removeprefix("Calibration failed: ")
+    assert reason != english_text and reason
+    assert reason not in shown, shown          # the reason said again, not quoted
+    assert CHECK["_words"](shown) & CHECK["ENGLISH_WORDS"] - SAME == set(), shown
