@@ -983,15 +983,14 @@ class Reader:
             if self._comparison is not None and cell.zone.seat in self._cards:
                 # Against the bare table the row's colour is the cubes alone: each run of
                 # it between the gaps that show counts its own cubes (`RowModel`).
-                seen = np.flatnonzero(share >= self.rows.share)
-                covered = float(seen[-1] - seen[0] + 1) / self.scale if len(seen) else 0.0
-                n, estimates = self.rows.count(self.rows.runs(share, self.scale))
-                for x in estimates:
-                    k = max(1, int(np.floor(x + 0.5)))
+                n, each = self.rows.count(self.rows.runs(share, self.scale))
+                for k, x in each:
                     # A run counted one cube however short it is is doubted only when it
                     # is nearly long enough for two.
                     self._doubt(cell, _margin(x, k - 0.5 if k > 1 else -1.0, k + 0.5))
                 if self.debug is not None:
+                    seen = np.flatnonzero(share >= self.rows.share)
+                    covered = float(seen[-1] - seen[0] + 1) / self.scale if len(seen) else 0.0
                     self.debug.append(("row", cell.zone.seat, colour, covered, along, n,
                                        np.asarray(share, np.float32)))
                 snap["courts"][cell.zone.seat][colour] = n

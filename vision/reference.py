@@ -219,10 +219,11 @@ class RowModel:
         """The cubes (not rounded) a run of `run_mm` holds."""
         return (run_mm + self.offset_mm) / self.per_cube_mm
 
-    def count(self, runs: list[float]) -> tuple[int, list[float]]:
-        """The row's cubes, and each run's unrounded estimate (for the doubt)."""
-        estimates = [self.cubes_in(mm) for mm in runs]
-        return sum(max(1, int(np.floor(x + 0.5))) for x in estimates), estimates
+    def count(self, runs: list[float]) -> tuple[int, list[tuple[int, float]]]:
+        """The row's cubes, and each run's cubes with its unrounded estimate (for the
+        doubt)."""
+        each = [(max(1, int(np.floor(x + 0.5))), x) for x in map(self.cubes_in, runs)]
+        return sum(k for k, _ in each), each
 
     @classmethod
     def load(cls, path: Path = ROWS_FITTED) -> RowModel:
