@@ -20,6 +20,16 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from firmware.bare import BareStep
 from firmware.bus import EventBus
+from firmware.events import (
+    BareRefused,
+    ButtonPressed,
+    CameraStatus,
+    GameEnded,
+    LogNotWritten,
+    NewGame,
+    Resumed,
+    Training,
+)
 from firmware.hub import CANNOT_SEAT, CommandError, Reply
 from firmware.view import (
     NEW_GAME,
@@ -38,18 +48,7 @@ from referee.game import Game
 from referee.moves import Move
 from referee.pieces import COLOURS
 from referee.setup import Player, Setup
-from referee.table.events import (
-    BareRefused,
-    ButtonPressed,
-    CameraStatus,
-    GameEnded,
-    LogNotWritten,
-    NewGame,
-    Resumed,
-    Stamped,
-    TableEvent,
-    Training,
-)
+from referee.table.events import Stamped, TableEvent
 from referee.table.referee import TableReferee
 from referee.table.snapshot import SnapshotError, parse_snapshot
 

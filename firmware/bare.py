@@ -25,9 +25,9 @@ import logging
 import threading
 from typing import Any, NoReturn
 
+from firmware.events import BareAsk, BareLearnt
 from firmware.hub import CommandError
 from referee.announcements import BARE_PROBLEMS, BARE_STEPS, said
-from referee.table.events import BareAsk, BareLearnt
 from vision.snapshot import Snapshot
 
 log = logging.getLogger("carolus")

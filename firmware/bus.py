@@ -9,7 +9,7 @@ Events are `referee.table.events.TableEvent` values, one class per kind (the ref
 and the appliance's alike), numbered by the bus; a reader that fell behind the history
 gets a `Gap`.
 
->>> from referee.table.events import CameraStatus
+>>> from firmware.events import CameraStatus
 >>> bus = EventBus()
 >>> bus.publish(CameraStatus(t=0.0, message="Camera ok.", status="ok"))
 1

@@ -11,5 +11,6 @@ corrections, history, in five languages.
 - `web.history` — games from the game log; `web.i18n` — gettext catalogs from ``.po``.
 - `web.hub_extras` — which of the hub's optional capabilities (`firmware.hub.CameraHub`,
   `GamesHub`, …) the page may show, by the names ``/api/session`` sends.
-- `web.preview` — a self-playing hub: ``python -m web.preview`` shows the page on a laptop.
+- `web.preview` — a self-playing hub: ``python -m web.preview`` shows the page on a laptop;
+  `web.events` — the kinds of event only it publishes.
 """

@@ -4,8 +4,9 @@ benchmark and a preview on a laptop (``python -m web.preview``).
 It follows the `firmware.hub.Hub` contract like the appliance does: every engine event
 is published on the bus as a `referee.table.events.Stamped` with the time (and no
 referee's words: the page says them), and each change of the position is followed by a
-`referee.table.events.StateChanged` (``state``). Its own events are the table's kinds
-with fewer fields (no words; an undo says the step it took back, as the appliance's).
+`web.events.StateChanged` (``state``). Its other events are the table's and the
+appliance's kinds with fewer fields (no words; an undo says the step it took back, as
+the appliance's).
 Corrections lay the position out with `Game.arrange`, as a person correcting the
 referee would.
 """
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware.bus import EventBus
+from firmware.events import GameEnded, Training
 from firmware.hub import CommandError, Reply
 from firmware.view import MajorityView, View, game_view, majorities_view, majority_view
 from referee.check import check_file
@@ -31,17 +33,8 @@ from referee.moves import MoveEmperor, move_to_json
 from referee.pieces import COLOURS
 from referee.selfplay import choose_disc, random_player, roll_refill
 from referee.setup import Player, Setup
-from referee.table.events import (
-    Confirmed,
-    Corrected,
-    GameEnded,
-    GameStarted,
-    Stamped,
-    StateChanged,
-    TableEvent,
-    Training,
-    Undone,
-)
+from referee.table.events import Confirmed, Corrected, Stamped, TableEvent, Undone
+from web.events import GameStarted, StateChanged
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "club-night.json"
 

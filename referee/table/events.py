@@ -10,12 +10,14 @@ carries the `referee.events` value it stamps (``engine``), so a reader that want
 when the reading is in doubt, `Resolved`) and the log of human interventions (`Undone`,
 `Confirmed`, `Corrected`, `Answered`).
 
-The appliance's kinds (`CameraStatus`, `ButtonPressed`, `BareAsk` …) and the page
-preview's (`GameStarted`, `StateChanged`) are here too although those boxes make them:
-they travel in the same stream (the bus, the log, ``/api/events``), and `from_json`
-must know every kind of it to give each back its own type; the referee cannot import
-the boxes above it. A kind none of them is (an event of another version's log) reads as
-an `OtherEvent`, which keeps its fields as they came.
+The boxes above the referee make kinds of their own in the same stream (the bus, the
+log, ``/api/events``), each defined in the box that makes it, as a `TableEvent` too:
+the appliance's in `firmware.events` (the camera, the buttons, the bare-table step …),
+the page preview's in `web.events`. Each box keeps a registry of the kinds it reads
+back (`registry`; `firmware.events.KINDS` is the referee's and the appliance's), which
+it gives `TableEvent.from_json`. A kind the registry does not know (an event of another
+version's log, another box's) reads as an `OtherEvent`, which keeps its fields as they
+came.
 
 JSON is only at the edges (the bus's SSE stream, the game log, ``carolus follow
 --json``): `TableEvent.to_json` gives the fields of ``docs/record.md`` (engine events)
@@ -63,7 +65,7 @@ _COMMON = frozenset({"kind", "t", "message", "id"})
 _WORDS = ("say", "words")
 
 
-def _kind(name: str) -> Any:
+def kind_field(name: str) -> Any:
     """The ``kind`` field of one event class: fixed, never given to the constructor."""
     return field(default=name, init=False)
 
@@ -75,7 +77,7 @@ class TableEvent(Mapping[str, Any]):
 
     Equality is that of the JSON form, so an event equals its JSON dict."""
 
-    kind: str = _kind("")
+    kind: str = kind_field("")
     t: float | None = None
     message: str | None = None
     """The referee's English words, kept in the log (``None``: an event that has none,
@@ -93,11 +95,14 @@ class TableEvent(Mapping[str, Any]):
         return dict(self._json)
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> TableEvent:
+    def from_json(
+        cls, data: Mapping[str, Any], kinds: Mapping[str, type[TableEvent]] | None = None
+    ) -> TableEvent:
         """An event from its JSON form (the log, a bus of another process), as the class
-        of its kind; as an `OtherEvent` when the kind is unknown or its fields do not fit
-        the kind's (the JSON is kept as it came either way). Raises `ValueError` without
-        a ``kind``."""
+        of its kind among the referee's (`KINDS`) and the rules' or, given, ``kinds`` (a
+        box's own registry, `firmware.events.KINDS`); as an `OtherEvent` when the kind is
+        unknown or its fields do not fit the kind's (the JSON is kept as it came either
+        way). Raises `ValueError` without a ``kind``."""
         kind = data.get("kind")
         if not isinstance(kind, str):
             raise ValueError(f"a table event needs a 'kind': {dict(data)!r}")
@@ -112,7 +117,7 @@ class TableEvent(Mapping[str, Any]):
             own = {k: v for k, v in own.items() if k not in _WORDS}
         other = OtherEvent(kind=kind, t=when, message=message, id=number, fields=own)
         try:
-            typed = _typed(kind, when, message, number, own)
+            typed = _typed(kind, when, message, number, own, kinds or KINDS)
         except (KeyError, TypeError, ValueError):
             return other
         return typed if typed is not None and typed.to_json() == other.to_json() else other
@@ -195,7 +200,7 @@ class Question(TableEvent):
     """The reading of a zone is in doubt: the players are asked before anything is
     judged on it (``docs/table.md``, "Questions")."""
 
-    kind: str = _kind("question")
+    kind: str = kind_field("question")
     zone: str
     #: for a territory, which of its parts is asked about (``cubes``, ``castles``)
     part: str | None
@@ -214,7 +219,7 @@ class Question(TableEvent):
 class Illegal(TableEvent):
     """An illegal act the camera is sure of: it holds the game until put right."""
 
-    kind: str = _kind("illegal")
+    kind: str = kind_field("illegal")
     code: str
     player: str | None
     round: int
@@ -225,7 +230,7 @@ class Illegal(TableEvent):
 class Resolved(TableEvent):
     """The table is in order again: the standing alarm or question is over."""
 
-    kind: str = _kind("resolved")
+    kind: str = kind_field("resolved")
     code: str | None
     player: str | None
 
@@ -235,7 +240,7 @@ class Undone(TableEvent):
     """Undo took back a step (``move``, as `referee.moves.move_to_json` writes it;
     None: there was nothing to take back)."""
 
-    kind: str = _kind("undone")
+    kind: str = kind_field("undone")
     move: Mapping[str, Any] | None
 
 
@@ -244,7 +249,7 @@ class Confirmed(TableEvent):
     """Confirm pressed: the jobs the camera cannot see that people say are done
     (None: the page preview, which does not say)."""
 
-    kind: str = _kind("confirmed")
+    kind: str = kind_field("confirmed")
     done: tuple[str, ...] | None = None
     unless_none: ClassVar[frozenset[str]] = frozenset({"done"})
 
@@ -253,7 +258,7 @@ class Confirmed(TableEvent):
 class Answered(TableEvent):
     """The players answered the standing question."""
 
-    kind: str = _kind("answered")
+    kind: str = kind_field("answered")
     zone: str
     answer: Literal["yes", "no"]
     code: str | None
@@ -263,7 +268,7 @@ class Answered(TableEvent):
 class Corrected(TableEvent):
     """Someone said what a zone holds (the page preview also says the ``counts``)."""
 
-    kind: str = _kind("corrected")
+    kind: str = kind_field("corrected")
     zone: str
     counts: Mapping[str, int] | None = None
     unless_none: ClassVar[frozenset[str]] = frozenset({"counts"})
@@ -274,7 +279,7 @@ class SetupAccepted(TableEvent):
     """The set-up is accepted and the game begins: the record's set-up, and the zones
     nobody answered about (``unconfirmed``)."""
 
-    kind: str = _kind("setup")
+    kind: str = kind_field("setup")
     unconfirmed: tuple[str, ...]
     territories: tuple[str, ...]
     emperor: int
@@ -285,7 +290,7 @@ class SetupAccepted(TableEvent):
 class CubesPlaced(TableEvent):
     """A player's cubes so far this turn, before the turn is complete."""
 
-    kind: str = _kind("cubes-placed")
+    kind: str = kind_field("cubes-placed")
     player: str
     court: tuple[str, ...]
     #: territory number (as text) -> the cubes put there
@@ -298,7 +303,7 @@ class CubesPlaced(TableEvent):
 class CastlesPlaced(TableEvent):
     """The castles the rules built stand on the table now."""
 
-    kind: str = _kind("castles-placed")
+    kind: str = kind_field("castles-placed")
     territories: tuple[int, ...]
 
 
@@ -306,7 +311,7 @@ class CastlesPlaced(TableEvent):
 class CastlePending(TableEvent):
     """A castle the rules built (or took over) still has to be put on the table."""
 
-    kind: str = _kind("castle-pending")
+    kind: str = kind_field("castle-pending")
     territories: tuple[int, ...]
     side: str
 
@@ -315,7 +320,7 @@ class CastlePending(TableEvent):
 class CylinderPending(TableEvent):
     """A cylinder still has to move ``to`` a seat's court or the pool."""
 
-    kind: str = _kind("cylinder-pending")
+    kind: str = kind_field("cylinder-pending")
     colour: str
     to: str
 
@@ -324,108 +329,9 @@ class CylinderPending(TableEvent):
 class CylinderMoved(TableEvent):
     """A cylinder the referee reminded of is where it belongs now."""
 
-    kind: str = _kind("cylinder-moved")
+    kind: str = kind_field("cylinder-moved")
     colour: str
     to: str
-
-
-# ------------------------------------------------------------ the appliance's
-
-
-@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
-class Resumed(TableEvent):
-    """The appliance carries on a logged game after a restart."""
-
-    kind: str = _kind("resumed")
-    game: int
-
-
-@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
-class CameraStatus(TableEvent):
-    """The camera's state: ``ok``, ``lost``, ``demo`` …"""
-
-    kind: str = _kind("camera")
-    status: str
-
-
-@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
-class LogNotWritten(TableEvent):
-    """The game log refused a write (a full or read-only card); the game goes on."""
-
-    kind: str = _kind("warning")
-
-
-@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
-class Training(TableEvent):
-    """Training mode turned on or off for this game."""
-
-    kind: str = _kind("training")
-    on: bool
-
-
-@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
-class NewGame(TableEvent):
-    """A new game was set up on the appliance (the players, in the message)."""
-
-    kind: str = _kind("new-game")
-
-
-@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
-class GameEnded(TableEvent):
-    """The running game was stopped; it stays in the log as it stood."""
-
-    kind: str = _kind("game-ended")
-
-
-@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
-class ButtonPressed(TableEvent):
-    """A button press that only changes what the display shows."""
-
-    kind: str = _kind("button")
-    button: str
-    long: bool
-
-
-@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
-class BareAsk(TableEvent):
-    """Lay the table bare, then Confirm (`firmware.bare`)."""
-
-    kind: str = _kind("bare-ask")
-    step: str = "ask"
-
-
-@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
-class BareLearnt(TableEvent):
-    """The bare table is learnt: now the pieces (`firmware.bare`)."""
-
-    kind: str = _kind("bare-table")
-    step: str = "learnt"
-
-
-@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
-class BareRefused(TableEvent):
-    """The frame could not be the bare table (`firmware.bare.PROBLEMS` code)."""
-
-    kind: str = _kind("bare-refused")
-    problem: str | None
-
-
-# ------------------------------------------------------------ the page preview's
-
-
-@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
-class GameStarted(TableEvent):
-    """The page preview began a new game with these players."""
-
-    kind: str = _kind("game-started")
-    players: tuple[str, ...]
-
-
-@dataclass(frozen=True, eq=False, kw_only=True, repr=False)
-class StateChanged(TableEvent):
-    """The position changed: the page fetches the view again (`web.live`)."""
-
-    kind: str = _kind("state")
 
 
 @dataclass(frozen=True, eq=False, kw_only=True, repr=False)
@@ -440,17 +346,17 @@ class OtherEvent(TableEvent):
         return dict(self.fields)
 
 
-#: Every typed kind by its name, for `TableEvent.from_json`.
-KINDS: dict[str, type[TableEvent]] = {
-    str(cls.__dataclass_fields__["kind"].default): cls
-    for cls in (
-        Question, Illegal, Resolved, Undone, Confirmed, Answered, Corrected,
-        SetupAccepted, CubesPlaced, CastlesPlaced, CastlePending, CylinderPending,
-        CylinderMoved, Resumed, CameraStatus, LogNotWritten, Training, NewGame,
-        GameEnded, ButtonPressed, BareAsk, BareLearnt, BareRefused, GameStarted,
-        StateChanged,
-    )
-}  # fmt: skip
+def registry(*classes: type[TableEvent]) -> dict[str, type[TableEvent]]:
+    """Event classes by their ``kind``: a box's registry for `TableEvent.from_json`
+    (each box that makes events of its own adds them to `KINDS`)."""
+    return {str(cls.__dataclass_fields__["kind"].default): cls for cls in classes}
+
+
+#: The table referee's kinds by name, for `TableEvent.from_json`.
+KINDS: dict[str, type[TableEvent]] = registry(
+    Question, Illegal, Resolved, Undone, Confirmed, Answered, Corrected, SetupAccepted,
+    CubesPlaced, CastlesPlaced, CastlePending, CylinderPending, CylinderMoved,
+)  # fmt: skip
 
 #: The rules' event classes by kind (`Stamped`).
 ENGINE_KINDS: dict[str, type[Event]] = {
@@ -463,7 +369,12 @@ _ENGINE_NAMES = {"previous": "from"}
 
 
 def _typed(
-    kind: str, t: float | None, message: str | None, number: int | None, own: dict[str, Any]
+    kind: str,
+    t: float | None,
+    message: str | None,
+    number: int | None,
+    own: dict[str, Any],
+    kinds: Mapping[str, type[TableEvent]],
 ) -> TableEvent | None:
     """The typed event of ``kind`` from its JSON fields; None for a kind not typed.
     Raises on fields that do not fit (`from_json` keeps those as they came)."""
@@ -474,7 +385,7 @@ def _typed(
             for f in fields(made)
         }
         return Stamped(engine=made(**values), t=t, message=message, id=number)
-    typed = KINDS.get(kind)
+    typed = kinds.get(kind)
     if typed is None:
         return None
     given: dict[str, Any] = {}

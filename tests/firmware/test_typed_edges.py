@@ -84,3 +84,25 @@ def test_the_appliance_opens_its_outputs_for_itself() -> None:
     assert appliance.display_png() == b"\x89PNG"
     appliance.close()
     assert shows.closed == 1
+
+
+def test_each_box_reads_back_the_kinds_it_makes() -> None:
+    """The appliance's kinds are the appliance's (the referee knows no camera), the page
+    preview's the preview's; their JSON is the log's, field for field."""
+    from firmware import events as appliance
+    from referee.table.events import KINDS, OtherEvent
+    from web import events as page
+
+    lost = appliance.CameraStatus(t=2.0, message="Camera lost.", status="lost").to_json()
+    assert lost == {"kind": "camera", "t": 2.0, "status": "lost", "message": "Camera lost."}
+    assert list(lost) == ["kind", "t", "status", "message"]
+    assert isinstance(appliance.from_json(lost), appliance.CameraStatus)
+    assert isinstance(TableEvent.from_json(lost), OtherEvent)  # not a rules' kind
+    assert "camera" not in KINDS and "bare-ask" not in KINDS and "state" not in KINDS
+    ask = appliance.BareAsk(t=None, message="Lay out.").to_json()
+    assert ask == {"kind": "bare-ask", "t": None, "step": "ask", "message": "Lay out."}
+    started = page.GameStarted(t=1.0, players=("Anna", "Bob")).to_json()
+    assert started == {"kind": "game-started", "t": 1.0, "players": ["Anna", "Bob"]}
+    assert page.from_json(started) == started
+    training = page.from_json({"kind": "training", "t": 0.0, "on": True})
+    assert isinstance(training, appliance.Training) and training.on
