@@ -69,7 +69,7 @@ CAMERA: dict[str, Said] = {
 class Output(Protocol):
     """Anything that shows the game: the display, the LEDs and buzzer, the voice."""
 
-    def update(self, view: Mapping[str, Any], events: Sequence[TableEvent]) -> None: ...
+    def update(self, view: View, events: Sequence[TableEvent]) -> None: ...
 
 
 class GameLogLike(Protocol):

@@ -22,12 +22,15 @@ from __future__ import annotations
 
 import threading
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from firmware.config import GpioConfig
 from firmware.hub import CommandError
+from firmware.view import View
 from referee.announcements import clause, said
+from referee.events import GameOver
+from referee.table.events import Illegal, Stamped, TableEvent
 
 #: The two buttons, by the name `Hub.press` knows them.
 BUTTONS = ("majorities", "confirm")
@@ -122,14 +125,14 @@ class Controls:
 
     # -- outputs
 
-    def update(self, view: Mapping[str, Any], events: Sequence[Mapping[str, Any]] = ()) -> None:
+    def update(self, view: View, events: Sequence[TableEvent] = ()) -> None:
         """Green while the table is legal, red while an illegal act is pending, green
         blinking while a question stands; beeps for the ``events`` that led to ``view``
         (the appliance's output protocol)."""
         for event in events:
             self.on_event(event)
-        table = view.get("table") or {}
-        if not table.get("legal", True):
+        table = view["table"]
+        if not table["legal"]:
             state = "illegal"
         elif table.get("question"):
             state = "question"
@@ -146,9 +149,15 @@ class Controls:
         else:
             self.green.off()
 
-    def on_event(self, event: Mapping[str, Any]) -> None:
+    def on_event(self, event: TableEvent) -> None:
         """One beep for an illegal act, two for the end of the game (in the background)."""
-        beeps = {"illegal": 1, "game-over": 2}.get(str(event.get("kind")), 0)
+        match event:
+            case Illegal():
+                beeps = 1
+            case Stamped(engine=GameOver()):
+                beeps = 2
+            case _:
+                beeps = 0
         if beeps:
             self.buzzer.beep(on_time=self._beep, off_time=self._beep, n=beeps, background=True)
 
@@ -160,10 +169,10 @@ class Controls:
 class NoControls:
     """Stands in for `Controls` when there is no GPIO: the appliance runs without."""
 
-    def update(self, view: Mapping[str, Any], events: Sequence[Mapping[str, Any]] = ()) -> None:
+    def update(self, view: View, events: Sequence[TableEvent] = ()) -> None:
         pass
 
-    def on_event(self, event: Mapping[str, Any]) -> None:
+    def on_event(self, event: TableEvent) -> None:
         pass
 
     def close(self) -> None:

@@ -19,6 +19,7 @@ from referee.announcements import N_, Said
 from referee.game import Game, Phase, Step
 from referee.pieces import COLOURS, Colour
 from referee.setup import Player
+from referee.table.events import Illegal, Question
 from referee.table.referee import TableReferee
 from web.announce import message_texts, texts
 
@@ -332,29 +333,30 @@ def _table(
     }
 
 
-def illegal_view(illegal: Mapping[str, Any] | None) -> IllegalView | None:
-    """The referee's standing ``illegal`` event as the appliance's view shows it."""
+def illegal_view(illegal: Illegal | None) -> IllegalView | None:
+    """The referee's standing illegal act as the appliance's view shows it."""
     if illegal is None:
         return None
-    return {
-        "code": illegal.get("code"),
-        "message": illegal.get("message"),
-        "player": illegal.get("player"),
-    }
+    return {"code": illegal.code, "message": _text(illegal.message), "player": illegal.player}
 
 
-def question_view(question: Mapping[str, Any] | None) -> QuestionView | None:
-    """The referee's standing ``question`` event as the view shows it."""
+def question_view(question: Question | None) -> QuestionView | None:
+    """The referee's standing question as the view shows it."""
     if question is None:
         return None
     return {
-        "zone": question.get("zone"),
-        "part": question.get("part"),
-        "counts": question.get("counts"),
-        "message": question.get("message"),
-        "code": question.get("code"),
-        "player": question.get("player"),
+        "zone": question.zone,
+        "part": question.part,
+        "counts": dict(question.counts),
+        "message": _text(question.message),
+        "code": question.code,
+        "player": question.player,
     }
+
+
+def _text(message: str | None) -> str | None:
+    """An event's words as the view's JSON carries them (a `Said` as its English)."""
+    return None if message is None else str(message)
 
 
 def majority_view(game: Game, territory: int) -> MajorityView:

@@ -44,9 +44,11 @@ from typing import Any, NotRequired, TypedDict
 from PIL import Image, ImageDraw
 
 from firmware.config import DisplayConfig
-from firmware.display import screens
+from firmware.display import cards, screens
 from firmware.display.words import language_of
+from firmware.events import ButtonPressed
 from firmware.hub import CommandError
+from referee.table.events import Illegal, Resolved, TableEvent
 from web.i18n import translations
 
 #: Events the panel announces for a few seconds (the rest are in the live view anyway).
@@ -70,12 +72,21 @@ ANNOUNCED = frozenset(
 )
 
 
+#: What a screen says in a sentence (`referee.announcements.render`'s words): an
+#: event's JSON, or the view's illegal act, question or chore.
+Words = Mapping[str, Any]
+
+
 @dataclass(frozen=True)
 class Screen:
-    """What is on the panel: a name (for logs and tests) and the data it draws."""
+    """What is on the panel: a name (for logs and tests) and the data it draws: the
+    event announced (``event``), the fields it draws (``card``, `firmware.display.cards`)
+    or the words it says (``words``: the view's illegal act, question or chore)."""
 
     name: str
-    event: Mapping[str, Any] | None = None
+    event: TableEvent | None = None
+    card: cards.Card | None = None
+    words: Words | None = None
     majority: Mapping[str, Any] | None = None
     page: int = 1
     pages: int = 1
@@ -102,11 +113,11 @@ class Shown(TypedDict):
 def choose(
     view: Mapping[str, Any],
     *,
-    event: Mapping[str, Any] | None = None,
+    event: TableEvent | None = None,
     majority: Mapping[str, Any] | None = None,
     page: int = 1,
     pages: int = 1,
-    illegal: Mapping[str, Any] | None = None,
+    illegal: Illegal | None = None,
     advice: Mapping[str, Any] | None = None,
     language: str = "en",
 ) -> Screen:
@@ -127,26 +138,27 @@ def choose(
 def _choose(
     view: Mapping[str, Any],
     *,
-    event: Mapping[str, Any] | None,
+    event: TableEvent | None,
     majority: Mapping[str, Any] | None,
     page: int,
     pages: int,
-    illegal: Mapping[str, Any] | None,
+    illegal: Illegal | None,
     advice: Mapping[str, Any] | None,
 ) -> Screen:
     if advice is not None:
         return Screen("advice", advice=advice, page=page, pages=pages)
     if majority is not None:
         return Screen("majority", majority=majority, page=page, pages=pages)
-    table = view.get("table") or {}
-    illegal = table.get("illegal") or illegal
-    if illegal:
+    table = view.get("table") or {}  # (none before the panel's first view)
+    if table.get("illegal"):
+        return Screen("illegal", words=table["illegal"])
+    if illegal is not None:
         return Screen("illegal", event=illegal)
-    question = table.get("question")
-    if question:
-        return Screen("question", event=question)
+    if table.get("question"):
+        return Screen("question", words=table["question"])
     if event is not None:
-        return Screen(_event_screen(event), event=event)
+        card = cards.of_event(event)
+        return Screen("announcement" if card is None else card.screen, event=event, card=card)
     if view.get("phase") == "setup":
         step = (view.get("bare") or {}).get("step")
         if step in ("ask", "learnt"):
@@ -156,73 +168,53 @@ def _choose(
         return Screen("game-over")
     pending = list(table.get("pending") or [])
     if pending:
-        chore = pending[0]
-        kind = str(chore.get("kind"))
-        structured = (kind == "castle" and chore.get("side")) or (
-            kind == "cylinder" and chore.get("colour")
-        )
-        name = kind if structured else "chore"
-        return Screen(name, event=chore, page=1, pages=len(pending))
+        chore = cards.of_chore(pending[0])
+        name = "chore" if chore is None else chore.screen
+        return Screen(name, card=chore, words=pending[0], page=1, pages=len(pending))
     return Screen("turn")
 
 
-def _event_screen(event: Mapping[str, Any]) -> str:
-    kind = event.get("kind")
-    if kind in ("cubes-played", "cubes-placed"):
-        return "cubes"
-    if kind in ("castle-built", "castle-taken", "castle-pending") and event.get("side"):
-        return "castle"
-    if kind in ("control-gained", "cylinder-pending") and event.get("colour"):
-        return "cylinder"
-    return "announcement"
-
-
-def _is_press(event: Mapping[str, Any], *, long: bool) -> bool:
+def _is_press(event: TableEvent, *, long: bool) -> bool:
     """A Majorities button press (announced on the bus by `Hub.press`)."""
-    return (
-        event.get("kind") == "button"
-        and event.get("button") == "majorities"
-        and bool(event.get("long")) == long
-    )
+    return isinstance(event, ButtonPressed) and event.button == "majorities" and event.long == long
 
 
-def _same_cubes(shown: Mapping[str, Any], new: Mapping[str, Any]) -> bool:
+def _same_cubes(shown: TableEvent, new: TableEvent) -> bool:
     """Two reports of the same player's cubes (placed so far, then played)."""
-    kinds = ("cubes-placed", "cubes-played")
+    before, after = cards.of_event(shown), cards.of_event(new)
     return (
-        shown.get("kind") in kinds
-        and new.get("kind") in kinds
-        and shown.get("player") == new.get("player")
+        isinstance(before, cards.Cubes)
+        and isinstance(after, cards.Cubes)
+        and before.player == after.player
     )
 
 
 def draw(canvas: ImageDraw.ImageDraw, view: Mapping[str, Any], screen: Screen) -> None:
     """Paint ``screen`` of ``view`` in the screen's language."""
     tr = translations(language_of(screen.language))
-    event = screen.event or {}
+    words: Words = screen.words or (screen.event.to_json() if screen.event else {})
+    card = screen.card
     note = f"{screen.page}/{screen.pages}" if screen.pages > 1 else ""
     if screen.name == "advice" and screen.advice is not None:
         screens.draw_advice(canvas, screen.advice, screen.page, screen.pages, tr)
     elif screen.name == "majority" and screen.majority is not None:
         screens.draw_majority(canvas, screen.majority, screen.page, screen.pages, tr)
     elif screen.name == "illegal":
-        screens.draw_illegal(canvas, view, event, tr)
+        screens.draw_illegal(canvas, view, words, tr)
     elif screen.name == "question":
-        screens.draw_question(canvas, view, event, tr)
-    elif screen.name == "cubes":
-        screens.draw_cubes(canvas, view, event, tr)
-    elif screen.name == "castle":
-        kind = str(event.get("kind"))
-        title = screens.title(tr, kind) if kind in ("castle-built", "castle-taken") else ""
-        screens.draw_castle(canvas, view, event, title=title, note=note, tr=tr)
-    elif screen.name == "cylinder":
-        control = event.get("kind") == "control-gained"
-        title = screens.title(tr, "control-gained") if control else ""
-        screens.draw_cylinder(canvas, view, event, title=title, note=note, tr=tr)
+        screens.draw_question(canvas, view, words, tr)
+    elif isinstance(card, cards.Cubes):
+        screens.draw_cubes(canvas, view, card, tr)
+    elif isinstance(card, cards.Castle):
+        title = screens.title(tr, card.title) if card.title else ""
+        screens.draw_castle(canvas, view, card, title=title, note=note, tr=tr)
+    elif isinstance(card, cards.Cylinder):
+        title = screens.title(tr, card.title) if card.title else ""
+        screens.draw_cylinder(canvas, view, card, title=title, note=note, tr=tr)
     elif screen.name == "announcement":
-        screens.draw_announcement(canvas, view, event, tr=tr)
+        screens.draw_announcement(canvas, view, words, tr=tr)
     elif screen.name == "chore":
-        screens.draw_chore(canvas, view, event, note=note, tr=tr)
+        screens.draw_chore(canvas, view, words, note=note, tr=tr)
     elif screen.name == "game-over":
         screens.draw_game_over(canvas, view, tr)
     elif screen.name == "setup":
@@ -255,7 +247,7 @@ def to_png(image: Image.Image, scale: int = 4) -> bytes:
 def render_png(
     view: Mapping[str, Any],
     *,
-    event: Mapping[str, Any] | None = None,
+    event: TableEvent | None = None,
     majority: Mapping[str, Any] | None = None,
     page: int = 1,
     pages: int = 1,
@@ -294,8 +286,8 @@ class Display:
         self._clock = clock
         self._lock = threading.RLock()
         self._view: Mapping[str, Any] = {}
-        self._illegal: Mapping[str, Any] | None = None
-        self._waiting: deque[Mapping[str, Any]] = deque(maxlen=backlog)
+        self._illegal: Illegal | None = None
+        self._waiting: deque[TableEvent] = deque(maxlen=backlog)
         self._shown_since: float | None = None
         self._pages: list[Page] = []
         self._page = 0
@@ -326,7 +318,7 @@ class Display:
 
     # -- inputs
 
-    def update(self, view: Mapping[str, Any], events: Sequence[Mapping[str, Any]] = ()) -> None:
+    def update(self, view: Mapping[str, Any], events: Sequence[TableEvent] = ()) -> None:
         """A new view model and the events that led to it: redraw if anything changed.
         The view is the authority on illegal acts (``table.illegal``)."""
         pages = self._fetch_pages(events, view)
@@ -338,7 +330,7 @@ class Display:
                 self._illegal = None
             self._refresh()
 
-    def on_event(self, event: Mapping[str, Any]) -> None:
+    def on_event(self, event: TableEvent) -> None:
         """An event from the bus: announce it, or note an illegal act / its end."""
         pages = self._fetch_pages([event], self._view)
         with self._lock:
@@ -346,7 +338,7 @@ class Display:
             self._refresh()
 
     def _fetch_pages(
-        self, events: Sequence[Mapping[str, Any]], view: Mapping[str, Any]
+        self, events: Sequence[TableEvent], view: Mapping[str, Any]
     ) -> tuple[Sequence[Mapping[str, Any]], Mapping[str, Any] | None] | None:
         """The majorities (and, for a press that starts the paging in training mode, the
         advice) for a Majorities press among ``events``, asked for *before* taking the
@@ -364,10 +356,9 @@ class Display:
 
     def _event(
         self,
-        event: Mapping[str, Any],
+        event: TableEvent,
         pages: tuple[Sequence[Mapping[str, Any]], Mapping[str, Any] | None] | None = None,
     ) -> None:
-        kind = event.get("kind")
         if _is_press(event, long=True):
             self._pages = []
             return
@@ -375,11 +366,11 @@ class Display:
             if pages is not None:
                 self.page_majorities(pages[0], advice=pages[1])
             return
-        if kind == "illegal":
+        if isinstance(event, Illegal):
             self._illegal = event
-        elif kind == "resolved":
+        elif isinstance(event, Resolved):
             self._illegal = None
-        if kind in ANNOUNCED:
+        if event.kind in ANNOUNCED:
             if not self._waiting:
                 self._shown_since = None
             elif _same_cubes(self._waiting[-1], event):
@@ -472,7 +463,7 @@ class Display:
 
     # -- inside
 
-    def _announcement(self, now: float) -> Mapping[str, Any] | None:
+    def _announcement(self, now: float) -> TableEvent | None:
         while self._waiting:
             if self._shown_since is None:
                 self._shown_since = now
@@ -491,7 +482,10 @@ class Display:
         advice = shown if kind == "advice" else None
         table = self._view.get("table") or {}
         blocked = (
-            shown is not None or self._illegal or table.get("illegal") or table.get("question")
+            shown is not None
+            or self._illegal is not None
+            or table.get("illegal")
+            or table.get("question")
         )
         event = None if blocked else self._announcement(now)
         screen = choose(

@@ -1,7 +1,8 @@
 """The OLED's screens: pure drawings of the view model on a 128x64 one-bit canvas.
 
 Each ``draw_<screen>(draw, ...)`` paints one screen from plain data (the view model of
-`firmware.view`, a table event, a `firmware.view.majority_view` dict) and nothing else,
+`firmware.view`, an event's card of fields (`firmware.display.cards`), the words of an
+event or a chore, a `firmware.view.majority_view` dict) and nothing else,
 so the panel, the web mirror and the tests all get the same pixels. The layout is built
 for arm's length: the line that matters is in 16-pixel letters, details in 8-pixel ones.
 Colours of cubes are written as words or initials (R G Y B P) — the panel is monochrome.
@@ -20,6 +21,7 @@ from typing import Any
 
 from PIL import ImageDraw
 
+from firmware.display.cards import Castle, Cubes, Cylinder
 from firmware.display.font import BIG, CASTLE, SMALL, TALL, Font
 from firmware.display.words import language_of, word
 from firmware.view import NEW_GAME
@@ -274,17 +276,17 @@ def draw_pieces(draw: ImageDraw.ImageDraw, view: View, language: str = "en") -> 
 
 
 def draw_cubes(
-    draw: ImageDraw.ImageDraw, view: View, event: Mapping[str, Any], tr: Translator = ENGLISH
+    draw: ImageDraw.ImageDraw, view: View, cubes: Cubes, tr: Translator = ENGLISH
 ) -> None:
     """Cubes played (or being placed): where each went, as big colour initials."""
-    player = event.get("player", "")
+    player = cubes.player
     rows: list[tuple[str, list[str]]] = []
-    if event.get("court"):
-        rows.append((_d(tr, "display", "court"), list(event["court"])))
-    for territory, colours in dict(event.get("territories", {})).items():
-        if colours:
+    if cubes.court:
+        rows.append((_d(tr, "display", "court"), list(cubes.court)))
+    for territory, put in cubes.territories:
+        if put:
             rows.append(
-                (_d(tr, "display", "T%(territory)s") % {"territory": territory}, list(colours))
+                (_d(tr, "display", "T%(territory)s") % {"territory": territory}, list(put))
             )
     total = sum(len(colours) for _, colours in rows)
     count = tr.npgettext("display", "%(count)s cube", "%(count)s cubes", total)
@@ -313,7 +315,7 @@ def draw_cubes(
 def draw_castle(
     draw: ImageDraw.ImageDraw,
     view: View,
-    castle: Mapping[str, Any],
+    castle: Castle,
     *,
     title: str = "",
     note: str = "",
@@ -321,8 +323,8 @@ def draw_castle(
 ) -> None:
     """ "White castle in 7": a castle the rules built (or took over) that must stand there."""
     _bar(draw, title or _d(tr, "display", "Castle to place"), note)
-    y = _line(draw, BODY, side(tr, str(castle.get("side", ""))).capitalize())
-    territories = list(castle.get("territories", []))
+    y = _line(draw, BODY, side(tr, castle.side).capitalize())
+    territories = castle.territories
     y = _line(draw, y + 1, _d(tr, "display", "castle in %(where)s") % {"where": where(territories)})
     _line(draw, y + 2, _next_hint(view, tr), big=False)
 
@@ -330,7 +332,7 @@ def draw_castle(
 def draw_cylinder(
     draw: ImageDraw.ImageDraw,
     view: View,
-    cylinder: Mapping[str, Any],
+    cylinder: Cylinder,
     *,
     title: str = "",
     note: str = "",
@@ -338,9 +340,8 @@ def draw_cylinder(
 ) -> None:
     """ "Move the red cylinder to Anna": control changed hands, the cylinder must follow."""
     _bar(draw, title or _d(tr, "display", "Move the cylinder"), note)
-    y = _line(draw, BODY, colour(tr, str(cylinder.get("colour", ""))).capitalize())
-    to = cylinder.get("player") or cylinder.get("to") or ""
-    y = _line(draw, y + 1, _d(tr, "display", "to %(player)s") % {"player": to})
+    y = _line(draw, BODY, colour(tr, cylinder.colour).capitalize())
+    y = _line(draw, y + 1, _d(tr, "display", "to %(player)s") % {"player": cylinder.to})
     _line(draw, y + 2, _next_hint(view, tr), big=False)
 
 

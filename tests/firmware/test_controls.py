@@ -12,6 +12,9 @@ from gpiozero.pins.mock import MockFactory
 from firmware.config import GpioConfig
 from firmware.controls import Controls, NoControls, open_controls
 from firmware.hub import CommandError
+from firmware.view import illegal_view
+from referee.events import CastleBuilt, GameOver
+from referee.table.events import Illegal, Stamped
 
 PINS = GpioConfig(hold_seconds=0.3, beep_seconds=0.02)
 
@@ -106,6 +109,9 @@ def view(illegal: dict[str, Any] | None) -> dict[str, Any]:
     return {"table": {"legal": illegal is None, "illegal": illegal, "pending": []}}
 
 
+ILLEGAL = Illegal(t=None, message="...", code="cube-count", player="Anna", round=2, turn=1)
+
+
 def test_leds_follow_the_table(rig: Any, factory: MockFactory) -> None:
     controls, _, _ = rig
     controls.update(view(None))
@@ -122,12 +128,12 @@ def test_buzzer_beeps_once_for_illegal_twice_for_game_over(
     rig: Any, factory: MockFactory
 ) -> None:
     controls, _, _ = rig
-    controls.on_event({"kind": "castle-built"})
-    controls.on_event({"kind": "illegal", "code": "turn-order"})
+    controls.on_event(Stamped(engine=CastleBuilt(2, 1, (7,), "black"), t=None))
+    controls.on_event(ILLEGAL)
     wait_for(lambda: len(states(factory, PINS.buzzer)) == 3)
     factory.pin(PINS.buzzer).assert_states([False, True, False])
     factory.pin(PINS.buzzer).clear_states()
-    controls.on_event({"kind": "game-over", "winner": "Anna"})
+    controls.on_event(Stamped(engine=GameOver(9, 1, "white", "castles"), t=None))
     wait_for(lambda: len(states(factory, PINS.buzzer)) == 5)
     assert states(factory, PINS.buzzer) == [False, True, False, True, False]
     time.sleep(0.1)
@@ -158,15 +164,14 @@ def test_without_gpio_the_appliance_runs_without_and_says_so_once(factory: MockF
     assert isinstance(controls, NoControls) and len(said) == 1
     assert said[0].startswith("gpio: buttons, LEDs and buzzer unavailable")
     controls.update(view(None))
-    controls.on_event({"kind": "illegal"})
+    controls.on_event(ILLEGAL)
     assert isinstance(open_controls(hub, GpioConfig(enabled=False), said.append), NoControls)
     assert len(said) == 1
 
 
 def test_the_appliance_output_protocol_update_with_events(rig: Any, factory: MockFactory) -> None:
     controls, _, _ = rig
-    illegal = {"kind": "illegal", "code": "cube-count", "message": "...", "player": "Anna"}
-    controls.update(view(illegal), [illegal])
+    controls.update(view(illegal_view(ILLEGAL)), [ILLEGAL])
     assert factory.pin(PINS.led_red).state and not factory.pin(PINS.led_green).state
     wait_for(lambda: len(states(factory, PINS.buzzer)) == 3)
-    NoControls().update(view(None), [illegal])  # without GPIO: nothing, and no error
+    NoControls().update(view(None), [ILLEGAL])  # without GPIO: nothing, and no error

@@ -12,6 +12,7 @@ import io
 import os
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,10 +21,13 @@ from luma.core.device import dummy
 from PIL import Image, ImageChops
 
 from firmware.display import Display, render_png
-from firmware.view import game_view, majorities_view, majority_view
+from firmware.events import ButtonPressed
+from firmware.view import game_view, illegal_view, majorities_view, majority_view
 from referee.check import check_file
+from referee.events import CastleBuilt, CubesPlayed, TurnStarted
 from referee.game import Game
 from referee.moves import ChooseDisc, PlayCubes
+from referee.table.events import CubesPlaced, Illegal, Resolved, Stamped
 
 REFERENCE = Path(__file__).parent / "reference"
 UPDATE = os.environ.get("CAROLUS_UPDATE_REFERENCE") == "1"
@@ -63,19 +67,30 @@ def region_game() -> Game:
     return game
 
 
-ILLEGAL = {
-    "kind": "illegal",
-    "code": "wrong-court",
-    "player": "Bob",
-    "message": "Bob put a red cube into Anna's court: take it back to Bob's reserve.",
-}
-CUBES = {
-    "kind": "cubes-played",
-    "player": "Bob",
-    "court": ["blue"],
-    "territories": {"7": ["green", "blue"]},
-    "message": "Bob plays 1 blue to his court; 1 green, 1 blue on territory 7.",
-}
+ILLEGAL = Illegal(
+    t=None,
+    message="Bob put a red cube into Anna's court: take it back to Bob's reserve.",
+    code="wrong-court",
+    player="Bob",
+    round=2,
+    turn=1,
+)
+CUBES = Stamped(
+    engine=CubesPlayed(2, 1, "Bob", ("blue",), {"7": ["green", "blue"]}),
+    t=None,
+    message="Bob plays 1 blue to his court; 1 green, 1 blue on territory 7.",
+)
+CASTLE = Stamped(engine=CastleBuilt(2, 1, (7,), "black"), t=None)
+
+
+def turn_started(player: str) -> Stamped:
+    """Not announced on the panel: the live view shows it."""
+    return Stamped(engine=TurnStarted(2, 1, player, 3), t=None)
+
+
+def press(long: bool = False) -> ButtonPressed:
+    """A press of Majorities, as the appliance announces it."""
+    return ButtonPressed(t=None, message="Majorities.", button="majorities", long=long)
 
 
 def new_display(clock: Clock | None = None) -> tuple[Display, Any]:
@@ -136,7 +151,7 @@ def _chore(display: Display) -> None:
 
 
 def _illegal(display: Display) -> None:
-    display.update(game_view(club_night(), illegal=ILLEGAL))
+    display.update(game_view(club_night(), illegal=illegal_view(ILLEGAL)))
 
 
 def _majority(display: Display) -> None:
@@ -162,7 +177,7 @@ def cubes_step() -> Game:
     return game
 
 
-PRESS = {"kind": "button", "button": "majorities", "long": False}
+PRESS = press()
 
 
 def _advised(display: Display, game: Game) -> None:
@@ -269,8 +284,8 @@ def test_announcements_wait_their_turn() -> None:
     display, _ = new_display(clock)
     _emperor(display)
     display.on_event(CUBES)
-    display.on_event({"kind": "castle-built", "territories": [7], "side": "black"})
-    display.on_event({"kind": "turn-started", "player": "Anna"})  # not announced: live view
+    display.on_event(CASTLE)
+    display.on_event(turn_started("Anna"))  # not announced: live view
     seen = []
     for _ in range(4):
         seen.append(display.screen.name)
@@ -296,7 +311,7 @@ def test_an_illegal_act_stays_until_the_table_is_legal_again() -> None:
     assert display.screen.name == "turn"
     display.on_event(ILLEGAL)
     assert display.screen.name == "illegal"
-    display.on_event({"kind": "resolved", "message": "The table is back in order."})
+    display.on_event(Resolved(t=None, message="Back in order.", code=None, player=None))
     assert display.screen.name == "announcement"
 
 
@@ -398,14 +413,13 @@ def test_the_appliance_output_protocol_update_with_events() -> None:
     game = club_night()
     display, _ = new_display(clock)
     display._majorities = lambda: majorities_view(game)
-    display.update(game_view(game), [CUBES, {"kind": "turn-started", "player": "Bob"}])
+    display.update(game_view(game), [CUBES, turn_started("Bob")])
     assert display.screen.name == "cubes"
-    press = {"kind": "button", "button": "majorities", "long": False}
-    display.update(game_view(game), [press])
+    display.update(game_view(game), [press()])
     assert display.describe()["screen"] == "majority" and display.describe()["page"] == 1
-    display.update(game_view(game), [press])
+    display.update(game_view(game), [press()])
     assert display.describe()["page"] == 2
-    display.update(game_view(game), [{**press, "long": True}])
+    display.update(game_view(game), [press(long=True)])
     assert display.screen.name == "cubes"  # back from paging: the announcement still due
     clock.now += 5
     display.tick()
@@ -431,12 +445,14 @@ def test_cubes_placed_one_by_one_show_the_latest_count_not_a_queue() -> None:
     clock = Clock()
     display, _ = new_display(clock)
     _emperor(display)
-    placed = {"kind": "cubes-placed", "player": "Bob", "court": [], "territories": {}}
-    display.on_event({**placed, "territories": {"7": ["green"]}})
+    placed = CubesPlaced(
+        t=None, message=None, player="Bob", court=(), territories={}, count=1, of=3
+    )
+    display.on_event(replace(placed, territories={"7": ("green",)}))
     clock.now += 3
     display.tick()
-    display.on_event({**placed, "territories": {"7": ["green", "blue"]}})
-    display.on_event({**CUBES})
+    display.on_event(replace(placed, territories={"7": ("green", "blue")}, count=2))
+    display.on_event(CUBES)
     assert display.screen.name == "cubes" and display.screen.event == CUBES
     clock.now += 4.9  # the latest report shows for its full time
     display.tick()
@@ -467,9 +483,9 @@ def test_majorities_are_asked_for_without_holding_the_panel() -> None:
     display = Display.from_config(
         dummy(width=128, height=64, mode="1"), DisplayConfig(), majorities=majorities
     )
-    display.update(view, [{"kind": "button", "button": "majorities", "long": False}])
+    display.update(view, [press()])
     assert display.describe()["screen"] == "majority"
-    display.on_event({"kind": "button", "button": "majorities", "long": False})
+    display.on_event(press())
     assert display.describe()["page"] == 2
 
 

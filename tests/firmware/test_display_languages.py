@@ -20,8 +20,26 @@ from test_display import (
 
 from firmware.display import Display, screens
 from firmware.display.font import NEAREST, Font
+from firmware.events import Resumed
 from firmware.view import game_view
 from referee.announcements import said
+from referee.events import (
+    CastleBuilt,
+    CastleTaken,
+    ControlGained,
+    EmperorMoved,
+    Merged,
+    Returned,
+)
+from referee.table.events import (
+    Confirmed,
+    Corrected,
+    Resolved,
+    SetupAccepted,
+    Stamped,
+    TableEvent,
+    Undone,
+)
 from web.i18n import translations
 
 LANGUAGES = ("en", "de", "it", "hu", "fi")
@@ -53,24 +71,26 @@ QUESTION = {
 
 #: One example of every announcement the panel shows (`panel.ANNOUNCED`; the cubes are
 #: in `test_display`).
-ANNOUNCED: dict[str, dict[str, Any]] = {
-    "control-gained": {"kind": "control-gained", "colour": "pink", "player": "Anna", "from": "Bob"},
-    "castle-built": {"kind": "castle-built", "territories": [7], "side": "black"},
-    "castle-taken": {
-        "kind": "castle-taken",
-        "territories": [5, 6, 7],
-        "side": "white",
-        "from": "black",
-    },
-    "merged": {"kind": "merged", "territories": [4, 5, 6], "side": "white"},
-    "returned": {"kind": "returned", "colour": "yellow", "k": 2},
-    "emperor-moved": {"kind": "emperor-moved", "player": "Bob", "steps": 3, "territory": 9},
-    "undone": {"kind": "undone", "message": "Nothing to undo."},
-    "confirmed": {"kind": "confirmed", "message": "Confirmed: nothing was pending."},
-    "corrected": {"kind": "corrected", "zone": "court:north", "message": "Corrected."},
-    "resolved": {"kind": "resolved", "message": "The table is back in order."},
-    "setup": {"kind": "setup", "message": "Set-up accepted."},
-    "resumed": {"kind": "resumed", "message": "Resumed."},
+ANNOUNCED: dict[str, TableEvent] = {
+    "control-gained": Stamped(engine=ControlGained(2, 1, "pink", "Anna", "Bob"), t=None),
+    "castle-built": Stamped(engine=CastleBuilt(2, 1, (7,), "black"), t=None),
+    "castle-taken": Stamped(engine=CastleTaken(2, 1, (5, 6, 7), "white", "black"), t=None),
+    "merged": Stamped(engine=Merged(2, 1, (4, 5, 6), "white"), t=None),
+    "returned": Stamped(engine=Returned(2, 1, "yellow", 2), t=None),
+    "emperor-moved": Stamped(engine=EmperorMoved(2, 1, "Bob", 3, 9), t=None),
+    "undone": Undone(t=None, message="Nothing to undo.", move=None),
+    "confirmed": Confirmed(t=None, message="Confirmed: nothing was pending."),
+    "corrected": Corrected(t=None, message="Corrected.", zone="court:north"),
+    "resolved": Resolved(t=None, message="The table is back in order.", code=None, player=None),
+    "setup": SetupAccepted(
+        t=None,
+        message="Set-up accepted.",
+        unconfirmed=(),
+        territories=(),
+        emperor=1,
+        reserves={},
+    ),
+    "resumed": Resumed(t=None, message="Resumed.", game=3),
 }
 
 
@@ -90,7 +110,7 @@ def _draw(display: Display) -> None:
     display.update(view)
 
 
-def _announcing(event: dict[str, Any]) -> Callable[[Display], None]:
+def _announcing(event: TableEvent) -> Callable[[Display], None]:
     def show(display: Display) -> None:
         _emperor(display)
         display.on_event(event)
