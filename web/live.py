@@ -22,9 +22,10 @@ from typing import Any
 
 from babel.support import Translations
 
-from firmware.bus import Announcement, EventBus
+from firmware.bus import Announcement, EventBus, Gap
 from firmware.view import View
 from web.announce import sentence
+from web.events import StateChanged
 
 #: Announcements sent with the first message of a stream.
 RECENT = 20
@@ -141,15 +142,15 @@ def write(
     the view model (earlier ones are stale already: they keep their id, so nothing is
     lost, but not their 7 KB); a hub that publishes no ``state`` events gets one after
     the last event anyway (without an id: it is not a bus event)."""
-    kinds = [event.kind for _, event in items]
-    newest = max((i for i, kind in enumerate(kinds) if kind == "state"), default=-1)
+    states = [isinstance(event, StateChanged) for _, event in items]
+    newest = max((i for i, state in enumerate(states) if state), default=-1)
     for i, (event_id, event) in enumerate(items):
-        if kinds[i] == "state" and i != newest:
+        if states[i] and i != newest:
             yield frame(f"{epoch}.{event_id}", f'{{"kind": "state", "id": {event_id}}}')
         else:
             yield render(event_id, event, cache, tr, epoch)
     last_id, last = items[-1]
-    if last.kind not in ("state", "gap"):
+    if not isinstance(last, StateChanged | Gap):
         state = cache.json_at_least(last_id)
         yield frame(None, f'{{"kind": "state", "id": {last_id}, "state": {state}}}')
 
@@ -158,7 +159,7 @@ def render(
     event_id: int, event: Announcement, cache: StateCache, tr: Translations, epoch: str
 ) -> str:
     """One bus event as an SSE message in the reader's language."""
-    if event.kind == "state":
+    if isinstance(event, StateChanged):
         state = f'{{"kind": "state", "id": {event_id}, "state": {cache.json_at_least(event_id)}}}'
         return frame(f"{epoch}.{event_id}", state)
     data = event.to_json()

@@ -20,7 +20,6 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from firmware.bus import EventBus
 from firmware.events import GameEnded, Training
@@ -29,7 +28,7 @@ from firmware.view import MajorityView, View, game_view, majorities_view, majori
 from referee.check import check_file
 from referee.events import Event
 from referee.game import Game, Phase
-from referee.moves import MoveEmperor, move_to_json
+from referee.moves import Move, MoveEmperor, move_to_json
 from referee.pieces import COLOURS
 from referee.selfplay import choose_disc, random_player, roll_refill
 from referee.setup import Player, Setup
@@ -60,24 +59,29 @@ class PreviewHub:
 
     # ------------------------------------------------------------ playing
 
-    def _publish(self, events: Sequence[Event | TableEvent]) -> None:
+    def _publish(self, events: Sequence[Event | TableEvent]) -> list[TableEvent]:
+        """Publish ``events`` at the preview's time (an engine event `Stamped`), then
+        that the position changed; the events as published."""
         t = round(time.monotonic() - self._t0, 3)
-        for event in events:
-            if isinstance(event, Event):
-                self.bus.publish(Stamped(engine=event, t=t))
-            else:
-                self.bus.publish(replace(event, t=t))
+        published = [
+            Stamped(engine=event, t=t) if isinstance(event, Event) else replace(event, t=t)
+            for event in events
+        ]
+        for event in published:
+            self.bus.publish(event)
         self.bus.publish(StateChanged(t=t))
+        return published
 
-    def advance(self) -> list[dict[str, Any]]:
-        """Play the next move (disc, cubes, emperor or refill); its events as published.
-        Nothing happens once the game is over."""
+    def advance(self) -> list[TableEvent]:
+        """Play the next move (disc, cubes, emperor or refill); its events as published
+        (the rules' events, `Stamped`). Nothing happens once the game is over."""
         with self._lock:
             game = self.game
             if game.is_over:
                 return []
+            move: Move
             if game.phase is Phase.OPENING:
-                move: Any = choose_disc(game, self.rng)
+                move = choose_disc(game, self.rng)
             elif game.step.value == "cubes":
                 move, self._planned_steps = random_player(game, self.rng)
             elif game.step.value == "emperor":
@@ -86,9 +90,7 @@ class PreviewHub:
                 move = MoveEmperor(player, self._planned_steps or 1)
             else:
                 move = roll_refill(game, self.rng)
-            events = game.push(move)
-            self._publish(events)
-            return [e.to_json() for e in events]
+            return self._publish(game.push(move))
 
     def play_out(self, max_moves: int = 5000) -> int:
         """Advance until the game is over; the number of moves made."""

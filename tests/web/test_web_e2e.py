@@ -13,6 +13,8 @@ import pytest
 from test_web_advisor import english_words
 
 from conftest import needs_chromium
+from referee.events import CastleBuilt
+from referee.table.events import Stamped
 from web.preview import PreviewHub
 from web.server import WebServer, serve
 
@@ -54,20 +56,24 @@ def test_live_page_follows_the_game(browser: Any, table: tuple[PreviewHub, WebSe
     page.evaluate("window.reloaded = false")
     built = []
     while not built:  # play until the emperor builds a castle
-        built = [e for e in hub.advance() if e["kind"] == "castle-built"]
+        built = [
+            e.engine
+            for e in hub.advance()
+            if isinstance(e, Stamped) and isinstance(e.engine, CastleBuilt)
+        ]
     page.wait_for_function(f"window.carolus.lastEventId === {hub.bus.last_id}", timeout=2000)
     # (a castle that merges with its neighbour leaves the number of castles as it was)
     assert page.locator("#ring .castle").count() == _castles(hub)
-    where = built[0]["territories"][0]
+    where = built[0].territories[0]
     owner = page.locator(f'#ring .unit:has([data-territory="{where}"])')
-    assert owner.get_attribute("data-owner") == built[0]["side"]
+    assert owner.get_attribute("data-owner") == built[0].side
     assert "builds a castle" in page.inner_text("#announcements")
     assert page.evaluate("window.reloaded") is False  # updated in place
     # tap the castle's territory: its majority, side by side
     page.click(f'#ring [data-territory="{where}"]')
     panel = page.locator("#majority")
     panel.wait_for(state="visible", timeout=2000)
-    side = built[0]["side"]
+    side = built[0].side
     assert f"{side} keeps it" in panel.inner_text()
     assert page.locator("#majority .strengths tr").count() == 2
     assert page.locator("#contested tbody tr").count() == len(hub.state()["units"])

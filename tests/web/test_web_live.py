@@ -202,3 +202,25 @@ def test_resume_from() -> None:
     assert resume_from("old.7", "abc") == 0
     assert resume_from("12", "abc") == 12
     assert resume_from("abc.x", "abc") is None and resume_from("", "abc") is None
+
+
+def test_the_preview_hands_back_the_events_it_published() -> None:
+    """`PreviewHub.advance` gives its events typed, as the bus has them (with their time),
+    each followed on the bus by the page's ``state``, and the SSE text of one is its
+    JSON with the reader's sentence."""
+    from web.events import StateChanged
+    from web.i18n import translations
+    from web.live import StateCache, render
+
+    hub = PreviewHub()
+    made = hub.advance()
+    assert made and all(isinstance(e, Stamped) and e.t is not None for e in made)
+    on_bus = [e for _, e in hub.bus.since(0)]
+    assert [e.engine for e in on_bus[:-1] if isinstance(e, Stamped)] == [
+        e.engine for e in made if isinstance(e, Stamped)
+    ]
+    assert isinstance(on_bus[-1], StateChanged) and on_bus[-1].to_json()["kind"] == "state"
+    cache = StateCache(hub.bus, hub.state)
+    text = render(1, on_bus[0], cache, translations("en"), "e")
+    data = json.loads(text.split("data: ", 1)[1])
+    assert data == {**on_bus[0].to_json(), "text": data["text"]} and data["text"]
