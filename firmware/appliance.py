@@ -284,7 +284,8 @@ class Appliance:
             self._picture_turns(events, t)
             for event in events:
                 self.gamelog.event(self.game_id, event, t)
-            if game.is_over and any(e.kind == "game-over" for e in events):
+            over = any(isinstance(e, Stamped) and isinstance(e.engine, GameOver) for e in events)
+            if game.is_over and over:
                 self.gamelog.finish(self.game_id)
         except GameLogError as exc:
             # a full or read-only card: the game goes on in memory, people are told

@@ -22,9 +22,11 @@ came.
 JSON is only at the edges (the bus's SSE stream, the game log, ``carolus follow
 --json``): `TableEvent.to_json` gives the fields of ``docs/record.md`` (engine events)
 or ``docs/table.md``, in the order of each class's fields, which is the order they were
-always written in; `TableEvent.from_json` reads them back. An event is also a read-only
-mapping of that JSON, because the announcements, the display and the page read a field
-by its name in events live and logged alike.
+always written in; `TableEvent.from_json` reads them back. The boxes read an event by its
+class and attributes (`firmware.display.cards`, the buttons, `web.live`, `describe`);
+an event still reads as a read-only mapping of that JSON too, the form
+`referee.announcements.render` says logged and live events alike from, and the one
+tests compare with dicts.
 
 >>> from referee.events import CastleBuilt
 >>> built = stamp(CastleBuilt(3, 2, (6,), "white"), 41.5)
@@ -430,17 +432,18 @@ def stamp(event: Event, t: float | None) -> Stamped:
     return Stamped(engine=event, t=t, message=say(event))
 
 
-def describe(event: Mapping[str, Any], tr: Translator = ENGLISH) -> str:
+def describe(event: TableEvent, tr: Translator = ENGLISH) -> str:
     """One line of commentary (``carolus follow``): time, then the words."""
-    t = event.get("t")
-    when = f"{t:8.1f}s" if isinstance(t, int | float) else "       -"
-    text = render(event, tr) or event["kind"]
+    t = event.t
+    when = f"{t:8.1f}s" if t is not None else "       -"
+    words = event.to_json()  # the renderer's words: what the log keeps of it
+    text = render(words, tr) or event.kind
     if not speaks_english(tr):
         return f"{when}  {text}"  # another language says the whole sentence, no marker
-    if event["kind"] == "illegal":
-        who = f", {event['player']}" if event.get("player") else ""
-        text = f"ILLEGAL ({event.get('code')}{who}): {illegal_detail(event, tr)}"
-    elif event["kind"] == "question":
-        code = f" ({event['code']})" if event.get("code") else ""
+    if isinstance(event, Illegal):
+        who = f", {event.player}" if event.player else ""
+        text = f"ILLEGAL ({event.code}{who}): {illegal_detail(words, tr)}"
+    elif isinstance(event, Question):
+        code = f" ({event.code})" if event.code else ""
         text = f"QUESTION{code}: {text}"
     return f"{when}  {text}"

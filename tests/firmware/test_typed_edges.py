@@ -106,3 +106,14 @@ def test_each_box_reads_back_the_kinds_it_makes() -> None:
     assert page.from_json(started) == started
     training = page.from_json({"kind": "training", "t": 0.0, "on": True})
     assert isinstance(training, appliance.Training) and training.on
+
+
+def test_the_commentary_names_the_act_by_its_own_fields() -> None:
+    """``carolus follow``'s line of an illegal act: its code and who did it, by field."""
+    from referee.table.events import Illegal, describe
+
+    illegal = Illegal(
+        t=12.0, message="Bob played out of turn.", code="turn-order", player="Bob", round=1, turn=2
+    )
+    assert describe(illegal) == "    12.0s  ILLEGAL (turn-order, Bob): Bob played out of turn."
+    assert describe(stamp(CastleBuilt(3, 2, (6,), "white"), None)).startswith("       -  ")
