@@ -23,12 +23,15 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from firmware.events import BareAsk, BareLearnt
 from firmware.hub import CommandError
 from referee.announcements import BARE_PROBLEMS, BARE_STEPS, said
 from vision.snapshot import Snapshot
+
+if TYPE_CHECKING:
+    from firmware.view import BareView
 
 log = logging.getLogger("carolus")
 
@@ -151,7 +154,7 @@ class BareStep:
         self.asked = True
         return [BareAsk(t=t, message=ASK)]
 
-    def view(self) -> dict[str, Any] | None:
+    def view(self) -> BareView | None:
         """The step as the view model carries it (``bare``), None without a step."""
         if self.state is None:
             return None

@@ -13,7 +13,7 @@ its sentence in every language of the page, from the one renderer (`web.announce
 
 # No ``from __future__ import annotations``: `View.__optional_keys__` must see NotRequired.
 from collections.abc import Mapping, Sequence
-from typing import Any, NotRequired, TypedDict
+from typing import NotRequired, TypedDict
 
 from referee.announcements import N_, Said
 from referee.game import Game, Phase, Step
@@ -73,7 +73,7 @@ class IllegalView(TypedDict):
     say: NotRequired[str]
     """The message's msgid and fields, where a caller gives them: a screen then says the
     act in its own language (`referee.announcements.illegal_detail`)."""
-    words: NotRequired[dict[str, Any]]
+    words: NotRequired[dict[str, object]]
 
 
 class QuestionView(TypedDict):
@@ -82,17 +82,30 @@ class QuestionView(TypedDict):
 
     zone: str | None
     part: str | None
-    counts: Any
+    counts: dict[str, object]
+    """What the camera reads there (`referee.table.doubts.counts`)."""
     message: str | None
     code: str | None
     player: str | None
+
+
+class BareView(TypedDict):
+    """The set-up step that learns the bare table (`firmware.bare.BareStep.view`)."""
+
+    step: str
+    """``ask`` (lay out the tiles and court cards, then Confirm) or ``learnt``."""
+    problem: str | None
+    """Why the last Confirm was refused (`firmware.bare.PROBLEMS` code), if it was."""
+    message: str
+    """What the players are asked, in English (the page and the display translate by
+    ``step`` and ``problem``)."""
 
 
 class TableView(TypedDict):
     legal: bool
     illegal: IllegalView | None
     question: QuestionView | None
-    pending: list[dict[str, Any]]
+    pending: list[dict[str, object]]
     """The chores the table owes (`referee.table.referee.TableReferee.chores`): a castle
     (``territories``, ``side``, ``from``) or a cylinder (``colour``, ``player``,
     ``seat``), with the referee's ``message``, its ``say`` and ``words``, and ``texts``
@@ -109,7 +122,7 @@ class StatusView(TypedDict):
     (`web.announce.message_texts`): each reader shows his own."""
     say: NotRequired[str]
     """The message's msgid and fields, where it was said with them (`said`)."""
-    words: NotRequired[dict[str, Any]]
+    words: NotRequired[dict[str, object]]
 
 
 class View(TypedDict):
@@ -123,7 +136,7 @@ class View(TypedDict):
     """Not before round 1."""
     choosers: list[str]
     order: list[str]
-    discs_chosen: list[list[Any]]
+    discs_chosen: list[list[str | int]]
     """``[name, disc]`` pairs in the order laid."""
     players: list[PlayerView]
     units: list[UnitView]
@@ -137,9 +150,8 @@ class View(TypedDict):
     status: StatusView
     training: NotRequired[bool]
     """A hub with the advisor: whether training mode is on for this game."""
-    bare: NotRequired[Mapping[str, Any] | None]
-    """Before round 1 on a camera that learns the bare table: that step
-    (`firmware.bare.BareStep.view`: ``step``, ``problem``, ``message``)."""
+    bare: NotRequired[BareView | None]
+    """Before round 1 on a camera that learns the bare table: that step."""
 
 
 class SideView(TypedDict):
@@ -167,7 +179,7 @@ def game_view(
     game: Game,
     *,
     illegal: IllegalView | None = None,
-    pending: Sequence[Mapping[str, Any]] = (),
+    pending: Sequence[Mapping[str, object]] = (),
     camera: str = "none",
     message: str = "",
     question: QuestionView | None = None,
@@ -250,7 +262,7 @@ def setup_view(
     *,
     camera: str = "none",
     message: str = "",
-    bare: Mapping[str, Any] | None = None,
+    bare: BareView | None = None,
 ) -> View:
     """The view before round 1: the table as seen while the players set it up (each
     territory its own unit, every disc in hand). ``bare``: the bare-table step before
@@ -264,7 +276,7 @@ def setup_view(
                 "owner": None,
                 "unit": t - 1,
             }
-    status = message or (str(bare["message"]) if bare is not None else SET_UP)
+    status = message or (bare["message"] if bare is not None else SET_UP)
     return {
         "round": 0,
         "phase": "setup",
@@ -323,7 +335,7 @@ def _status(camera: str, message: str) -> StatusView:
 def _table(
     illegal: IllegalView | None,
     question: QuestionView | None,
-    pending: Sequence[Mapping[str, Any]] = (),
+    pending: Sequence[Mapping[str, object]] = (),
 ) -> TableView:
     return {
         "legal": illegal is None,

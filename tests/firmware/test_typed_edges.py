@@ -117,3 +117,23 @@ def test_the_commentary_names_the_act_by_its_own_fields() -> None:
     )
     assert describe(illegal) == "    12.0s  ILLEGAL (turn-order, Bob): Bob played out of turn."
     assert describe(stamp(CastleBuilt(3, 2, (6,), "white"), None)).startswith("       -  ")
+
+
+def test_the_view_takes_the_standing_act_and_question_field_by_field() -> None:
+    from firmware.view import illegal_view, question_view
+    from referee.table.events import Illegal, Question
+
+    asked = Question(
+        t=3.0, message="1 yellow on territory 7?", zone="territory:7", part="cubes",
+        counts={"yellow": 1}, code="cube-count", player="Bob", why="doubtful", round=2, turn=1,
+    )  # fmt: skip
+    assert question_view(asked) == {
+        "zone": "territory:7",
+        "part": "cubes",
+        "counts": {"yellow": 1},
+        "message": "1 yellow on territory 7?",
+        "code": "cube-count",
+        "player": "Bob",
+    }
+    act = Illegal(t=None, message="Out of turn.", code="turn-order", player="Ann", round=1, turn=1)
+    assert illegal_view(act) == {"code": "turn-order", "message": "Out of turn.", "player": "Ann"}
