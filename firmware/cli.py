@@ -25,10 +25,16 @@ COMMAND_MODULES = (
 Handler = Callable[[argparse.Namespace], int]
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+def build_parser(language: str = "en") -> argparse.ArgumentParser:
+    """The parser of every sub-command, speaking ``language`` (a code of
+    `web.i18n.LANGUAGES`): its help and usage errors, argparse's words too
+    (`firmware.parsing`)."""
+    from firmware.parsing import catalog, speaking
+    from referee.announcements import N_
+
+    parser = speaking(catalog(language))(
         prog="carolus",
-        description="A table companion for Carolus Magnus: referee, camera, game log.",
+        description=N_("A table companion for Carolus Magnus: referee, camera, game log."),
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
@@ -44,8 +50,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    from firmware.parsing import language
+
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(language(arguments))
+    args = parser.parse_args(arguments)
     handler: Handler | None = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()

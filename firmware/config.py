@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from referee.announcements import clause, said
+from referee.announcements import N_, clause, said
 from referee.pieces import CASTLE_COLOURS, SEATS
 
 #: GPIO numbers (BCM) on the 40-pin header.
@@ -511,26 +511,54 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The flags every appliance command shares: ``--config``, ``--set``, ``--print-config``
     and shortcuts for the settings changed most often."""
     add = parser.add_argument
-    add("--config", metavar="FILE", help="settings file (TOML; see hardware/carolus.toml)")
+    add(
+        "--config",
+        metavar="FILE",
+        help=said(
+            "settings file (%(typed)s; see %(file)s)", typed="TOML", file="hardware/carolus.toml"
+        ),
+    )
     add(
         "--set",
         metavar="KEY=VALUE",
         action="append",
         default=[],
-        help="override one setting, e.g. --set gpio.confirm=5 --set display.i2c_address=0x3D",
+        help=said(
+            "override one setting, e.g. %(example)s",
+            example="--set gpio.confirm=5 --set display.i2c_address=0x3D",
+        ),
     )
-    add("--players", metavar="SEAT=NAME:CASTLES,...", help="e.g. south=Anna:white,north=Bob:black")
-    add("--port", help="web page port (web.port)")
-    add("--language", help="web page, display and voice language (language)")
+    add(
+        "--players",
+        metavar="SEAT=NAME:CASTLES,...",
+        help=said("e.g. %(example)s", example="south=Anna:white,north=Bob:black"),
+    )
+    add("--port", help=said("web page port (%(typed)s)", typed="web.port"))
+    add(
+        "--language",
+        help=said("web page, display and voice language (%(typed)s)", typed="language"),
+    )
     add(
         "--voice",
         action=argparse.BooleanOptionalAction,
         default=None,
-        help="speak announcements (voice.enabled)",
+        help=said("speak announcements (%(typed)s)", typed="voice.enabled"),
     )
-    add("--no-display", action="store_true", help="run without the OLED (display.enabled)")
-    add("--no-gpio", action="store_true", help="run without buttons, LEDs, buzzer (gpio.enabled)")
-    add("--print-config", action="store_true", help="print the settings in effect and exit")
+    add(
+        "--no-display",
+        action="store_true",
+        help=said("run without the %(typed)s (%(typed2)s)", typed="OLED", typed2="display.enabled"),
+    )
+    add(
+        "--no-gpio",
+        action="store_true",
+        help=said(
+            "run without buttons, %(typed)s, buzzer (%(typed2)s)",
+            typed="LEDs",
+            typed2="gpio.enabled",
+        ),
+    )
+    add("--print-config", action="store_true", help=N_("print the settings in effect and exit"))
 
 
 def overrides_from_args(args: argparse.Namespace) -> dict[str, str | bool]:

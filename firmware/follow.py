@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from referee.announcements import (
     ENGLISH,
+    N_,
     Translator,
     clause,
     illegal_detail,
@@ -61,48 +62,82 @@ class InputError(ValueError):
 def register(subparsers: Any) -> None:
     follow = subparsers.add_parser(
         "follow",
-        help="referee a recorded table (snapshots, images or video) and write its record",
-        description="Referee a recorded table: INPUT is a .jsonl file of carolus-snapshot/1 "
-        "lines, a folder of images (name order) or a video file. Prints the referee's "
-        "events and writes the game record.",
+        help=N_("referee a recorded table (snapshots, images or video) and write its record"),
+        description=said(
+            "Referee a recorded table: %(typed)s is a %(typed2)s file of %(typed3)s lines, a "
+            "folder of images (name order) or a video file. Prints the referee's events and "
+            "writes the game record.",
+            typed="INPUT",
+            typed2=".jsonl",
+            typed3="carolus-snapshot/1",
+        ),
     )
-    follow.add_argument("input", metavar="INPUT", type=Path, help=".jsonl, image folder or video")
+    follow.add_argument(
+        "input",
+        metavar="INPUT",
+        type=Path,
+        help=said("%(typed)s, image folder or video", typed=".jsonl"),
+    )
     follow.add_argument(
         "--players",
         required=True,
         metavar="SEAT=NAME:CASTLES,...",
-        help="who sits where, in record order, e.g. south=Anna:white,north=Bob:black",
+        help=said(
+            "who sits where, in record order, e.g. %(example)s",
+            example="south=Anna:white,north=Bob:black",
+        ),
     )
-    follow.add_argument("--record", metavar="OUT", type=Path, help="write the game record here")
-    follow.add_argument("--json", action="store_true", help="one JSON event per line")
+    follow.add_argument("--record", metavar="OUT", type=Path, help=N_("write the game record here"))
+    follow.add_argument("--json", action="store_true", help=N_("one JSON event per line"))
     follow.add_argument(
         "--language",
         default="en",
         metavar="LANG",
-        help="the commentary's language: en, de, it, hu or fi (default en; --json events "
-        "keep the referee's English message)",
+        help=said(
+            "the commentary's language: %(typed)s or %(typed2)s (default %(given)s; "
+            "%(option)s events keep the referee's English message)",
+            typed="en, de, it, hu",
+            typed2="fi",
+            given="en",
+            option="--json",
+        ),
     )
-    follow.add_argument("--calibration", metavar="CALIB", type=Path, help="camera calibration")
-    follow.add_argument("--layout", metavar="LAYOUT", type=Path, help="mat layout (default: ours)")
+    follow.add_argument("--calibration", metavar="CALIB", type=Path, help=N_("camera calibration"))
+    follow.add_argument(
+        "--layout", metavar="LAYOUT", type=Path, help=N_("mat layout (default: ours)")
+    )
     follow.add_argument(
         "--fps",
         type=float,
         default=None,
         metavar="N",
-        help=f"frames per second of an image folder (default {DEFAULT_FPS:g}); for a video, "
-        "read N frames a second",
+        help=said(
+            "frames per second of an image folder (default %(count)s); for a video, read N "
+            "frames a second",
+            count=f"{DEFAULT_FPS:g}",
+        ),
     )
     follow.add_argument(
         "--ask",
         action="store_true",
-        help="a person answers the referee's questions on stdin while following: y (the "
-        "camera is right), n (it is wrong: the referee keeps what it believed, or what the "
-        "set-up rules leave), a correction ZONE = VALUE (territory 7 = 1 pink, castles 7 = "
-        "none, court south = 2 red 1 blue, reserve north = ..., emperor = 7, cylinder red = "
-        "pool, discs south = 1 2 4), or skip (leave the question standing); a bad answer is "
-        "explained and asked again; end of input stops asking. With --json each wait for an "
-        'answer is a line {"kind": "ask", ...} and a refused answer {"kind": '
-        '"answer-refused", ...}',
+        help=said(
+            "a person answers the referee's questions on %(typed)s while following: "
+            "%(typed2)s (the camera is right), %(typed3)s (it is wrong: the referee keeps "
+            "what it believed, or what the set-up rules leave), a correction %(typed4)s "
+            "(%(example)s), or %(typed5)s (leave the question standing); a bad answer is "
+            "explained and asked again; end of input stops asking. With %(option)s each wait "
+            "for an answer is a line %(example2)s and a refused answer %(example3)s",
+            typed="stdin",
+            typed2="y",
+            typed3="n",
+            typed4="ZONE = VALUE",
+            example="territory 7 = 1 pink, castles 7 = none, court south = 2 red 1 blue, "
+            "reserve north = ..., emperor = 7, cylinder red = pool, discs south = 1 2 4",
+            typed5="skip",
+            option="--json",
+            example2='{"kind": "ask", ...}',
+            example3='{"kind": "answer-refused", ...}',
+        ),
     )
     follow.set_defaults(handler=run_follow)
 

@@ -27,6 +27,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from referee.announcements import N_, said
 from referee.terminal import for_terminal
 
 if TYPE_CHECKING:  # each is imported where it is first needed: `carolus --help` stays quick
@@ -55,44 +56,58 @@ def register(subparsers: Any) -> None:
 
     p = subparsers.add_parser(
         "run",
-        help="run the appliance: watch the table, referee, announce, serve the web page",
-        description="Run the appliance. Without a camera it plays the built-in demo game. "
-        "With a live camera (and in the demo) each new game starts with the set-up step: "
-        "the tiles and court cards alone, Confirm, and the camera learns the bare table; a "
-        "game resumed from the log reuses the one stored with it.",
+        help=N_("run the appliance: watch the table, referee, announce, serve the web page"),
+        description=N_(
+            "Run the appliance. Without a camera it plays the built-in demo game. "
+            "With a live camera (and in the demo) each new game starts with the set-up step: "
+            "the tiles and court cards alone, Confirm, and the camera learns the bare table; a "
+            "game resumed from the log reuses the one stored with it."
+        ),
     )
     p.add_argument(
         "--source",
         default=None,
         metavar="SOURCE",
-        help=f"where frames come from: {SOURCES} (default: picamera on a Pi, else demo)",
+        help=said(
+            "where frames come from: %(typed)s (default: picamera on a Pi, else demo)",
+            typed=SOURCES,
+        ),
     )
     p.add_argument(
         "--speed",
         type=float,
         default=1.0,
-        help="demo and recordings: play N times faster than life (0: as fast as possible)",
+        help=N_("demo and recordings: play N times faster than life (0: as fast as possible)"),
     )
-    p.add_argument("--demo-game", metavar="RECORD", help="demo: play this record instead")
-    p.add_argument("--demo-turns", type=int, metavar="N", help="demo: only the first N turns")
+    p.add_argument("--demo-game", metavar="RECORD", help=N_("demo: play this record instead"))
+    p.add_argument("--demo-turns", type=int, metavar="N", help=N_("demo: only the first N turns"))
     p.add_argument(
-        "--db", metavar="FILE", help="game log file (default: $CAROLUS_DB or the data dir)"
+        "--db",
+        metavar="FILE",
+        help=said("game log file (default: %(typed)s or the data dir)", typed="$CAROLUS_DB"),
     )
-    p.add_argument("--no-log", action="store_true", help="keep no game log")
+    p.add_argument("--no-log", action="store_true", help=N_("keep no game log"))
     p.add_argument(
         "--no-pictures",
         action="store_true",
-        help="keep no picture of the table at the end of each turn in the game log",
+        help=N_("keep no picture of the table at the end of each turn in the game log"),
     )
-    p.add_argument("--no-web", action="store_true", help="serve no web page")
-    p.add_argument("--host", help="web page address to listen on (web.host)")
+    p.add_argument("--no-web", action="store_true", help=N_("serve no web page"))
+    p.add_argument(
+        "--host", help=said("web page address to listen on (%(typed)s)", typed="web.host")
+    )
     p.add_argument(
         "--exit-at-end",
         action="store_true",
-        help="stop when the source runs out (the demo, a video) instead of serving on",
+        help=N_("stop when the source runs out (the demo, a video) instead of serving on"),
     )
-    p.add_argument("--seconds", type=float, help="stop after this many seconds")
-    p.add_argument("-v", "--verbose", action="store_true", help="log every event to stderr")
+    p.add_argument("--seconds", type=float, help=N_("stop after this many seconds"))
+    p.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help=said("log every event to %(typed)s", typed="stderr"),
+    )
     add_arguments(p)
     p.set_defaults(handler=run)
 

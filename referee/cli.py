@@ -6,44 +6,69 @@ import argparse
 import sys
 from typing import Any
 
+from referee.announcements import N_, said
+
 
 def register(subparsers: Any) -> None:
     check = subparsers.add_parser(
         "check",
-        help="replay game records and judge them by the rules",
-        description="Replay each carolus-record/1 file with the referee. Exit 0 when every "
-        "record is legal, 1 when one breaks a rule, 2 when a file is not a record.",
+        help=N_("replay game records and judge them by the rules"),
+        description=said(
+            "Replay each %(typed)s file with the referee. Exit 0 when every record is legal, "
+            "1 when one breaks a rule, 2 when a file is not a record.",
+            typed="carolus-record/1",
+        ),
     )
-    check.add_argument("records", nargs="+", metavar="RECORD", help="game record files")
-    check.add_argument("--json", action="store_true", help="one JSON verdict per line")
+    check.add_argument("records", nargs="+", metavar="RECORD", help=N_("game record files"))
+    check.add_argument("--json", action="store_true", help=N_("one JSON verdict per line"))
     check.add_argument(
         "--language",
         default="en",
         metavar="LANG",
-        help="the verdict's language: en, de, it, hu or fi (default en; --json stays as it is)",
+        help=said(
+            "the verdict's language: %(typed)s or %(typed2)s (default %(given)s; %(option)s "
+            "stays as it is)",
+            typed="en, de, it, hu",
+            typed2="fi",
+            given="en",
+            option="--json",
+        ),
     )
     check.set_defaults(handler=run_check)
 
     play = subparsers.add_parser(
         "play",
-        help="referee a game typed in move by move at the terminal",
-        description="Enter a game at the terminal: discs, cubes, emperor steps and refills, "
-        "each checked by the rules and explained.",
+        help=N_("referee a game typed in move by move at the terminal"),
+        description=N_(
+            "Enter a game at the terminal: discs, cubes, emperor steps and refills, "
+            "each checked by the rules and explained."
+        ),
     )
     play.add_argument(
         "--players",
         required=False,
         default="Anna:white,Bob:black",
-        help="NAME:CASTLES,... (default: Anna:white,Bob:black)",
+        help=said(
+            "%(typed)s (default: %(given)s)", typed="NAME:CASTLES,...", given="Anna:white,Bob:black"
+        ),
     )
-    play.add_argument("--seed", type=int, default=None, help="seed for the dealt set-up and dice")
-    play.add_argument("--resume", metavar="RECORD", help="continue the game in a record file")
-    play.add_argument("--record", metavar="OUT", help="write the game record here after each turn")
+    play.add_argument(
+        "--seed", type=int, default=None, help=N_("seed for the dealt set-up and dice")
+    )
+    play.add_argument("--resume", metavar="RECORD", help=N_("continue the game in a record file"))
+    play.add_argument(
+        "--record", metavar="OUT", help=N_("write the game record here after each turn")
+    )
     play.add_argument(
         "--language",
         default="en",
         metavar="LANG",
-        help="the referee's language: en, de, it, hu or fi (default en)",
+        help=said(
+            "the referee's language: %(typed)s or %(typed2)s (default %(given)s)",
+            typed="en, de, it, hu",
+            typed2="fi",
+            given="en",
+        ),
     )
     play.set_defaults(handler=run_play)
 

@@ -37,36 +37,48 @@ def _language_flag(parser: argparse.ArgumentParser) -> None:
         "--language",
         metavar="LANG",
         default=None,
-        help="the command's own words: en, de, it, hu or fi (default en)",
+        help=said(
+            "the command's own words: %(typed)s or %(typed2)s (default %(given)s)",
+            typed="en, de, it, hu",
+            typed2="fi",
+            given="en",
+        ),
     )
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    mat = subparsers.add_parser("mat", help="write the printable mat or the default layout")
-    mat.add_argument("--png", type=Path, help="write the mat as a PNG image")
-    mat.add_argument("--px-per-mm", type=float, default=4.0, help="PNG resolution (default 4)")
-    mat.add_argument("--pdf", type=Path, help="write the mat tiled onto sheets as a PDF")
-    mat.add_argument("--paper", choices=("A4", "A3"), default="A3", help="PDF sheet size")
+    mat = subparsers.add_parser("mat", help=N_("write the printable mat or the default layout"))
+    mat.add_argument("--png", type=Path, help=N_("write the mat as a PNG image"))
+    mat.add_argument("--px-per-mm", type=float, default=4.0, help=N_("PNG resolution (default 4)"))
+    mat.add_argument("--pdf", type=Path, help=N_("write the mat tiled onto sheets as a PDF"))
+    mat.add_argument("--paper", choices=("A4", "A3"), default="A3", help=N_("PDF sheet size"))
     mat.add_argument(
-        "--layout", type=Path, dest="layout_out", help="write the default layout JSON here"
+        "--layout", type=Path, dest="layout_out", help=N_("write the default layout JSON here")
     )
-    mat.add_argument("--from", type=Path, dest="layout_in", help="render this layout instead")
+    mat.add_argument("--from", type=Path, dest="layout_in", help=N_("render this layout instead"))
     _language_flag(mat)
     mat.set_defaults(handler=run_mat)
 
-    vision = subparsers.add_parser("vision", help="read the table from camera frames")
+    vision = subparsers.add_parser("vision", help=N_("read the table from camera frames"))
     sub = vision.add_subparsers(dest="vision_command", metavar="COMMAND")
-    cal = sub.add_parser("calibrate", help="learn this camera and light from a calibration frame")
+    cal = sub.add_parser(
+        "calibrate", help=N_("learn this camera and light from a calibration frame")
+    )
     cal.add_argument("image", type=Path)
-    cal.add_argument("--out", type=Path, required=True, help="calibration file to write")
-    cal.add_argument("--layout", type=Path, help="layout file (default: the shipped mat)")
+    cal.add_argument("--out", type=Path, required=True, help=N_("calibration file to write"))
+    cal.add_argument("--layout", type=Path, help=N_("layout file (default: the shipped mat)"))
     _language_flag(cal)
     cal.set_defaults(handler=run_calibrate)
-    read = sub.add_parser("read", help="print one snapshot (JSON line) per image")
+    read = sub.add_parser("read", help=N_("print one snapshot (JSON line) per image"))
     read.add_argument("images", type=Path, nargs="+")
     read.add_argument("--calibration", type=Path)
     read.add_argument("--layout", type=Path)
-    read.add_argument("--fps", type=float, default=None, help="give each snapshot t = index / fps")
+    read.add_argument(
+        "--fps",
+        type=float,
+        default=None,
+        help=said("give each snapshot %(typed)s", typed="t = index / fps"),
+    )
     _language_flag(read)
     read.set_defaults(handler=run_read)
     vision.set_defaults(handler=lambda args: _usage(vision))
@@ -103,10 +115,34 @@ def _clause(text: str) -> object:
     return clause(said_reason(text))
 
 
-#: The vision's own reasons (`vision.calibration`, `vision.markers`: plain English), each
-#: matched to the message that says it again in every language; anything else is shown
-#: as the vision words it. A reason reworded there is shown in English until added here.
+#: The vision's own reasons (`vision.calibration`, `vision.markers`, `vision.reference`:
+#: plain English), each matched to the message that says it again in every language;
+#: anything else is shown as the vision words it. A reason reworded there is shown in
+#: English until added here.
 _REASONS: tuple[tuple[str, str], ...] = (
+    # `vision.reference`'s bare table: why it cannot be kept or used (alone, or as the
+    # reason of a calibration file's field ``'bare_table'``: `_CLAUSED`)
+    (r"the bare table could not be encoded", N_("the bare table could not be encoded")),
+    (
+        r"the stored bare table is not a PNG image",
+        N_("the stored bare table is not a PNG image"),
+    ),
+    (
+        r"the stored bare table is not base64 text",
+        N_("the stored bare table is not base64 text"),
+    ),
+    (
+        r"the bare table was learnt with another layout or scale \((?P<size>\d+x\d+) atlas, "
+        r"this reader's is (?P<size2>\d+x\d+)\)",
+        N_(
+            "the bare table was learnt with another layout or scale (%(size)s atlas, this "
+            "reader's is %(size2)s)"
+        ),
+    ),
+    (
+        r"(?P<file>.+): fitted (?P<field>'\w+') missing or broken \((?P<reason>.*)\)",
+        N_("%(file)s: fitted %(field)s missing or broken (%(reason)s)"),
+    ),
     (
         r"not a calibration frame: the mat's markers are not found",
         N_("not a calibration frame: the mat's markers are not found"),
@@ -247,6 +283,14 @@ _REASONS: tuple[tuple[str, str], ...] = (
 )
 
 
+#: A file's reason that ends in the vision's own (a calibration file's ``'bare_table'``
+#: that `vision.reference` refuses): the message that says that one again too.
+_CLAUSED = {
+    "calibration: field %(field)s: %(reason)s": N_("calibration: field %(field)s: %(clause)s"),
+    "%(file)s: field %(field)s: %(reason)s": N_("%(file)s: field %(field)s: %(clause)s"),
+}
+
+
 def said_reason(text: str) -> str:
     """``text`` as a `said` message where it is one of `_REASONS`, else as it is: the
     vision's plain-English reasons, said again in any language (`carolus follow` and
@@ -262,6 +306,12 @@ def said_reason(text: str) -> str:
             for key in ("count", "count2", "count3"):
                 if key in words:
                     words[key] = int(str(words[key]))
+            inner = said_reason(str(words["reason"])) if msgid in _CLAUSED else None
+            if inner is not None and type(inner) is not str:
+                from referee.announcements import clause
+
+                msgid, words["clause"] = _CLAUSED[msgid], clause(inner)
+                del words["reason"]
             message = said(msgid, **words)
             return message if message == text else text  # the English, word for word
     return text

@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from referee.announcements import clause, said
+from referee.announcements import N_, clause, said
 from referee.terminal import for_terminal, say
 
 if TYPE_CHECKING:
@@ -26,20 +26,26 @@ if TYPE_CHECKING:
 
 
 def _date(text: str) -> str:
+    from firmware.parsing import type_error
+
     try:
         datetime.strptime(text, "%Y-%m-%d")
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a date YYYY-MM-DD") from None
+        raise type_error(
+            said("%(given)s is not a date %(typed)s", given=repr(text), typed="YYYY-MM-DD")
+        ) from None
     return text
 
 
 def _game_id(text: str) -> int:
+    from firmware.parsing import type_error
+
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a game number") from None
+        value = 0
     if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a game number")
+        raise type_error(said("%(given)s is not a game number", given=repr(text)))
     return value
 
 
@@ -49,66 +55,111 @@ def register(subparsers: Any) -> None:
         "--db",
         metavar="PATH",
         default=argparse.SUPPRESS,
-        help="the game log file (default: $CAROLUS_DB, else the platform's data folder)",
+        help=said(
+            "the game log file (default: %(typed)s, else the platform's data folder)",
+            typed="$CAROLUS_DB",
+        ),
     )
     common.add_argument(
         "--language",
         metavar="LANG",
         default=argparse.SUPPRESS,
-        help="the command's own words: en, de, it, hu or fi (default en)",
+        help=said(
+            "the command's own words: %(typed)s or %(typed2)s (default %(given)s)",
+            typed="en, de, it, hu",
+            typed2="fi",
+            given="en",
+        ),
     )
     games = subparsers.add_parser(
         "games",
         parents=[common],
-        help="the game log: list, show, export, import, replay, stats",
-        description="Every game the table refereed, entered or imported, kept in one SQLite file.",
+        help=said("the game log: %(typed)s", typed="list, show, export, import, replay, stats"),
+        description=said(
+            "Every game the table refereed, entered or imported, kept in one %(typed)s file.",
+            typed="SQLite",
+        ),
     )
     games.set_defaults(handler=lambda args: _usage(games))
     sub = games.add_subparsers(dest="games_command", metavar="ACTION")
 
-    p = sub.add_parser("list", parents=[common], help="list games, oldest first")
-    p.add_argument("--player", help="only games this player played")
-    p.add_argument("--since", type=_date, metavar="DATE", help="only games on or after DATE")
-    p.add_argument("--until", type=_date, metavar="DATE", help="only games on or before DATE")
+    p = sub.add_parser("list", parents=[common], help=N_("list games, oldest first"))
+    p.add_argument("--player", help=N_("only games this player played"))
+    p.add_argument(
+        "--since",
+        type=_date,
+        metavar="DATE",
+        help=said("only games on or after %(typed)s", typed="DATE"),
+    )
+    p.add_argument(
+        "--until",
+        type=_date,
+        metavar="DATE",
+        help=said("only games on or before %(typed)s", typed="DATE"),
+    )
     p.add_argument(
         "--result",
         metavar="WHAT",
-        help="running, finished, unfinished, castles, few-territories, draw, or a winner",
+        help=said(
+            "%(typed)s, or a winner",
+            typed="running, finished, unfinished, castles, few-territories, draw",
+        ),
     )
     p.set_defaults(handler=run_list)
 
-    p = sub.add_parser("show", parents=[common], help="a game's story: who won how")
+    p = sub.add_parser("show", parents=[common], help=N_("a game's story: who won how"))
     p.add_argument("id", type=_game_id, metavar="ID")
     p.add_argument(
         "--review",
         action="store_true",
-        help="add the post-game review: the turns the loser lost most, with a better play",
+        help=N_("add the post-game review: the turns the loser lost most, with a better play"),
     )
     p.set_defaults(handler=run_show)
 
     p = sub.add_parser(
-        "export", parents=[common], help="write carolus-record/1 files (or a CSV of results)"
+        "export",
+        parents=[common],
+        help=said(
+            "write %(typed)s files (or a %(typed2)s of results)",
+            typed="carolus-record/1",
+            typed2="CSV",
+        ),
     )
     p.add_argument("ids", type=_game_id, nargs="*", metavar="ID")
-    p.add_argument("--all", action="store_true", help="every game in the log")
-    p.add_argument("--out", metavar="DIR", help="folder for the record files (default: .)")
-    p.add_argument("--csv", metavar="FILE", help="write a CSV of results ('-' for stdout)")
+    p.add_argument("--all", action="store_true", help=N_("every game in the log"))
+    p.add_argument("--out", metavar="DIR", help=N_("folder for the record files (default: .)"))
+    p.add_argument(
+        "--csv",
+        metavar="FILE",
+        help=said(
+            "write a %(typed)s of results (%(given)s for %(typed2)s)",
+            typed="CSV",
+            given="'-'",
+            typed2="stdout",
+        ),
+    )
     p.set_defaults(handler=run_export)
 
     p = sub.add_parser(
-        "import", parents=[common], help="judge record files and keep the legal ones"
+        "import", parents=[common], help=N_("judge record files and keep the legal ones")
     )
     p.add_argument("files", nargs="+", metavar="FILE")
     p.set_defaults(handler=run_import)
 
     p = sub.add_parser(
-        "replay", parents=[common], help="step through a game: Enter for the next turn, q quits"
+        "replay",
+        parents=[common],
+        help=said(
+            "step through a game: %(typed)s for the next turn, %(typed2)s quits",
+            typed="Enter",
+            typed2="q",
+        ),
     )
     p.add_argument("id", type=_game_id, metavar="ID")
-    p.add_argument("--all", action="store_true", help="print every turn without waiting")
+    p.add_argument("--all", action="store_true", help=N_("print every turn without waiting"))
     p.set_defaults(handler=run_replay)
 
-    p = sub.add_parser("stats", parents=[common], help="wins per player and colour, lengths")
+    p = sub.add_parser("stats", parents=[common], help=N_("wins per player and colour, lengths"))
     p.set_defaults(handler=run_stats)
 
 

@@ -16,7 +16,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from referee.announcements import ENGLISH, clause, said, translated
+from referee.announcements import ENGLISH, N_, clause, said, translated
 from referee.terminal import json_for_terminal, say
 
 if TYPE_CHECKING:
@@ -26,23 +26,33 @@ if TYPE_CHECKING:
 def register(subparsers: Any) -> None:
     advise = subparsers.add_parser(
         "advise",
-        help="threats, exposure and the best play at the end of a game record",
-        description="Replay a carolus-record/1 file and advise on the position after its "
-        "last turn: colours and castles that can change hands this turn, what flips each "
-        "unit, and the best play for the player to move. Exit 2 for a file that is not a "
-        "record or an unknown player, 1 for a record that breaks a rule.",
+        help=N_("threats, exposure and the best play at the end of a game record"),
+        description=said(
+            "Replay a %(typed)s file and advise on the position after its last turn: colours "
+            "and castles that can change hands this turn, what flips each unit, and the best "
+            "play for the player to move. Exit 2 for a file that is not a record or an "
+            "unknown player, 1 for a record that breaks a rule.",
+            typed="carolus-record/1",
+        ),
     )
-    advise.add_argument("record", metavar="RECORD", help="game record file")
-    advise.add_argument("--player", metavar="NAME", help='whose side to speak to ("you")')
-    advise.add_argument("--json", action="store_true", help="one JSON object")
+    advise.add_argument("record", metavar="RECORD", help=N_("game record file"))
+    advise.add_argument("--player", metavar="NAME", help=N_('whose side to speak to ("you")'))
+    advise.add_argument("--json", action="store_true", help=N_("one JSON object"))
     advise.add_argument(
-        "--review", action="store_true", help="also review the losing side's costliest turns"
+        "--review", action="store_true", help=N_("also review the losing side's costliest turns")
     )
     advise.add_argument(
         "--language",
         default="en",
         metavar="LANG",
-        help="its words and the advice: en, de, it, hu or fi (default en; --json stays as it is)",
+        help=said(
+            "its words and the advice: %(typed)s or %(typed2)s (default %(given)s; "
+            "%(option)s stays as it is)",
+            typed="en, de, it, hu",
+            typed2="fi",
+            given="en",
+            option="--json",
+        ),
     )
     advise.set_defaults(handler=run_advise)
 

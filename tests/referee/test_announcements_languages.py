@@ -254,6 +254,12 @@ SAME = {
     "text",  # de: "Text"
     "file",  # it: "file"
     "west",  # de: the seat "West"
+    # the command line's help (issue 17: argparse in the table's language)
+    "video",  # de, it, fi
+    "layout",  # de: das Layout
+    "also",  # de: "so"
+    "was",  # de: "what"
+    "serve",  # it: "is needed"
 }
 
 
