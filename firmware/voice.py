@@ -22,6 +22,7 @@ from typing import Any
 
 from firmware.config import Config
 from referee.announcements import render, said
+from referee.table.events import TableEvent
 from web.i18n import LANGUAGES, translations
 
 #: Event kinds worth saying aloud (the rest are visible on the display and the page).
@@ -121,15 +122,15 @@ class Voice:
                 self._thread.start()
             self._changed.notify()
 
-    def update(self, view: Mapping[str, Any], events: Sequence[Mapping[str, Any]] = ()) -> None:
+    def update(self, view: Mapping[str, Any], events: Sequence[TableEvent] = ()) -> None:
         """The appliance's output protocol: say the events worth hearing."""
         for event in events:
             self.on_event(event)
 
-    def on_event(self, event: Mapping[str, Any]) -> None:
+    def on_event(self, event: TableEvent) -> None:
         """Say the event's sentence, in the table's language, if it is one worth hearing."""
-        if event.get("kind") in SPOKEN:
-            self.speak(render(event, self._tr) or "")
+        if event.kind in SPOKEN:
+            self.speak(render(event.to_json(), self._tr) or "")
 
     def close(self, timeout: float = 2.0) -> None:
         """Stop after the line being said; lines still waiting are dropped."""

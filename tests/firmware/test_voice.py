@@ -10,7 +10,16 @@ from typing import Any
 
 import pytest
 
+from firmware.events import ButtonPressed
 from firmware.voice import Voice
+from referee.announcements import render
+from referee.events import CastleBuilt, GameOver
+from referee.table.events import CubesPlaced, Illegal, Stamped
+
+BUILT = Stamped(engine=CastleBuilt(2, 1, (7,), "white"), t=None)
+OUT_OF_TURN = Illegal(
+    t=None, message="Bob played out of turn.", code="turn-order", player="Bob", round=2, turn=1
+)
 
 
 def wait_for(condition: Callable[[], bool], timeout: float = 2.0) -> None:
@@ -43,15 +52,20 @@ def found(name: str) -> str:
 def test_events_worth_hearing_are_spoken_in_order() -> None:
     runner = Runner()
     voice = Voice(True, "en", runner=runner, which=found, speed=170)
-    voice.on_event({"kind": "castle-built", "message": "White builds a castle on territory 7."})
-    voice.on_event({"kind": "cubes-placed", "message": "Anna has placed 1 of 3 cubes."})
-    voice.on_event({"kind": "illegal", "message": "Bob played out of turn."})
+    voice.on_event(BUILT)
+    voice.on_event(
+        CubesPlaced(
+            t=1.0, message="Anna has placed 1 of 3 cubes.", player="Anna", court=("red",),
+            territories={}, count=1, of=3,
+        )
+    )  # fmt: skip
+    voice.on_event(OUT_OF_TURN)
     wait_for(lambda: len(runner.calls) == 2)
     voice.close()
     espeak = ["/usr/bin/espeak-ng", "-v", "en", "-s", "170", "--"]
     assert runner.calls == [
         [*espeak, "White builds a castle on territory 7."],
-        [*espeak, "Bob played out of turn."],
+        [*espeak, "Not allowed (not this player's turn): Bob played out of turn."],
     ]
 
 
@@ -88,13 +102,12 @@ def test_off_by_default_and_silent_without_espeak() -> None:
 def test_the_voice_speaks_the_tables_language(language: str) -> None:
     """espeak-ng is asked for the table's language, and the line it is given is the
     referee's sentence in that language (the same words the display and page show)."""
-    from referee.announcements import render
     from web.i18n import translations
 
     runner = Runner()
     said: list[str] = []
     voice = Voice(True, f"{language}_XX", runner=runner, which=found, say=said.append)
-    event = {"kind": "castle-built", "territories": [7], "side": "white", "message": "x"}
+    event = Stamped(engine=CastleBuilt(2, 1, (7,), "white"), t=None, message="x")
     voice.on_event(event)
     wait_for(lambda: len(runner.calls) == 1)
     voice.close()
@@ -112,7 +125,7 @@ def test_a_chosen_voice_wins_and_an_unknown_language_is_spoken_in_english() -> N
     other = Voice(True, "sv", runner=runner, which=found, say=said.append)
     assert other.command("x")[1:3] == ["-v", "en"]
     assert said == ["voice: no announcements in sv; speaking English"]
-    other.on_event({"kind": "castle-built", "territories": [7], "side": "white"})
+    other.on_event(BUILT)
     wait_for(lambda: len(runner.calls) == 1)
     other.close()
     assert runner.calls[0][-1] == "White builds a castle on territory 7."
@@ -138,11 +151,12 @@ def test_a_failing_espeak_is_said_once_and_the_voice_goes_on() -> None:
 def test_the_appliance_output_protocol_update_with_events() -> None:
     runner = Runner()
     voice = Voice(True, runner=runner, which=found)
-    voice.update({}, [{"kind": "button", "message": "Majorities."},
-                      {"kind": "game-over", "message": "Game over by castles: Anna wins."}])
+    pressed = ButtonPressed(t=None, message="Majorities.", button="majorities", long=False)
+    over = Stamped(engine=GameOver(9, 2, "white", "castles"), t=None)
+    voice.update({}, [pressed, over])
     wait_for(lambda: len(runner.calls) == 1)
     voice.close()
-    assert runner.calls[0][-1] == "Game over by castles: Anna wins."
+    assert runner.calls[0][-1] == render(over.to_json())
 
 
 def test_voice_from_the_settings() -> None:
