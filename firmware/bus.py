@@ -6,8 +6,10 @@ the history at their own pace from the id they last saw — so a browser that re
 with ``Last-Event-ID`` misses nothing, and a slow reader never blocks the referee.
 
 Events are `referee.table.events.TableEvent` values, one class per kind (the referee's
-and the appliance's alike), numbered by the bus; a reader that fell behind the history
-gets a `Gap`.
+in `referee.table.events`, the appliance's in `firmware.events`, the page preview's in
+`web.events`), numbered by the bus; readers tell them by their class, and a reader that
+fell behind the history gets a `Gap`. JSON is made only where an event leaves the
+appliance (`TableEvent.to_json`: the SSE stream, the log, a command's reply).
 
 >>> from firmware.events import CameraStatus
 >>> bus = EventBus()
