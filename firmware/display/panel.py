@@ -48,6 +48,7 @@ from firmware.display import cards, screens
 from firmware.display.words import language_of
 from firmware.events import ButtonPressed
 from firmware.hub import CommandError
+from firmware.view import MajorityView
 from referee.table.events import Illegal, Resolved, TableEvent
 from web.i18n import translations
 
@@ -87,15 +88,20 @@ class Screen:
     event: TableEvent | None = None
     card: cards.Card | None = None
     words: Words | None = None
-    majority: Mapping[str, Any] | None = None
+    majority: MajorityView | None = None
     page: int = 1
     pages: int = 1
     advice: Mapping[str, Any] | None = None
     language: str = "en"
 
 
-#: One page of the Majorities button: ``("advice", Advice JSON)`` or ``("majority", view)``.
-Page = tuple[str, Mapping[str, Any]]
+@dataclass(frozen=True)
+class Page:
+    """One page of the Majorities button: a unit's majority, or the advisor's page
+    (`referee.advisor.Advice` as the hub answers it)."""
+
+    majority: MajorityView | None = None
+    advice: Mapping[str, Any] | None = None
 
 
 class Shown(TypedDict):
@@ -114,7 +120,7 @@ def choose(
     view: Mapping[str, Any],
     *,
     event: TableEvent | None = None,
-    majority: Mapping[str, Any] | None = None,
+    majority: MajorityView | None = None,
     page: int = 1,
     pages: int = 1,
     illegal: Illegal | None = None,
@@ -139,7 +145,7 @@ def _choose(
     view: Mapping[str, Any],
     *,
     event: TableEvent | None,
-    majority: Mapping[str, Any] | None,
+    majority: MajorityView | None,
     page: int,
     pages: int,
     illegal: Illegal | None,
@@ -248,7 +254,7 @@ def render_png(
     view: Mapping[str, Any],
     *,
     event: TableEvent | None = None,
-    majority: Mapping[str, Any] | None = None,
+    majority: MajorityView | None = None,
     page: int = 1,
     pages: int = 1,
     scale: int = 4,
@@ -271,7 +277,7 @@ class Display:
         majorities_seconds: float = 30.0,
         backlog: int = 4,
         clock: Callable[[], float] = time.monotonic,
-        majorities: Callable[[], Sequence[Mapping[str, Any]]] | None = None,
+        majorities: Callable[[], Sequence[MajorityView]] | None = None,
         advice: Callable[[], Mapping[str, Any] | None] | None = None,
         language: str = "en",
     ) -> None:
@@ -300,7 +306,7 @@ class Display:
         cls,
         device: Any,
         config: DisplayConfig,
-        majorities: Callable[[], Sequence[Mapping[str, Any]]] | None = None,
+        majorities: Callable[[], Sequence[MajorityView]] | None = None,
         advice: Callable[[], Mapping[str, Any] | None] | None = None,
         language: str = "en",
     ) -> Display:
@@ -339,7 +345,7 @@ class Display:
 
     def _fetch_pages(
         self, events: Sequence[TableEvent], view: Mapping[str, Any]
-    ) -> tuple[Sequence[Mapping[str, Any]], Mapping[str, Any] | None] | None:
+    ) -> tuple[Sequence[MajorityView], Mapping[str, Any] | None] | None:
         """The majorities (and, for a press that starts the paging in training mode, the
         advice) for a Majorities press among ``events``, asked for *before* taking the
         panel's lock: the hub takes its own lock to answer, and a thread holding the
@@ -357,7 +363,7 @@ class Display:
     def _event(
         self,
         event: TableEvent,
-        pages: tuple[Sequence[Mapping[str, Any]], Mapping[str, Any] | None] | None = None,
+        pages: tuple[Sequence[MajorityView], Mapping[str, Any] | None] | None = None,
     ) -> None:
         if _is_press(event, long=True):
             self._pages = []
@@ -387,19 +393,19 @@ class Display:
             self._refresh()
 
     def page_majorities(
-        self, pages: Sequence[Mapping[str, Any]], advice: Mapping[str, Any] | None = None
+        self, pages: Sequence[MajorityView], advice: Mapping[str, Any] | None = None
     ) -> Shown:
         """A short press of Majorities: the first unit, then the next; after the last,
         back to the live view. ``pages`` is `Hub.majorities()` (most contested first);
         ``advice`` (training mode, the press that starts the paging) comes first."""
-        units: list[Page] = [("majority", p) for p in pages]
+        units = [Page(majority=p) for p in pages]
         with self._lock:
             if not self._pages:
-                head: list[Page] = [("advice", advice)] if advice is not None else []
+                head = [Page(advice=advice)] if advice is not None else []
                 self._pages, self._page = head + units, 0
             elif self._page + 1 < len(self._pages):
                 if units:  # the latest strengths; the advice stays as it was asked
-                    head = [p for p in self._pages if p[0] == "advice"]
+                    head = [p for p in self._pages if p.advice is not None]
                     self._pages = head + units
                 self._page = min(self._page + 1, len(self._pages) - 1)
             else:
@@ -442,7 +448,8 @@ class Display:
         out: Shown = {"screen": self.screen.name}
         if self.screen.name == "majority":
             out["page"], out["of"] = self.screen.page, self.screen.pages
-            out["territories"] = list((self.screen.majority or {}).get("territories", []))
+            majority = self.screen.majority
+            out["territories"] = [] if majority is None else list(majority["territories"])
         elif self.screen.name == "advice":
             out["page"], out["of"] = self.screen.page, self.screen.pages
             hint = (self.screen.advice or {}).get("hint") or {}
@@ -477,9 +484,9 @@ class Display:
         now = self._clock()
         if self._pages and now - self._paged_at >= self.majorities_seconds:
             self._pages = []
-        kind, shown = self._pages[self._page] if self._pages else ("", None)
-        majority = shown if kind == "majority" else None
-        advice = shown if kind == "advice" else None
+        shown = self._pages[self._page] if self._pages else None
+        majority = None if shown is None else shown.majority
+        advice = None if shown is None else shown.advice
         table = self._view.get("table") or {}
         blocked = (
             shown is not None
