@@ -267,13 +267,36 @@ def _known(code: str) -> str | None:
     return code if code in LANGUAGES else None
 
 
-def catalog(code: str) -> Translator:
-    """The catalog of a `language` (English: the msgids, no catalog read)."""
-    if code == "en":
-        return ENGLISH
-    from web.i18n import translations
+class _Later:
+    """The catalog of a language, read when the parser first says something (a command
+    line that parses says nothing of argparse's, so it reads no catalog for it)."""
 
-    return translations(code)
+    def __init__(self, code: str) -> None:
+        self.code = code
+
+    @property
+    def _catalog(self) -> Translator:
+        from web.i18n import translations
+
+        return translations(self.code)  # read once (cached there)
+
+    def gettext(self, message: str, /) -> str:
+        return self._catalog.gettext(message)
+
+    def ngettext(self, singular: str, plural: str, n: int, /) -> str:
+        return self._catalog.ngettext(singular, plural, n)
+
+    def pgettext(self, context: str, message: str, /) -> object:
+        return self._catalog.pgettext(context, message)
+
+    def npgettext(self, context: str, singular: str, plural: str, n: int, /) -> object:
+        return self._catalog.npgettext(context, singular, plural, n)
+
+
+def catalog(code: str) -> Translator:
+    """The catalog of a `language` (English: the msgids, no catalog read), read when it
+    is first needed."""
+    return ENGLISH if code == "en" else _Later(code)
 
 
 __all__ = ["Formatter", "Parser", "catalog", "language", "reason", "speaking", "type_error"]
