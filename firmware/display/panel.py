@@ -198,7 +198,8 @@ def _same_cubes(shown: TableEvent, new: TableEvent) -> bool:
 def draw(canvas: ImageDraw.ImageDraw, view: Mapping[str, Any], screen: Screen) -> None:
     """Paint ``screen`` of ``view`` in the screen's language."""
     tr = translations(language_of(screen.language))
-    words: Words = screen.words or (screen.event.to_json() if screen.event else {})
+    event = screen.event
+    words: Words = screen.words or (event.to_json() if event is not None else {})
     card = screen.card
     note = f"{screen.page}/{screen.pages}" if screen.pages > 1 else ""
     if screen.name == "advice" and screen.advice is not None:

@@ -4,7 +4,11 @@ table events, the view model and the appliance's outputs."""
 from __future__ import annotations
 
 import json
+import logging
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from firmware.appliance import Appliance, Outputs
 from firmware.bus import Gap
@@ -137,3 +141,57 @@ def test_the_view_takes_the_standing_act_and_question_field_by_field() -> None:
     }
     act = Illegal(t=None, message="Out of turn.", code="turn-order", player="Ann", round=1, turn=1)
     assert illegal_view(act) == {"code": "turn-order", "message": "Out of turn.", "player": "Ann"}
+
+
+def test_no_box_reads_an_event_as_a_dict(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The display, the voice, the game log, the buttons' beeps and the page's stream tell
+    events by class and attribute; JSON is made only by `TableEvent.to_json`. With an
+    event's mapping view switched off, the start of the demo game (cubes, control, the
+    emperor, castles, cylinders) and the commands still go through without an error."""
+    from luma.core.device import dummy
+
+    from firmware.demo import DemoSource
+    from firmware.display import Display
+    from firmware.gamelog.store import GameLog
+    from firmware.voice import Voice
+    from web.i18n import translations
+    from web.live import StateCache, write
+
+    def refused(*args: object) -> None:
+        raise AssertionError("an event read as a dict")
+
+    for name in ("__getitem__", "__iter__", "__len__", "__contains__"):
+        monkeypatch.setattr(TableEvent, name, refused)
+    errors: list[str] = []
+    def failed(message: str, *args: object, **kwargs: object) -> None:
+        errors.append(message % args)  # an output failed: the appliance goes on, we do not
+
+    monkeypatch.setattr(logging.getLogger("carolus"), "exception", failed)
+    heard: list[str] = []
+    voice = Voice(True, "hu", which=lambda name: f"/usr/bin/{name}")
+    monkeypatch.setattr(voice, "speak", heard.append)
+    now = [0.0]
+    display = Display(dummy(width=128, height=64, mode="1"), clock=lambda: now[0])
+    source = DemoSource(speed=0, drawing_process=False)
+    gamelog = GameLog(tmp_path / "games.db")
+    appliance = Appliance(source.players, outputs=[display, voice], gamelog=gamelog, ask_bare=False)
+    appliance.set_camera("demo")
+    shown = set()
+    for snapshot in source.snapshots[:180]:
+        appliance.feed(snapshot)
+        now[0] += 0.2  # the demo's 5 frames a second: announcements take turns
+        display.tick()
+        shown.add(display.screen.name)
+    appliance.press("majorities")
+    appliance.set_training(True)
+    appliance.undo()
+    appliance.set_camera("lost")
+    items = []
+    reader = appliance.bus.subscribe(since=0)
+    while (item := reader.get(timeout=0)) is not None:
+        items.append(item)
+    cache = StateCache(appliance.bus, appliance.state)
+    page = "".join(write(items, cache, translations("de"), "0"))
+    assert errors == [] and {"cubes", "cylinder", "castle", "announcement"} <= shown
+    assert heard and page.count("data: ") >= len(items)
+    gamelog.close()
