@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
 from referee.table.events import KINDS as TABLE_KINDS
 from referee.table.events import TableEvent, kind_field, registry
@@ -113,13 +113,7 @@ ApplianceEvent = (
 )
 
 #: Every kind the appliance reads back by name: the table referee's and its own.
-KINDS: dict[str, type[TableEvent]] = {
-    **TABLE_KINDS,
-    **registry(
-        Resumed, CameraStatus, LogNotWritten, Training, NewGame, GameEnded, ButtonPressed,
-        BareAsk, BareLearnt, BareRefused,
-    ),
-}  # fmt: skip
+KINDS: dict[str, type[TableEvent]] = {**TABLE_KINDS, **registry(*get_args(ApplianceEvent))}
 
 
 def from_json(data: Mapping[str, Any]) -> TableEvent:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
 from firmware.events import KINDS as APPLIANCE_KINDS
 from referee.table.events import TableEvent, kind_field, registry
@@ -35,8 +35,11 @@ class StateChanged(TableEvent):
     kind: str = kind_field("state")
 
 
+#: The page preview's own kinds.
+PreviewEvent = GameStarted | StateChanged
+
 #: Every kind the page preview publishes, by name: the appliance's stream and its own.
-KINDS: dict[str, type[TableEvent]] = {**APPLIANCE_KINDS, **registry(GameStarted, StateChanged)}
+KINDS: dict[str, type[TableEvent]] = {**APPLIANCE_KINDS, **registry(*get_args(PreviewEvent))}
 
 
 def from_json(data: Mapping[str, Any]) -> TableEvent:
