@@ -60,11 +60,23 @@ def expected_moves() -> list[object]:
     return list(game.move_stack)
 
 
-def test_a_folder_of_frames_is_refereed_into_the_record(frames: Path, tmp_path: Path) -> None:
-    events = follow(frames, tmp_path / "game.json", "--fps", "5")
+@pytest.fixture(scope="module")
+def followed(
+    frames: Path, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[list[dict[str, object]], Path]:
+    """`carolus follow` on the folder of frames, run once for the module: its events and
+    the record it wrote."""
+    record = tmp_path_factory.mktemp("followed") / "game.json"
+    return follow(frames, record, "--fps", "5"), record
+
+
+def test_a_folder_of_frames_is_refereed_into_the_record(
+    followed: tuple[list[dict[str, object]], Path],
+) -> None:
+    events, record = followed
     kinds = [e["kind"] for e in events]
     assert "setup" in kinds and "castle-built" in kinds and "illegal" not in kinds
-    game = judge(load(tmp_path / "game.json")).game
+    game = judge(load(record)).game
     assert game is not None
     moves = expected_moves()
     assert set(game.move_stack[:2]) == set(moves[:2])  # round 1 chooses in any order
@@ -72,7 +84,9 @@ def test_a_folder_of_frames_is_refereed_into_the_record(frames: Path, tmp_path: 
     assert len(game.move_stack) >= 5  # discs, cubes, emperor, refill
 
 
-def test_a_video_gives_the_same_game(frames: Path, tmp_path: Path) -> None:
+def test_a_video_gives_the_same_game(
+    frames: Path, followed: tuple[list[dict[str, object]], Path], tmp_path: Path
+) -> None:
     paths = sorted(frames.glob("*.jpg"))
     first = cv2.imread(str(paths[0]))
     video = tmp_path / "table.avi"
@@ -83,8 +97,8 @@ def test_a_video_gives_the_same_game(frames: Path, tmp_path: Path) -> None:
         writer.write(cv2.imread(str(path)))
     writer.release()
     follow(video, tmp_path / "video.json")
-    follow(frames, tmp_path / "frames.json", "--fps", "5")
+    _events, from_frames = followed  # the folder's own run (the same frames, --fps 5)
     assert (
         json.loads((tmp_path / "video.json").read_text())["rounds"]
-        == json.loads((tmp_path / "frames.json").read_text())["rounds"]
+        == json.loads(from_frames.read_text())["rounds"]
     )
