@@ -39,7 +39,7 @@ from referee.errors import RefusedError
 from referee.terminal import for_terminal, json_for_terminal, say
 
 if TYPE_CHECKING:
-    from referee.table.events import Question, TableEvent
+    from referee.table.events import Illegal, Question, TableEvent
     from referee.table.referee import TableReferee
     from vision.snapshot import Snapshot
 
@@ -251,7 +251,7 @@ def run_follow(args: argparse.Namespace) -> int:
     return status
 
 
-def _illegal_words(illegal: Any, tr: Translator) -> str:
+def _illegal_words(illegal: Illegal, tr: Translator) -> str:
     """What the illegal act was, in ``tr``'s language (the referee's English message in
     English)."""
     return str(illegal.message) if speaks_english(tr) else illegal_detail(illegal, tr)
@@ -326,7 +326,7 @@ class Person:
                 "t": question.t,
                 "zone": question.zone,
                 "part": question.part,
-                "counts": question["counts"],  # as JSON
+                "counts": question.to_json()["counts"],  # as the question's JSON writes them
                 "code": question.code,
                 "why": question.why,
                 "question": question.message,

@@ -130,7 +130,7 @@ class Voice:
     def on_event(self, event: TableEvent) -> None:
         """Say the event's sentence, in the table's language, if it is one worth hearing."""
         if event.kind in SPOKEN:
-            self.speak(render(event.to_json(), self._tr) or "")
+            self.speak(render(event, self._tr) or "")
 
     def close(self, timeout: float = 2.0) -> None:
         """Stop after the line being said; lines still waiting are dropped."""

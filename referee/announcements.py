@@ -7,7 +7,9 @@ sentence in its own word order, and the game's words (colours, castles, territor
 region) are each language's rulebook's (``docs/rules.md``, "Words"). `render` is the
 one function that turns an event into words; the display, the voice, the web page,
 ``carolus follow``, ``carolus play`` and the game log all call it, and no other module
-builds an announcement.
+builds an announcement. The boxes give it the typed event they pass on; where an event
+is only JSON (the log's stored events, the page's stream, the view's chores), its
+JSON entry `render_json` says the same sentence.
 
 The words are translated by a gettext-like object passed in (`Translator`), so this
 package stays pure Python: the catalogs are one set of ``.po`` files shared by every
@@ -39,6 +41,7 @@ from referee.pieces import COLOURS as CUBE_COLOURS
 
 if TYPE_CHECKING:
     from referee.game import Game
+    from referee.table.events import Illegal, TableEvent
 
 
 class Translator(Protocol):
@@ -299,10 +302,13 @@ def speaks_english(tr: Translator) -> bool:
     return tr.gettext(_NOT_ALLOWED) == _NOT_ALLOWED
 
 
-def illegal_detail(event: Words, tr: Translator = ENGLISH) -> str:
+def illegal_detail(illegal: Illegal | Words, tr: Translator = ENGLISH) -> str:
     """What an illegal act was, without the rule's title: said from the table's msgid
     and fields (``say``, ``words``) where it gave them; else the referee's English words,
-    and in another language the rule's short title alone rather than English."""
+    and in another language the rule's short title alone rather than English.
+    ``illegal``: the referee's `Illegal` event, or the act as JSON (the view model's
+    ``table.illegal``, a logged event)."""
+    event: Words = illegal if isinstance(illegal, Mapping) else illegal.to_json()
     if event.get("say"):
         return _from_fields(tr, event)
     if not speaks_english(tr):
@@ -700,11 +706,20 @@ _SENTENCES: dict[str, Callable[[Translator, Words], str]] = {
 SILENT = frozenset({"state", "gap"})
 
 
-def render(event: Event | Words, tr: Translator = ENGLISH) -> str | None:
-    """One sentence for an event (an engine `Event` or the JSON form every box passes
-    on: the bus, the log, the table's events) in ``tr``'s language; ``None`` for events
-    nobody needs to hear (``state``, ``gap``)."""
-    data: Words = event.to_json() if isinstance(event, Event) else event
+def render(event: Event | TableEvent, tr: Translator = ENGLISH) -> str | None:
+    """One sentence for an event as the boxes pass it (an engine `Event`, or a
+    `referee.table.events.TableEvent` of the table or of a box above it) in ``tr``'s
+    language; ``None`` for events nobody needs to hear (``state``, ``gap``).
+
+    The sentence is built from the event's JSON (`render_json`), so an event said live
+    and the same event read back from the log are said alike."""
+    return render_json(event.to_json(), tr)
+
+
+def render_json(data: Words, tr: Translator = ENGLISH) -> str | None:
+    """`render` for an event that is only JSON where it is said: the game log's stored
+    events, the SSE stream (`web.announce.sentence`), the view model's chores; and the
+    events of another version's log, whose fields a class would not take."""
     kind = data.get("kind")
     if kind in SILENT or kind is None:
         return None

@@ -12,7 +12,7 @@ from typing import Any
 from babel.support import Translations
 
 from referee.announcements import WORDS as GAME_WORDS
-from referee.announcements import Said, mark, render, translated
+from referee.announcements import Said, mark, render_json, translated
 from web.i18n import LANGUAGES, translations
 
 #: The game's words looked up by value, and the page's own: a cube's colour letter.
@@ -27,15 +27,15 @@ WORDS = (
 
 
 def sentence(event: Mapping[str, Any], tr: Translations) -> str | None:
-    """One sentence for a bus event, or ``None`` for events nobody needs to hear
-    (``state``, ``gap``)."""
-    return render(event, tr)
+    """One sentence for a bus event as JSON (the SSE stream, the log's stored events), or
+    ``None`` for events nobody needs to hear (``state``, ``gap``)."""
+    return render_json(event, tr)
 
 
 def texts(event: Mapping[str, Any]) -> dict[str, str]:
     """An event's sentence in every language of the page (a chore the view carries: the
     state is one for every reader, so each page picks its own language's words)."""
-    return {lang: render(event, translations(lang)) or "" for lang in LANGUAGES}
+    return {lang: render_json(event, translations(lang)) or "" for lang in LANGUAGES}
 
 
 def message_texts(message: str) -> dict[str, str]:

@@ -73,8 +73,8 @@ ANNOUNCED = frozenset(
 )
 
 
-#: What a screen says in a sentence (`referee.announcements.render`'s words): an
-#: event's JSON, or the view's illegal act, question or chore.
+#: What a screen says in a sentence from the view model (its JSON, as the page gets it):
+#: the view's illegal act, question or chore (`referee.announcements.render_json`).
 Words = Mapping[str, Any]
 
 
@@ -199,7 +199,7 @@ def draw(canvas: ImageDraw.ImageDraw, view: Mapping[str, Any], screen: Screen) -
     """Paint ``screen`` of ``view`` in the screen's language."""
     tr = translations(language_of(screen.language))
     event = screen.event
-    words: Words = screen.words or (event.to_json() if event is not None else {})
+    words: Words = screen.words or {}
     card = screen.card
     note = f"{screen.page}/{screen.pages}" if screen.pages > 1 else ""
     if screen.name == "advice" and screen.advice is not None:
@@ -207,7 +207,7 @@ def draw(canvas: ImageDraw.ImageDraw, view: Mapping[str, Any], screen: Screen) -
     elif screen.name == "majority" and screen.majority is not None:
         screens.draw_majority(canvas, screen.majority, screen.page, screen.pages, tr)
     elif screen.name == "illegal":
-        screens.draw_illegal(canvas, view, words, tr)
+        screens.draw_illegal(canvas, view, event if isinstance(event, Illegal) else words, tr)
     elif screen.name == "question":
         screens.draw_question(canvas, view, words, tr)
     elif isinstance(card, cards.Cubes):
@@ -218,8 +218,8 @@ def draw(canvas: ImageDraw.ImageDraw, view: Mapping[str, Any], screen: Screen) -
     elif isinstance(card, cards.Cylinder):
         title = screens.title(tr, card.title) if card.title else ""
         screens.draw_cylinder(canvas, view, card, title=title, note=note, tr=tr)
-    elif screen.name == "announcement":
-        screens.draw_announcement(canvas, view, words, tr=tr)
+    elif screen.name == "announcement" and event is not None:
+        screens.draw_announcement(canvas, view, event, tr=tr)
     elif screen.name == "chore":
         screens.draw_chore(canvas, view, words, note=note, tr=tr)
     elif screen.name == "game-over":

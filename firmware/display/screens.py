@@ -32,9 +32,11 @@ from referee.announcements import (
     illegal_detail,
     mark,
     render,
+    render_json,
     side,
     speaks_english,
 )
+from referee.table.events import Illegal, TableEvent
 from web.i18n import translations
 
 WIDTH = 128
@@ -354,9 +356,10 @@ def draw_chore(
     tr: Translator = ENGLISH,
 ) -> None:
     """A chore the table still owes, given in words only (``{"kind": "chore",
-    "message": "move the red cylinder to Anna's court"}``): the sentence, big if it fits."""
+    "message": "move the red cylinder to Anna's court"}``): the sentence, big if it fits.
+    ``chore`` is the view model's (its JSON: the page shows the same chores)."""
     _bar(draw, _d(tr, "display", "To do"), note)
-    message = str(render(chore, tr) or "")
+    message = str(render_json(chore, tr) or "")
     _text(draw, BODY + 1, message[:1].upper() + message[1:] + ".", bottom=HEIGHT - 9)
     SMALL.draw(
         draw, (0, HEIGHT - 8), SMALL.fit(_d(tr, "display", "Confirm when done"), WIDTH), fill=ON
@@ -385,14 +388,22 @@ def _next_hint(view: View, tr: Translator = ENGLISH) -> str:
 
 
 def draw_illegal(
-    draw: ImageDraw.ImageDraw, view: View, illegal: Mapping[str, Any], tr: Translator = ENGLISH
+    draw: ImageDraw.ImageDraw,
+    view: View,
+    illegal: Illegal | Mapping[str, Any],
+    tr: Translator = ENGLISH,
 ) -> None:
-    """An illegal act, shown inverted (white screen) until the table is put right."""
+    """An illegal act, shown inverted (white screen) until the table is put right:
+    the referee's `Illegal` event, or the act the view model says stands
+    (``table.illegal``, JSON: the page shows the same)."""
     draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), fill=ON)
-    code = str(illegal.get("code") or "")
+    if isinstance(illegal, Illegal):
+        code, player = illegal.code, illegal.player or ""
+    else:
+        code, player = str(illegal.get("code") or ""), str(illegal.get("player") or "")
     right = BIG.draw(draw, (2, 1), _d(tr, "display", "ILLEGAL"), fill=OFF) + 4
     shown = code if speaks_english(tr) else ""  # the code is the English rule's id
-    for y, note in ((1, str(illegal.get("player") or "")), (9, shown)):
+    for y, note in ((1, player), (9, shown)):
         if note and SMALL.width(note) <= WIDTH - 2 - right:
             SMALL.draw(draw, (WIDTH - 2 - SMALL.width(note), y), note, fill=OFF)
     message = illegal_detail(illegal, tr) or code
@@ -410,9 +421,10 @@ def draw_question(
     draw: ImageDraw.ImageDraw, view: View, question: Mapping[str, Any], tr: Translator = ENGLISH
 ) -> None:
     """The referee doubts the camera ("1 yellow on territory 7?"): the question, and which
-    button answers what. Drawn plain, not inverted: it is no alarm."""
+    button answers what. Drawn plain, not inverted: it is no alarm. ``question`` is the
+    view model's (``table.question``, JSON: the page shows the same)."""
     _bar(draw, _d(tr, "display", "Is this right?"))
-    message = str(render(question, tr) or question.get("zone") or "")
+    message = str(render_json(question, tr) or question.get("zone") or "")
     _text(draw, BODY + 1, message, bottom=HEIGHT - 9)
     SMALL.draw(
         draw, (0, HEIGHT - 8), SMALL.fit(_d(tr, "display", "Confirm=yes Maj.=no"), WIDTH), fill=ON
@@ -577,13 +589,13 @@ def _verdict(majority: Mapping[str, Any], tr: Translator = ENGLISH) -> str:
 def draw_announcement(
     draw: ImageDraw.ImageDraw,
     view: View,
-    event: Mapping[str, Any],
+    event: TableEvent,
     *,
     note: str = "",
     tr: Translator = ENGLISH,
 ) -> None:
     """Any other announcement: a title for its kind and the referee's sentence."""
-    kind = str(event.get("kind", ""))
+    kind = event.kind
     _bar(draw, title(tr, kind), note)
     _text(draw, BODY + 1, render(event, tr) or kind.replace("-", " "))
 

@@ -23,15 +23,18 @@ JSON is only at the edges (the bus's SSE stream, the game log, ``carolus follow
 --json``): `TableEvent.to_json` gives the fields of ``docs/record.md`` (engine events)
 or ``docs/table.md``, in the order of each class's fields, which is the order they were
 always written in; `TableEvent.from_json` reads them back. The boxes read an event by its
-class and attributes (`firmware.display.cards`, the buttons, `web.live`, `describe`);
-an event still reads as a read-only mapping of that JSON too, the form
-`referee.announcements.render` says logged and live events alike from, and the one
-tests compare with dicts.
+class and attributes (`firmware.display.cards`, the buttons, `web.live`, `describe`),
+never as a dict: an event is no mapping, so a box that asks ``event["code"]`` fails at
+once (and under ``mypy``) rather than reading a JSON key that a renamed field no longer
+writes. Two events are equal when their JSON is (a typed event read back equals the
+one written), and an event never equals a dict.
 
 >>> from referee.events import CastleBuilt
 >>> built = stamp(CastleBuilt(3, 2, (6,), "white"), 41.5)
->>> built.kind, built.t, built["territories"], built.engine == CastleBuilt(3, 2, (6,), "white")
-('castle-built', 41.5, [6], True)
+>>> built.kind, built.t, built.engine == CastleBuilt(3, 2, (6,), "white")
+('castle-built', 41.5, True)
+>>> built == built.to_json()
+False
 >>> TableEvent.from_json(built.to_json()) == built
 True
 >>> asked = Corrected(t=12.0, message="Corrected.", zone="territory:7")
@@ -44,7 +47,7 @@ True
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Any, ClassVar, Literal, Self
@@ -73,11 +76,13 @@ def kind_field(name: str) -> Any:
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)
-class TableEvent(Mapping[str, Any]):
+class TableEvent:
     """One thing the table said, as every box passes it on: ``kind``, ``t``,
     ``message`` and the bus's ``id`` here, the kind's own fields in its class.
 
-    Equality is that of the JSON form, so an event equals its JSON dict."""
+    Equality is that of the JSON form among events (a typed event and the `OtherEvent`
+    of the same JSON are equal: the log cannot tell them apart); events are not
+    hashable, as their fields hold lists and mappings."""
 
     kind: str = kind_field("")
     t: float | None = None
@@ -157,14 +162,10 @@ class TableEvent(Mapping[str, Any]):
             data["id"] = self.id
         return data
 
-    def __getitem__(self, key: str) -> Any:
-        return self._json[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._json)
-
-    def __len__(self) -> int:
-        return len(self._json)
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TableEvent):
+            return NotImplemented
+        return self._json == other._json
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self._json!r})"
@@ -427,6 +428,19 @@ def _from_json_value(value: object, annotation: str) -> object:
     return value
 
 
+#: A kind of event by its class: a table event's own class, or for a `Stamped` the
+#: rules' event class it carries (a box's list of kinds it acts on is a set of these).
+EventClass = type[TableEvent] | type[Event]
+
+
+def is_one_of(event: TableEvent, classes: Collection[EventClass]) -> bool:
+    """Whether ``event`` is of one of ``classes``: a `Stamped` by the rules' event it
+    carries (`CastleBuilt` …), any other by its own class (`Illegal`, an appliance's
+    `firmware.events.CameraStatus` …). Exact classes, as a kind is exact: an
+    `OtherEvent` of a kind read back from a log is none of them."""
+    return type(event.engine if isinstance(event, Stamped) else event) in classes
+
+
 def stamp(event: Event, t: float | None) -> Stamped:
     """An engine event as a table event: its record fields, ``t`` and its words."""
     return Stamped(engine=event, t=t, message=say(event))
@@ -436,13 +450,12 @@ def describe(event: TableEvent, tr: Translator = ENGLISH) -> str:
     """One line of commentary (``carolus follow``): time, then the words."""
     t = event.t
     when = f"{t:8.1f}s" if t is not None else "       -"
-    words = event.to_json()  # the renderer's words: what the log keeps of it
-    text = render(words, tr) or event.kind
+    text = render(event, tr) or event.kind
     if not speaks_english(tr):
         return f"{when}  {text}"  # another language says the whole sentence, no marker
     if isinstance(event, Illegal):
         who = f", {event.player}" if event.player else ""
-        text = f"ILLEGAL ({event.code}{who}): {illegal_detail(words, tr)}"
+        text = f"ILLEGAL ({event.code}{who}): {illegal_detail(event, tr)}"
     elif isinstance(event, Question):
         code = f" ({event.code})" if event.code else ""
         text = f"QUESTION{code}: {text}"

@@ -784,7 +784,7 @@ class TableReferee:
         return move
 
     def _resolved(self) -> Resolved:
-        standing = self.illegal or self.question
+        standing = self.illegal if self.illegal is not None else self.question
         self.illegal = self.question = None
         self._held_since = None
         self._held_zones = ()

@@ -42,7 +42,7 @@ class CheckingBus(EventBus):
         if (
             appliance is not None
             and appliance.game_id is not None
-            and event["kind"] in RECORD_KINDS
+            and event.kind in RECORD_KINDS
         ):
             game = appliance.referee.game
             assert game is not None
@@ -67,7 +67,7 @@ def test_a_game_is_logged_before_it_is_announced(tmp_path: Path) -> None:
     source = judge(record).game
     assert logged is not None and source is not None
     assert logged.move_stack == source.move_stack
-    kinds = [e["kind"] for _, e in bus.since(0)]
+    kinds = [e.kind for _, e in bus.since(0)]
     assert kinds.index("castle-built") > kinds.index("control-gained")
     state = appliance.state()
     assert state["territories"]["6"]["owner"] == "white"
@@ -83,7 +83,7 @@ def test_outputs_see_every_event_and_a_broken_one_stops_nothing() -> None:
 
     class Listening:
         def update(self, view: Any, events: Any) -> None:
-            seen.extend(e["kind"] for e in events)
+            seen.extend(e.kind for e in events)
 
     appliance = Appliance(record.setup.players, outputs=[Broken(), Listening()])
     for snapshot in snapshots:
@@ -103,8 +103,8 @@ def test_a_full_disk_warns_and_the_game_goes_on(tmp_path: Path) -> None:
         appliance.feed(snapshot)
     game = appliance.referee.game
     assert game is not None and game.owners() == {6: "white"}
-    warnings = [e for _, e in appliance.bus.since(0) if e["kind"] == "warning"]
-    assert warnings and "disk is full" in warnings[0]["message"]
+    warnings = [e for _, e in appliance.bus.since(0) if e.kind == "warning"]
+    assert warnings and "disk is full" in warnings[0].message
 
 
 def test_commands_are_checked_with_clear_reasons() -> None:

@@ -22,6 +22,7 @@ from firmware.display.screens import setup_lines
 from firmware.view import SET_UP
 from firmware.voice import Voice
 from firmware.watch import watch
+from referee.announcements import render
 from referee.game import Game
 from referee.record import load
 from referee.table.simulate import seated
@@ -108,7 +109,7 @@ def test_a_resumed_an_ended_and_a_new_game_in_hungarian(table: Table) -> None:
     assert appliance.state()["status"]["texts"]["hu"] == resumed
     screen = table.display.screen  # the panel announces it
     assert screen.name == "announcement" and screen.event is not None
-    assert sentence(screen.event, HU) == resumed
+    assert render(screen.event, HU) == resumed
 
     ended = appliance.end_game()["events"]
     assert [e["kind"] for e in ended] == ["game-ended"]

@@ -36,9 +36,9 @@ def test_steps_refused_by_a_full_card_go_in_once_when_it_has_room(tmp_path: Path
         appliance.feed(snapshot)
     assert log.queued > 1  # steps waited in memory
     # people are told, the log's own reason in the table's language (issue 17)
-    warning = [e for _, e in appliance.bus.since(0) if e["kind"] == "warning"][-1]
-    queued = warning["words"]["clause"]["words"]["count"]
-    assert warning["message"] == (
+    warning = [e for _, e in appliance.bus.since(0) if e.kind == "warning"][-1]
+    queued = warning.to_json()["words"]["clause"]["words"]["count"]  # as the log keeps it
+    assert warning.message == (
         "Game log not written: the game log is full (database or disk is full); "
         f"{queued} write(s) kept in memory"
     )

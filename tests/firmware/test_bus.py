@@ -12,6 +12,14 @@ def tick(n: int) -> OtherEvent:
     return OtherEvent(kind="tick", fields={"n": n})
 
 
+def n_of(event: object) -> int:
+    """The number a `tick` carries."""
+    assert isinstance(event, OtherEvent), event
+    number = event.fields["n"]
+    assert isinstance(number, int)
+    return number
+
+
 def test_thirty_readers_see_every_event_in_order() -> None:
     bus = EventBus()
     seen: list[list[int]] = [[] for _ in range(30)]
@@ -22,8 +30,8 @@ def test_thirty_readers_see_every_event_in_order() -> None:
             item = reader.get(timeout=5)
             if item is None:
                 return
-            seen[index].append(item[1]["n"])
-            if item[1]["n"] == 499:
+            seen[index].append(n_of(item[1]))
+            if n_of(item[1]) == 499:
                 return
 
     threads = [threading.Thread(target=read, args=(i,)) for i in range(30)]
@@ -42,7 +50,7 @@ def test_a_reconnecting_reader_resumes_after_its_last_id() -> None:
         bus.publish(tick(n))
     reader = bus.subscribe(since=3)
     item = reader.get(timeout=0)
-    assert item is not None and item[0] == 4 and item[1]["n"] == 3
+    assert item is not None and item[0] == 4 and n_of(item[1]) == 3
 
 
 def test_a_reader_that_fell_behind_is_told_of_the_gap() -> None:
@@ -54,7 +62,7 @@ def test_a_reader_that_fell_behind_is_told_of_the_gap() -> None:
     assert first is not None and first[1] == Gap(7)
     assert first[1].to_json() == {"kind": "gap", "id": 7}  # as the page gets it
     second = reader.get(timeout=0)
-    assert second is not None and second[1]["n"] == 7
+    assert second is not None and n_of(second[1]) == 7
 
 
 def test_close_wakes_a_waiting_reader() -> None:

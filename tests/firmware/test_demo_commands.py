@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 
 from firmware.appliance import Appliance
 from firmware.demo import demo_record
 from referee.check import judge
+from referee.table.events import TableEvent
 from referee.table.simulate import Options, simulate
 
 RECORD = demo_record()
@@ -26,7 +26,7 @@ SEATS = {p.name: p.seat for p in RECORD.setup.players}
 
 
 def play(
-    when: Callable[[dict[str, Any]], bool], commands: Callable[[Appliance], None]
+    when: Callable[[TableEvent], bool], commands: Callable[[Appliance], None]
 ) -> Appliance:
     """The demo's stream through a fresh appliance; ``commands`` once, after the first
     event ``when`` picks."""
@@ -41,11 +41,11 @@ def play(
     return appliance
 
 
-def nth(kind: str, n: int) -> Callable[[dict[str, Any]], bool]:
+def nth(kind: str, n: int) -> Callable[[TableEvent], bool]:
     seen = [0]
 
-    def pick(event: dict[str, Any]) -> bool:
-        if event["kind"] != kind:
+    def pick(event: TableEvent) -> bool:
+        if event.kind != kind:
             return False
         seen[0] += 1
         return seen[0] == n
@@ -108,11 +108,11 @@ def _doubt_after_two_undos(n: int) -> Appliance:
     start = stop = None
     for i, snapshot in enumerate(snapshots):
         for event in probe.feed(snapshot):
-            if event["kind"] == "refilled":
+            if event.kind == "refilled":
                 refills += 1
                 if refills == n:
                     start = i
-            if event["kind"] == "emperor-moved" and start is not None and stop is None:
+            if event.kind == "emperor-moved" and start is not None and stop is None:
                 emperor += 1
                 if emperor == 1:
                     stop = i + 10
@@ -138,7 +138,7 @@ def _doubt_after_two_undos(n: int) -> Appliance:
 def test_two_undos_come_back_though_a_doubt_stands_meanwhile(n: int) -> None:
     appliance = _doubt_after_two_undos(n)
     ends_as_the_demo_game(appliance)
-    assert not [e for e in appliance.referee.events if e["kind"] == "illegal"]
+    assert not [e for e in appliance.referee.events if e.kind == "illegal"]
 
 
 @pytest.mark.parametrize("n", [4, 10, 22, 37])
@@ -154,4 +154,4 @@ def test_undos_that_take_back_cubes_after_the_next_player_put_his_down_come_back
 
     appliance = play(nth("cubes-placed", n), undo_thrice)
     ends_as_the_demo_game(appliance)
-    assert not [e for e in appliance.referee.events if e["kind"] == "illegal"]
+    assert not [e for e in appliance.referee.events if e.kind == "illegal"]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import Any
 
 from firmware.appliance import Appliance
 from firmware.bus import EventBus
@@ -19,6 +18,7 @@ from firmware.demo import DemoSource, demo_record
 from firmware.run import _eyes, presses_confirm
 from firmware.watch import watch
 from referee.check import judge
+from referee.table.events import TableEvent
 
 
 def test_the_demo_plays_the_whole_game_to_its_winner() -> None:
@@ -29,10 +29,10 @@ def test_the_demo_plays_the_whole_game_to_its_winner() -> None:
     eyes = _eyes(load_config(None, {}))
     bus = EventBus()
     appliance = Appliance(record.setup.players, bus=bus, camera="demo", eyes=eyes)
-    events: list[dict[str, Any]] = []
+    events: list[TableEvent] = []
     publish = bus.publish
 
-    def keep(event: dict[str, Any]) -> None:
+    def keep(event: TableEvent) -> None:
         events.append(event)
         publish(event)
 
@@ -44,8 +44,8 @@ def test_the_demo_plays_the_whole_game_to_its_winner() -> None:
     watch(presses_confirm(opened, appliance), eyes, appliance, threading.Event(),
           status="demo", once=True)  # fmt: skip
     game, bundled = appliance.referee.game, judge(record).game
-    illegal = [e["message"] for e in events if e["kind"] == "illegal"]
+    illegal = [e.message for e in events if e.kind == "illegal"]
     assert illegal == [], illegal
     assert game is not None and bundled is not None and game.is_over
     assert game.describe_result() == bundled.describe_result()
-    assert any(e["kind"] == "game-over" for e in events)
+    assert any(e.kind == "game-over" for e in events)

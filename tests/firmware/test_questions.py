@@ -108,7 +108,7 @@ def test_a_fourth_cube_after_a_hand_beeps(rig: Any) -> None:
         table.cube("south", "red", t)
     assert not beeped(factory)
     events = table.cube("south", "green", 5)
-    assert [e["kind"] for e in events] == ["illegal"] and events[0]["code"] == "cube-count"
+    assert [e.kind for e in events] == ["illegal"] and events[0].code == "cube-count"
     wait_for(lambda: beeped(factory))
     assert factory.pin(PINS.led_red).state and not factory.pin(PINS.led_green).state
 
@@ -118,7 +118,7 @@ def test_a_doubtful_reading_asks_quietly_and_confirm_answers_yes(rig: Any) -> No
     table.doubts = {"territory:7": 0.3}
     table.mat.territories[6][COLOURS.index("yellow")] += 1  # a phantom on busy tile art
     events = table.show()
-    assert [e["kind"] for e in events] == ["question"]
+    assert [e.kind for e in events] == ["question"]
     question = appliance.state()["table"]["question"]
     assert question["zone"] == "territory:7" and question["counts"] == {"green": 1, "yellow": 1}
     assert question["message"] == "1 green, 1 yellow on territory 7?"
@@ -149,14 +149,14 @@ def test_majorities_answers_no_and_the_game_goes_on(rig: Any) -> None:
     for t in (2, 3):
         table.cube("south", "red", t)
     events = table.cube("south", "red", 4)
-    assert events[0]["kind"] == "cubes-played"
+    assert events[0].kind == "cubes-played"
     game = appliance.referee.game
     assert game is not None and game.territory(7).describe() == "1 green"
     assert not beeped(factory)
     assert factory.pin(PINS.led_green).state and not factory.pin(PINS.led_red).state
     # with no question standing, Majorities pages again
     appliance.press("majorities")
-    assert [e for _, e in appliance.bus.since(0)][-1]["kind"] == "button"
+    assert [e for _, e in appliance.bus.since(0)][-1].kind == "button"
 
 
 def test_the_voice_says_the_question_once(rig: Any) -> None:

@@ -156,7 +156,7 @@ def test_the_appliance_output_protocol_update_with_events() -> None:
     voice.update({}, [pressed, over])
     wait_for(lambda: len(runner.calls) == 1)
     voice.close()
-    assert runner.calls[0][-1] == render(over.to_json())
+    assert runner.calls[0][-1] == render(over)
 
 
 def test_voice_from_the_settings() -> None:

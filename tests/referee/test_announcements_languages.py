@@ -1,7 +1,9 @@
 """Every announcement in every language: one example of each event kind (and of each
 free-text message of the table referee, by its msgid) is rendered in en, de, it, hu and
-fi by `referee.announcements.render`; each is a whole sentence, and no English word is
-left in the four other languages (an allow-list names the words that are the same)."""
+fi by `referee.announcements.render_json` (their JSON form, as the log and the page's
+stream carry them; `render` says a typed event through it); each is a whole sentence,
+and no English word is left in the four other languages (an allow-list names the words
+that are the same)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import pytest
 from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
 
-from referee.announcements import ENGLISH, render, said, translated
+from referee.announcements import ENGLISH, render_json, said, translated
 from web.i18n import LANGUAGES, translations
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -283,7 +285,7 @@ def _english_vocabulary() -> set[str]:
         if message.context == "illegal":
             words |= _words(str(english.pgettext("illegal", message.id)))
     for event in ALL.values():
-        words |= _words(render(event, ENGLISH) or "")
+        words |= _words(render_json(event, ENGLISH) or "")
     return {w for w in words if len(w) > 1} - SAME
 
 
@@ -294,13 +296,13 @@ ENGLISH_WORDS = _english_vocabulary()
 @pytest.mark.parametrize("name", sorted(ALL))
 def test_every_event_is_a_whole_sentence_in_every_language(name: str, lang: str) -> None:
     event = ALL[name]
-    text = render(event, translations(lang))
+    text = render_json(event, translations(lang))
     assert text, (name, lang)
     assert "%(" not in text and text != event["kind"], (name, lang, text)
     assert text[:1] == text[:1].upper() or text[:1].isdigit() or name.startswith("said"), text
     if lang == "en":
         return
-    english = render(event, translations("en"))
+    english = render_json(event, translations("en"))
     assert text != english, (name, lang, text)
     left = _words(text) & ENGLISH_WORDS
     assert not left, f"{lang} {name}: English words {sorted(left)} in {text!r}"
@@ -310,7 +312,7 @@ def test_english_is_the_referees_own_words() -> None:
     """In English the table's events keep their ``message`` and a free-text message reads
     exactly as before it had fields (`said` keeps the English sentence)."""
     for name, event in ALL.items():
-        text = render(event, translations("en")) or ""
+        text = render_json(event, translations("en")) or ""
         if event.get("say") and event["kind"] == "question":
             assert text == event["message"][:1].upper() + event["message"][1:], name
         elif event.get("say"):

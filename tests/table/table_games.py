@@ -16,6 +16,7 @@ from referee.pieces import COLOURS
 from referee.record import Record
 from referee.selfplay import greedy_player, play_game, random_player, table_players
 from referee.setup import Player, Setup
+from referee.table.events import TableEvent
 from referee.table.referee import TableReferee
 from referee.table.simulate import Options, Stream, simulate
 from referee.table.snapshot import parse_snapshot
@@ -61,9 +62,9 @@ def fewest_steps(record: Record) -> Record:
 
 def referee_run(
     players: Sequence[Player], frames: list[dict[str, Any]], cubes_per_colour: int = 40
-) -> tuple[TableReferee, list[dict[str, Any]]]:
+) -> tuple[TableReferee, list[TableEvent]]:
     referee = TableReferee(players, cubes_per_colour)
-    events: list[dict[str, Any]] = []
+    events: list[TableEvent] = []
     for frame in frames:
         events += referee.feed(parse_snapshot(frame))
     return referee, events
@@ -80,12 +81,14 @@ def rules_events(record: Record) -> list[dict[str, Any]]:
     return [e.to_json() for e in verdict.events if e.kind in RECORD_KINDS]
 
 
-def announced(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The referee's record-kind events without the table's extras (time, words)."""
+def announced(events: list[TableEvent]) -> list[dict[str, Any]]:
+    """The referee's record-kind events as JSON without the table's extras (time, words):
+    what the record's events are written as."""
     keep = []
     for event in events:
-        if event["kind"] in RECORD_KINDS:
-            keep.append({k: v for k, v in event.items() if k not in ("t", "message")})
+        if event.kind in RECORD_KINDS:
+            data = event.to_json()
+            keep.append({k: v for k, v in data.items() if k not in ("t", "message")})
     return keep
 
 
@@ -107,7 +110,7 @@ class Script:
             self.mat.discs[p.seat or ""] = set(range(1, 6))
         self.referee = TableReferee(self.players)
         self.frames = 0
-        self.events: list[dict[str, Any]] = []
+        self.events: list[TableEvent] = []
 
     def lay_out(
         self, reserves: dict[str, str], territories: Sequence[str] = PLAIN, emperor: int = 1
@@ -120,8 +123,8 @@ class Script:
                 self.mat.reserves[seat][COLOURS.index(c)] += 1  # type: ignore[arg-type]
         self.show()
 
-    def show(self, frames: int = 5, occluded: bool = False) -> list[dict[str, Any]]:
-        new: list[dict[str, Any]] = []
+    def show(self, frames: int = 5, occluded: bool = False) -> list[TableEvent]:
+        new: list[TableEvent] = []
         for _ in range(frames):
             snap = {
                 "format": "carolus-snapshot/1",
@@ -135,15 +138,15 @@ class Script:
         self.events += new
         return new
 
-    def kinds(self, events: list[dict[str, Any]]) -> list[str]:
-        return [e["kind"] for e in events]
+    def kinds(self, events: list[TableEvent]) -> list[str]:
+        return [e.kind for e in events]
 
     # one piece at a time
-    def disc(self, seat: str, number: int) -> list[dict[str, Any]]:
+    def disc(self, seat: str, number: int) -> list[TableEvent]:
         self.mat.discs[seat].discard(number)
         return self.show()
 
-    def cube(self, seat: str, colour: str, to: str | int) -> list[dict[str, Any]]:
+    def cube(self, seat: str, colour: str, to: str | int) -> list[TableEvent]:
         i = COLOURS.index(colour)  # type: ignore[arg-type]
         self.mat.reserves[seat][i] -= 1
         if isinstance(to, int):
@@ -152,20 +155,20 @@ class Script:
             self.mat.courts[to][i] += 1
         return self.show()
 
-    def refill(self, seat: str, colour: str) -> list[dict[str, Any]]:
+    def refill(self, seat: str, colour: str) -> list[TableEvent]:
         self.mat.reserves[seat][COLOURS.index(colour)] += 1  # type: ignore[arg-type]
         return self.show()
 
-    def emperor(self, territory: int) -> list[dict[str, Any]]:
+    def emperor(self, territory: int) -> list[TableEvent]:
         self.mat.emperor = territory
         return self.show()
 
-    def castle(self, territory: int, side: str, n: int = 1) -> list[dict[str, Any]]:
+    def castle(self, territory: int, side: str, n: int = 1) -> list[TableEvent]:
         from referee.pieces import CASTLE_COLOURS
 
         self.mat.castles[territory - 1][CASTLE_COLOURS.index(side)] += n  # type: ignore[arg-type]
         return self.show()
 
-    def cylinder(self, colour: str, place: str) -> list[dict[str, Any]]:
+    def cylinder(self, colour: str, place: str) -> list[TableEvent]:
         self.mat.cylinders[COLOURS.index(colour)] = place  # type: ignore[arg-type]
         return self.show()

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from table_games import ANNA, BOB, PLAIN, Script, referee_run, source, stream_of
 
+from referee.table.events import TableEvent
 from referee.table.settle import UNTOUCHED_SECONDS, Settler
 from referee.table.simulate import Mat
 from referee.table.snapshot import DOUBTFUL, SnapshotError, parse_snapshot, table_of
@@ -78,8 +79,8 @@ def anna_to_move() -> Camera:
     return camera
 
 
-def kinds(events: list[dict[str, Any]]) -> list[str]:
-    return [e["kind"] for e in events]
+def kinds(events: list[TableEvent]) -> list[str]:
+    return [e.kind for e in events]
 
 
 def test_a_cube_that_appears_without_a_hand_is_neither_played_nor_illegal() -> None:
@@ -114,9 +115,9 @@ def test_a_phantom_with_no_hand_is_asked_about_after_a_while_and_no_keeps_the_ga
     events = camera.wait(UNTOUCHED_SECONDS + 1)
     assert kinds(events) == ["question"]
     question = events[0]
-    assert question["zone"] == "territory:7" and question["counts"] == {"green": 1, "yellow": 1}
-    assert question["message"] == "1 green, 1 yellow on territory 7?"
-    assert question["code"] == "not-in-reserve" and question["why"] == "untouched"
+    assert question.zone == "territory:7" and question.counts == {"green": 1, "yellow": 1}
+    assert question.message == "1 green, 1 yellow on territory 7?"
+    assert question.code == "not-in-reserve" and question.why == "untouched"
     assert camera.wait(3) == []  # asked once
     assert camera.referee.illegal is None and camera.referee.status()["question"] == question
     answered = camera.referee.answer(False)
@@ -138,7 +139,7 @@ def test_yes_to_a_question_about_an_untouched_move_plays_it() -> None:
     camera.hand = False  # the vision missed the hand of her third cube
     camera.cube("south", "red", 2)
     events = camera.wait(UNTOUCHED_SECONDS + 1)
-    assert kinds(events) == ["question"] and events[0]["code"] is None
+    assert kinds(events) == ["question"] and events[0].code is None
     answered = camera.referee.confirm()  # Confirm while a question stands: yes
     assert kinds(answered)[:3] == ["answered", "resolved", "cubes-played"]
 
@@ -148,13 +149,13 @@ def test_a_real_illegal_act_after_a_hand_still_raises_illegal() -> None:
     for _ in range(3):
         camera.cube("south", "red", "south")
     events = camera.cube("south", "green", 5)  # a fourth cube
-    assert kinds(events) == ["illegal"] and events[0]["code"] == "cube-count"
+    assert kinds(events) == ["illegal"] and events[0].code == "cube-count"
     camera.mat.reserves["south"][1] += 1
     camera.mat.territories[4][1] -= 1
     assert kinds(camera.show()) == ["resolved"]
     camera = anna_to_move()
     events = camera.cube("south", "blue", "north")  # into Bob's court
-    assert kinds(events) == ["illegal"] and events[0]["code"] == "wrong-court"
+    assert kinds(events) == ["illegal"] and events[0].code == "wrong-court"
 
 
 def test_a_doubtful_reading_is_a_question_and_yes_makes_it_illegal() -> None:
@@ -163,12 +164,12 @@ def test_a_doubtful_reading_is_a_question_and_yes_makes_it_illegal() -> None:
     camera.phantom(7, "yellow")  # with a hand (someone touched the tile)
     events = camera.show()
     assert kinds(events) == ["question"]
-    assert events[0]["zone"] == "territory:7" and events[0]["why"] == "doubtful"
-    assert events[0]["code"] == "not-in-reserve"
+    assert events[0].zone == "territory:7" and events[0].why == "doubtful"
+    assert events[0].code == "not-in-reserve"
     assert camera.referee.illegal is None
     answered = camera.referee.answer(True)
     assert kinds(answered) == ["answered", "illegal"]
-    assert answered[1]["code"] == "not-in-reserve"
+    assert answered[1].code == "not-in-reserve"
 
 
 def test_a_doubtful_reading_answered_no_is_corrected_until_it_reads_differently() -> None:
@@ -182,8 +183,8 @@ def test_a_doubtful_reading_answered_no_is_corrected_until_it_reads_differently(
     assert camera.show() == []  # the same reading: still corrected
     camera.phantom(7, "yellow")  # now the camera reads 2 yellow there: a new reading
     events = camera.show()  # the correction would hide it: asked again, not buzzed
-    assert kinds(events) == ["question"] and events[0]["why"] == "corrected"
-    assert events[0]["message"] == "1 green, 2 yellow on territory 7?"
+    assert kinds(events) == ["question"] and events[0].why == "corrected"
+    assert events[0].message == "1 green, 2 yellow on territory 7?"
     answered = camera.referee.answer(True)
     assert kinds(answered) == ["answered", "illegal"]
 
@@ -197,7 +198,7 @@ def test_a_tile_flickering_between_two_denied_readings_is_not_asked_about_again(
     camera.mat.territories[6][2] -= 1
     camera.phantom(7, "pink")  # ... now a pink one, from one frame to the next
     events = camera.show()
-    assert kinds(events) == ["question"] and events[0]["counts"] == {"green": 1, "pink": 1}
+    assert kinds(events) == ["question"] and events[0].counts == {"green": 1, "pink": 1}
     camera.referee.answer(False)
     asked = 0
     for _ in range(4):  # the camera goes on flickering between the two it was told of
@@ -226,8 +227,8 @@ def test_no_about_a_tiles_cubes_keeps_the_castle_just_built_there() -> None:
     camera.doubts = {"territory:2": 0.3}
     camera.phantom(2, "yellow")  # the castle goes down, and the camera sees a yellow too
     events = camera.castle(2, "white")
-    assert kinds(events) == ["question"] and events[0]["part"] == "territory"
-    assert events[0]["message"] == "1 red, 1 green, 1 yellow on territory 2?"
+    assert kinds(events) == ["question"] and events[0].part == "territory"
+    assert events[0].message == "1 red, 1 green, 1 yellow on territory 2?"
     answered = camera.referee.answer(False)  # no yellow: the castle was not asked about
     assert "castles-placed" in kinds(answered)
     camera.doubts = {}
@@ -278,7 +279,7 @@ def test_a_castle_people_said_stands_is_not_missing_when_the_camera_loses_it_aga
     for colour in ("blue", "blue", "yellow"):
         camera.refill("south", colour)
     events = camera.cube("north", "blue", "north")  # Bob begins
-    assert kinds(events) == ["illegal"] and events[0]["code"] == "castle-missing"
+    assert kinds(events) == ["illegal"] and events[0].code == "castle-missing"
     assert "resolved" in kinds(camera.referee.correct("castles 2", {"white": 1}))
     since = len(camera.events)
     camera.castle(2, "white")  # the camera sees it for a moment ...
@@ -297,7 +298,7 @@ def test_a_missed_cube_stays_when_more_are_played_on_its_tile() -> None:
     camera.doubts = {"territory:4": 0.3}
     camera.mat.territories[3][3] -= 1  # the camera loses the blue cube on territory 4
     events = camera.show()
-    assert kinds(events) == ["question"] and events[0]["code"] == "cube-moved"
+    assert kinds(events) == ["question"] and events[0].code == "cube-moved"
     camera.referee.answer(False)  # it is there
     camera.doubts = {}
     camera.cube("south", "red", "south")
@@ -314,7 +315,7 @@ def test_a_doubtful_zone_not_involved_does_not_soften_an_illegal_act() -> None:
     for _ in range(3):
         camera.cube("south", "red", "south")
     events = camera.cube("south", "green", 5)
-    assert kinds(events) == ["illegal"] and events[0]["code"] == "cube-count"
+    assert kinds(events) == ["illegal"] and events[0].code == "cube-count"
 
 
 def test_a_phantom_at_set_up_is_a_question_and_no_takes_the_extra_colour_away() -> None:
@@ -323,7 +324,7 @@ def test_a_phantom_at_set_up_is_a_question_and_no_takes_the_extra_colour_away() 
     camera.phantom(7, "yellow")
     camera.lay_out(RESERVES)  # territory 7: its green and a phantom yellow
     events = camera.disc("south", 2)
-    assert kinds(events) == ["question"] and events[0]["code"] == "bad-setup"
+    assert kinds(events) == ["question"] and events[0].code == "bad-setup"
     answered = camera.referee.answer(False)
     assert kinds(answered)[:4] == ["answered", "resolved", "setup", "disc-chosen"]
     game = camera.referee.game
@@ -345,8 +346,8 @@ def test_a_tile_read_empty_at_set_up_answered_no_gets_the_cube_the_rules_leave()
     camera = Camera()
     missed_at_set_up(camera, 7)  # 14 cubes: green is the colour with 2
     events = camera.disc("south", 2)
-    assert kinds(events) == ["question"] and events[0]["code"] == "bad-setup"
-    assert events[0]["message"] == "No cubes on territory 7?"
+    assert kinds(events) == ["question"] and events[0].code == "bad-setup"
+    assert events[0].message == "No cubes on territory 7?"
     answered = camera.referee.answer(False)
     assert kinds(answered)[:4] == ["answered", "resolved", "setup", "disc-chosen"]
     game = camera.referee.game
@@ -358,9 +359,9 @@ def test_two_tiles_read_empty_of_one_colour_are_both_put_right_by_no() -> None:
     camera = Camera()
     missed_at_set_up(camera, 3, 8)  # both yellow: yellow is the only colour short
     events = camera.disc("south", 2)
-    assert events[0]["zone"] == "territory:3"
+    assert events[0].zone == "territory:3"
     answered = camera.referee.answer(False)
-    assert kinds(answered)[-1] == "question" and answered[-1]["zone"] == "territory:8"
+    assert kinds(answered)[-1] == "question" and answered[-1].zone == "territory:8"
     answered = camera.referee.answer(False)
     assert "setup" in kinds(answered)
     game = camera.referee.game
@@ -374,7 +375,7 @@ def test_no_about_an_empty_tile_the_rules_leave_open_is_refused_and_a_correction
     with pytest.raises(ValueError, match="correct it by hand"):
         camera.referee.answer(False)
     events = camera.referee.correct("territory 7", {"green": 1})
-    assert kinds(events) == ["corrected", "question"] and events[1]["zone"] == "territory:8"
+    assert kinds(events) == ["corrected", "question"] and events[1].zone == "territory:8"
     answered = camera.referee.answer(False)  # now only yellow is short
     game = camera.referee.game
     assert "setup" in kinds(answered) and game is not None and game.setup.territories == PLAIN
@@ -385,8 +386,8 @@ def test_a_set_up_that_looks_right_but_was_read_with_doubt_is_asked_about_first(
     camera.doubts = {"territory:4": 0.2}
     camera.lay_out(RESERVES)
     events = camera.disc("south", 2)
-    assert kinds(events) == ["question"] and events[0]["zone"] == "territory:4"
-    assert events[0]["why"] == "setup" and events[0]["message"] == "1 blue on territory 4?"
+    assert kinds(events) == ["question"] and events[0].zone == "territory:4"
+    assert events[0].why == "setup" and events[0].message == "1 blue on territory 4?"
     assert camera.referee.game is None
     answered = camera.referee.answer(True)
     assert kinds(answered)[:4] == ["answered", "resolved", "setup", "disc-chosen"]
@@ -400,8 +401,8 @@ def test_the_emperor_moved_while_a_cube_lies_unseen_asks_about_the_doubtful_tile
     camera.doubts = {"territory:4": 0.3, "territory:9": 0.45}
     camera.show()
     events = camera.emperor(2)
-    assert kinds(events) == ["question"] and events[0]["code"] == "turn-order"
-    assert events[0]["zone"] == "territory:4"  # the least sure tile first
+    assert kinds(events) == ["question"] and events[0].code == "turn-order"
+    assert events[0].zone == "territory:4"  # the least sure tile first
     answered = camera.referee.answer(False)  # the missing green is there
     assert "cubes-played" in kinds(answered) and "emperor-moved" in kinds(answered)
     game = camera.referee.game
@@ -416,13 +417,13 @@ def test_an_alarm_the_players_play_on_over_becomes_a_question_about_its_least_su
     camera.doubts = {"territory:4": 0.7, "territory:9": 0.9}  # a little doubt: no question
     camera.show()
     events = camera.emperor(2)
-    assert kinds(events) == ["illegal"] and events[0]["code"] == "turn-order"
+    assert kinds(events) == ["illegal"] and events[0].code == "turn-order"
     camera.wait(UNTOUCHED_SECONDS)
     assert kinds(camera.cylinder("red", "south")) == []  # the alarm stands, not 8 s yet
     camera.wait(UNTOUCHED_SECONDS)
     events = camera.cylinder("red", "pool")  # play goes on over the alarm
-    assert kinds(events) == ["question"] and events[0]["why"] == "standing"
-    assert events[0]["zone"] == "territory:4"
+    assert kinds(events) == ["question"] and events[0].why == "standing"
+    assert events[0].zone == "territory:4"
     answered = camera.referee.answer(False)
     assert "cubes-played" in kinds(answered) and "emperor-moved" in kinds(answered)
 
@@ -434,8 +435,8 @@ def test_the_emperor_unseen_when_due_to_move_is_asked_about_and_a_correction_mov
     camera.mat.emperor = None  # he moved; the camera lost him on busy art
     camera.show()
     events = camera.refill("south", "blue")  # the refill begins: he must have moved
-    assert kinds(events) == ["question"] and events[0]["zone"] == "emperor"
-    assert events[0]["message"] == "No emperor on the ring?"
+    assert kinds(events) == ["question"] and events[0].zone == "emperor"
+    assert events[0].message == "No emperor on the ring?"
     with pytest.raises(ValueError, match="correct it by hand"):
         camera.referee.answer(False)  # where to, only people can say
     events = camera.referee.correct("emperor", 2)
@@ -449,8 +450,8 @@ def test_a_tile_whose_cubes_people_corrected_still_has_its_castle_doubted() -> N
     camera.show()
     camera.referee.answer(False)  # no yellow there: the tile's cubes are corrected
     events = camera.castle(7, "grey")  # a castle the vision doubts as much
-    assert kinds(events) == ["question"] and events[0]["code"] == "castle-unearned"
-    assert events[0]["message"] == "A grey castle on territory 7?"
+    assert kinds(events) == ["question"] and events[0].code == "castle-unearned"
+    assert events[0].message == "A grey castle on territory 7?"
 
 
 def test_a_doubtful_set_up_nobody_answers_is_taken_as_read_after_a_while_unconfirmed() -> None:
@@ -461,8 +462,8 @@ def test_a_doubtful_set_up_nobody_answers_is_taken_as_read_after_a_while_unconfi
     assert camera.wait(10) == []  # nobody answers: the game waits a while
     events = camera.disc("north", 3)
     assert kinds(events)[:3] == ["resolved", "setup", "disc-chosen"]
-    assert events[1]["unconfirmed"] == ["territory:4"]
-    assert events[1]["message"].endswith("Not confirmed: nobody answered about territory 4.")
+    assert events[1].unconfirmed == ("territory:4",)
+    assert events[1].message.endswith("Not confirmed: nobody answered about territory 4.")
 
 
 def test_no_question_to_answer_is_refused() -> None:

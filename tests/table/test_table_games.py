@@ -32,8 +32,8 @@ def test_record_and_announcements_match_the_source_game(
     assert written is not None
     assert written.to_json() == record.to_json()
     assert announced(events) == rules_events(record)
-    assert not [e for e in events if e["kind"] == "illegal"]
-    assert all(isinstance(e["t"], float) for e in events)
+    assert not [e for e in events if e.kind == "illegal"]
+    assert all(isinstance(e.t, float) for e in events)
 
 
 def test_the_games_cover_both_ends_and_returns() -> None:

@@ -6,9 +6,9 @@ illegal act after that buzzes as any other."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from table_games import Script
+
+from referee.table.events import Illegal, TableEvent
 
 RESERVES = {
     "south": "red red red green green blue pink",
@@ -26,11 +26,11 @@ def anna_to_move() -> Script:
     return script
 
 
-def alarms(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [e for e in events if e["kind"] == "illegal"]
+def alarms(events: list[TableEvent]) -> list[Illegal]:
+    return [e for e in events if isinstance(e, Illegal)]
 
 
-def missed_green_played_on(script: Script) -> list[dict[str, Any]]:
+def missed_green_played_on(script: Script) -> list[TableEvent]:
     """Anna plays two reds and a green the camera misses on territory 4, then the
     players play on: the emperor, the red cylinder, Anna's refill, two of Bob's cubes."""
     script.cube("south", "red", "south")
@@ -51,7 +51,7 @@ def test_an_alarm_the_players_play_on_over_buzzes_once() -> None:
     script = anna_to_move()
     events = missed_green_played_on(script)
     raised = alarms(events)
-    assert [e["code"] for e in raised] == ["turn-order"]
+    assert [e.code for e in raised] == ["turn-order"]
     assert "resolved" not in script.kinds(events)
     standing = script.referee.illegal
     assert standing is not None  # the display still shows what is wrong now
@@ -90,9 +90,9 @@ def test_undo_puts_a_held_alarm_right_and_the_next_alarm_buzzes() -> None:
     for _ in range(3):
         script.cube("south", "red", "south")
     events = script.cube("south", "green", 5)  # a fourth cube
-    assert [e["code"] for e in alarms(events)] == ["cube-count"]
+    assert [e.code for e in alarms(events)] == ["cube-count"]
     assert alarms(script.cube("south", "green", 6)) == []  # a fifth: the alarm stands
     undone = script.referee.undo()  # takes back Anna's three cubes, the alarm with them
     assert script.kinds(undone) == ["undone", "resolved"]
     events = script.cube("south", "blue", 7)  # the table changes, still too many cubes
-    assert [e["code"] for e in alarms(events)] == ["cube-count"]
+    assert [e.code for e in alarms(events)] == ["cube-count"]

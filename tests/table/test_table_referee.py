@@ -33,11 +33,12 @@ def test_setup_is_the_last_settled_table_before_the_first_disc_leaves() -> None:
     assert script.events == []
     events = script.disc("north", 5)
     assert script.kinds(events) == ["setup", "disc-chosen"]
-    setup = events[0]
+    setup = events[0].to_json()  # the set-up as the log keeps it
     assert setup["territories"] == list(("red", "green", "yellow", "blue", "pink") * 3)
     assert setup["emperor"] == 4
     assert setup["reserves"]["Bob"] == ["green", "yellow", "yellow", "blue", "blue", "pink", "pink"]
-    assert events[1]["player"] == "Bob" and events[1]["number"] == 5  # Bob chose first
+    chosen = events[1].to_json()
+    assert chosen["player"] == "Bob" and chosen["number"] == 5  # Bob chose first
 
 
 def test_a_bad_setup_is_flagged_when_play_begins_and_resolved_when_put_right() -> None:
@@ -47,17 +48,17 @@ def test_a_bad_setup_is_flagged_when_play_begins_and_resolved_when_put_right() -
     script.show()
     events = script.disc("south", 1)
     # two cubes on a tile may be the camera's mistake: asked first, an alarm once confirmed
-    assert script.kinds(events) == ["question"] and events[0]["code"] == "bad-setup"
-    assert events[0]["message"] == "2 red on territory 7?"
+    assert script.kinds(events) == ["question"] and events[0].code == "bad-setup"
+    assert events[0].message == "2 red on territory 7?"
     events = script.referee.answer(True)
     assert script.kinds(events) == ["answered", "illegal"]
-    assert events[1]["code"] == "bad-setup" and "territory 7" in events[1]["message"]
+    assert events[1].code == "bad-setup" and "territory 7" in events[1].message
     script.mat.territories[6] = [1, 0, 0, 0, 0]  # 4 red, 2 green: still wrong
     events = script.show()
     # half put right: the display says what is wrong now, the buzzer does not sound again
     assert script.kinds(events) == []
     standing = script.referee.illegal
-    assert standing is not None and "red has 4" in standing["message"]
+    assert standing is not None and "red has 4" in standing.message
     script.mat.territories[6] = [0, 1, 0, 0, 0]
     events = script.show()
     assert script.kinds(events) == ["resolved", "setup", "disc-chosen"]
@@ -66,27 +67,30 @@ def test_a_bad_setup_is_flagged_when_play_begins_and_resolved_when_put_right() -
 def test_a_turn_is_announced_piece_by_piece() -> None:
     script = Script()
     opening(script)
-    assert script.events[-1]["kind"] == "turn-started" and script.events[-1]["player"] == "Anna"
+    last = script.events[-1].to_json()
+    assert last["kind"] == "turn-started" and last["player"] == "Anna"
     first = script.cube("south", "red", "south")
-    assert script.kinds(first) == ["cubes-placed"] and first[0]["count"] == 1
+    assert script.kinds(first) == ["cubes-placed"] and first[0].count == 1
     second = script.cube("south", "red", 2)
-    assert second[0]["count"] == 2 and second[0]["territories"] == {"2": ["red"]}
+    assert second[0].count == 2 and second[0].to_json()["territories"] == {"2": ["red"]}
     third = script.cube("south", "red", "south")
     assert script.kinds(third) == ["cubes-played", "control-gained", "cylinder-pending"]
-    assert third[1]["colour"] == "red" and third[1]["player"] == "Anna"
-    assert "red cylinder to Anna's court" in third[2]["message"]
+    gained = third[1].to_json()
+    assert gained["colour"] == "red" and gained["player"] == "Anna"
+    assert "red cylinder to Anna's court" in third[2].message
 
     moved = script.emperor(2)
     assert script.kinds(moved) == ["emperor-moved", "castle-built", "castle-pending"]
-    assert moved[1]["territories"] == [2] and moved[1]["side"] == "white"
-    assert moved[2]["message"] == "Build a white castle on territory 2."
+    built = moved[1].to_json()
+    assert built["territories"] == [2] and built["side"] == "white"
+    assert moved[2].message == "Build a white castle on territory 2."
     assert script.kinds(script.castle(2, "white")) == ["castles-placed"]
     assert script.kinds(script.cylinder("red", "south")) == ["cylinder-moved"]
     script.refill("south", "blue")
     script.refill("south", "blue")
     done = script.refill("south", "yellow")
     assert script.kinds(done) == ["refilled", "turn-started"]
-    assert done[1]["player"] == "Bob"
+    assert done[1].to_json()["player"] == "Bob"
     record = script.referee.record()
     assert record is not None
     turn = record.rounds[0].turns[0]
@@ -118,7 +122,7 @@ def test_undo_takes_back_the_last_step_and_waits_for_the_table_to_change() -> No
     game = script.referee.game
     assert game is not None and game.step.value == "emperor"
     events = script.referee.undo()
-    assert script.kinds(events) == ["undone"] and "Anna played 3 red" in events[0]["message"]
+    assert script.kinds(events) == ["undone"] and "Anna played 3 red" in events[0].message
     assert game.step.value == "cubes"
     assert script.show() == []  # the same table: ignored
     # Anna takes the cube off territory 2 and plays it to her court instead
@@ -126,7 +130,8 @@ def test_undo_takes_back_the_last_step_and_waits_for_the_table_to_change() -> No
     script.mat.reserves["south"][0] += 1
     assert script.kinds(script.show()) == ["cubes-placed"]
     events = script.cube("south", "red", "south")
-    assert events[0]["kind"] == "cubes-played" and events[0]["court"] == ["red", "red", "red"]
+    played = events[0].to_json()
+    assert played["kind"] == "cubes-played" and played["court"] == ["red", "red", "red"]
     assert script.kinds(script.referee.undo()) == ["undone"]
     assert script.kinds(script.referee.undo()) == ["undone"]  # Bob's disc
     assert script.kinds(script.referee.undo()) == ["undone"]  # Anna's disc
@@ -148,8 +153,8 @@ def test_confirm_accepts_a_castle_the_camera_cannot_see() -> None:
         script.refill("south", colour)
     # Bob starts; the white castle on territory 2 is not seen (built out of view)
     events = script.cube("north", "green", "north")
-    assert script.kinds(events) == ["illegal"] and events[0]["code"] == "castle-missing"
-    assert events[0]["player"] == "Anna"
+    assert script.kinds(events) == ["illegal"] and events[0].code == "castle-missing"
+    assert events[0].player == "Anna"
     events = script.referee.confirm()
     assert script.kinds(events)[:2] == ["confirmed", "resolved"]
     assert script.kinds(events)[2:] == ["castles-placed", "cubes-placed"]
@@ -166,7 +171,7 @@ def test_a_correction_overrides_the_camera_while_its_reading_lasts() -> None:
     assert script.kinds(script.show()) == []
     events = script.referee.correct("territory 6", {"red": 2})
     assert script.kinds(events)[0] == "corrected"
-    assert "2 red" in events[0]["message"] and "1 red" in events[0]["message"]
+    assert "2 red" in events[0].message and "1 red" in events[0].message
     assert "cubes-played" in script.kinds(events)
     record_game = script.referee.game
     assert record_game is not None and record_game.territory(6).get("red") == 2
@@ -180,10 +185,11 @@ def test_an_emperor_hopped_along_is_judged_where_he_stops() -> None:
     assert script.kinds(first) == ["emperor-moved", "castle-built", "castle-pending"]
     events = script.emperor(3)  # ... but he goes on: two steps, to territory 3
     assert script.kinds(events) == ["undone", "emperor-moved"]
-    assert events[1]["steps"] == 2 and events[1]["territory"] == 3
+    moved = events[1].to_json()
+    assert moved["steps"] == 2 and moved["territory"] == 3
     assert script.referee.pending() == ["move the red cylinder to Anna's court"]
     events = script.emperor(5)  # three steps: more than disc 2 allows
-    assert script.kinds(events) == ["undone", "illegal"] and events[1]["code"] == "emperor-steps"
+    assert script.kinds(events) == ["undone", "illegal"] and events[1].code == "emperor-steps"
     events = script.emperor(3)
     assert script.kinds(events) == ["resolved", "emperor-moved"]
 
@@ -194,7 +200,7 @@ def test_an_emperor_put_back_before_anything_else_takes_the_move_back() -> None:
     anna_plays_red(script)
     script.emperor(2)
     events = script.emperor(1)
-    assert script.kinds(events) == ["undone"] and "back" in events[0]["message"]
+    assert script.kinds(events) == ["undone"] and "back" in events[0].message
     assert script.kinds(script.emperor(3)) == ["emperor-moved"]
 
 
@@ -239,8 +245,8 @@ def test_a_disc_already_chosen_by_another_is_disc_taken() -> None:
     script.lay_out(RESERVES)
     script.disc("south", 3)
     events = script.disc("north", 3)
-    assert script.kinds(events) == ["illegal"] and events[0]["code"] == "disc-taken"
-    assert events[0]["player"] == "Bob"
+    assert script.kinds(events) == ["illegal"] and events[0].code == "disc-taken"
+    assert events[0].player == "Bob"
     script.mat.discs["north"].add(3)
     events = script.disc("north", 4)
     assert script.kinds(events) == ["resolved", "disc-chosen", "turn-started"]
@@ -253,7 +259,7 @@ def test_confirm_also_accepts_a_cylinder_the_camera_cannot_see() -> None:
     assert script.referee.pending() == ["move the red cylinder to Anna's court"]
     events = script.referee.confirm()
     assert script.kinds(events) == ["confirmed", "cylinder-moved"]
-    assert "red cylinder on Anna's court" in events[0]["message"]
+    assert "red cylinder on Anna's court" in events[0].message
     assert script.referee.pending() == []
     status = script.referee.status()
     assert (status["to_move"], status["step"], status["illegal"]) == ("Anna", "emperor", None)

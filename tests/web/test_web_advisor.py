@@ -113,9 +113,9 @@ def test_training_is_announced_in_the_readers_language(
     from web.i18n import translations
 
     post(trusted, "/api/training", {"on": True})
-    event = next(e for _, e in hub.bus.since(0) if e.get("kind") == "training")
-    assert sentence(event, translations("en")).startswith("Training mode on")
-    assert sentence(event, translations("de")).startswith("Trainingsmodus an")
+    event = next(e for _, e in hub.bus.since(0) if e.kind == "training").to_json()  # as sent
+    assert (sentence(event, translations("en")) or "").startswith("Training mode on")
+    assert (sentence(event, translations("de")) or "").startswith("Trainingsmodus an")
 
 
 def test_a_new_game_starts_with_training_off(trusted: FlaskClient, hub: PreviewHub) -> None:

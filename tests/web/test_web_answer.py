@@ -141,8 +141,9 @@ def test_a_hub_that_asks_nothing_says_so(trusted: FlaskClient) -> None:
 
 def test_the_question_is_said_in_the_readers_language() -> None:
     appliance = asking()
-    question = appliance.referee.question
-    assert question is not None
+    standing = appliance.referee.question
+    assert standing is not None
+    question = standing.to_json()  # as the page's stream carries it
     assert sentence(question, translations("en")) == "1 green, 1 yellow on territory 7?"
     assert sentence(question, translations("de")) == "1 Grün, 1 Gelb auf Provinz 7?"
     for lang in ("it", "hu", "fi"):

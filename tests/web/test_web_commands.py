@@ -78,7 +78,7 @@ def test_a_correction_changes_the_territory(trusted: FlaskClient, hub: PreviewHu
     check("/api/correction", "post", 200, answer.get_json())
     assert answer.get_json()["territories"]["3"]["cubes"] == COUNTS
     assert hub.state()["territories"]["3"]["cubes"] == COUNTS
-    kinds = [e["kind"] for _, e in hub.bus.since(0)]
+    kinds = [e.kind for _, e in hub.bus.since(0)]
     assert kinds[-2:] == ["corrected", "state"]
 
 

@@ -14,7 +14,7 @@ from test_web_advisor import english_words
 
 from conftest import needs_chromium
 from referee.events import CastleBuilt
-from referee.table.events import Stamped
+from referee.table.events import Stamped, TableEvent
 from web.preview import PreviewHub
 from web.server import WebServer, serve
 
@@ -34,11 +34,13 @@ def table() -> Iterator[tuple[PreviewHub, WebServer]]:
     server.stop()
 
 
-def said_in_english(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def said_in_english(events: list[TableEvent]) -> list[dict[str, Any]]:
+    """The events as the page's stream sends them: their JSON and the English sentence."""
     from web.announce import sentence
     from web.i18n import translations
 
-    return [{**e, "text": sentence(e, translations("en"))} for e in events]
+    sent = [e.to_json() for e in events]
+    return [{**e, "text": sentence(e, translations("en"))} for e in sent]
 
 
 def _castles(hub: PreviewHub) -> int:

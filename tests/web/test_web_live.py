@@ -61,7 +61,7 @@ def test_every_event_follows_with_its_bus_id(client: FlaskClient, hub: PreviewHu
     assert json.loads(messages[-1]["data"])["state"]["choosers"] == ["Anna"]
     for m in messages[1:]:
         data = json.loads(m["data"])
-        assert data["kind"] == published[bus_id(m)]["kind"]
+        assert data["kind"] == published[bus_id(m)].kind
         if data["kind"] == "state":
             assert "state" not in data or data["state"]["round"] == 2
         else:
@@ -77,7 +77,7 @@ def test_reconnect_with_last_event_id_misses_nothing(client: FlaskClient, hub: P
     messages = _read(client, 1 + len(missed), **{"Last-Event-ID": f"{epoch}.{seen}"})
     assert [bus_id(m) for m in messages[1:]] == [i for i, _ in missed]
     kinds = [json.loads(m["data"])["kind"] for m in messages[1:]]
-    assert kinds == [e["kind"] for _, e in missed]
+    assert kinds == [e.kind for _, e in missed]
     # sent in one burst: only the newest state carries the table, the others their id
     bodies = ["state" in json.loads(m["data"]) for m in messages[1:] if '"state"' in m["data"]]
     assert bodies[-1] and not any(bodies[:-1])
