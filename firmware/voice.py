@@ -21,32 +21,53 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from firmware.config import Config
+from firmware.events import BareAsk, BareLearnt, BareRefused, CameraStatus, GameEnded, NewGame
 from referee.announcements import render, said
-from referee.table.events import TableEvent
+from referee.events import (
+    CastleBuilt,
+    CastleTaken,
+    ControlGained,
+    GameOver,
+    Merged,
+    Returned,
+    TurnStarted,
+)
+from referee.table.events import (
+    CastlePending,
+    CylinderPending,
+    EventClass,
+    Illegal,
+    Question,
+    Resolved,
+    TableEvent,
+    Undone,
+    is_one_of,
+)
 from web.i18n import LANGUAGES, translations
 
-#: Event kinds worth saying aloud (the rest are visible on the display and the page).
-SPOKEN = frozenset(
+#: Events worth saying aloud, by class (the rest are visible on the display and the
+#: page; `referee.table.events.is_one_of`: the rules' events inside `Stamped`).
+SPOKEN: frozenset[EventClass] = frozenset(
     {
-        "turn-started",
-        "control-gained",
-        "castle-built",
-        "castle-taken",
-        "merged",
-        "returned",
-        "game-over",
-        "illegal",
-        "question",  # the referee doubts the camera: asked once, aloud
-        "resolved",
-        "castle-pending",
-        "cylinder-pending",
-        "undone",
-        "bare-ask",  # the set-up step: lay out the tiles and court cards, then Confirm
-        "bare-refused",  # that frame cannot be the bare table, and why
-        "bare-table",  # learnt: now the pieces
-        "camera",  # the camera lost, back, stalled: the referee cannot see meanwhile
-        "new-game",  # new players seated: set up the table
-        "game-ended",  # the game stopped from the page
+        TurnStarted,
+        ControlGained,
+        CastleBuilt,
+        CastleTaken,
+        Merged,
+        Returned,
+        GameOver,
+        Illegal,
+        Question,  # the referee doubts the camera: asked once, aloud
+        Resolved,
+        CastlePending,
+        CylinderPending,
+        Undone,
+        BareAsk,  # the set-up step: lay out the tiles and court cards, then Confirm
+        BareRefused,  # that frame cannot be the bare table, and why
+        BareLearnt,  # learnt: now the pieces
+        CameraStatus,  # the camera lost, back, stalled: the referee cannot see meanwhile
+        NewGame,  # new players seated: set up the table
+        GameEnded,  # the game stopped from the page
     }
 )
 
@@ -129,7 +150,7 @@ class Voice:
 
     def on_event(self, event: TableEvent) -> None:
         """Say the event's sentence, in the table's language, if it is one worth hearing."""
-        if event.kind in SPOKEN:
+        if is_one_of(event, SPOKEN):
             self.speak(render(event, self._tr) or "")
 
     def close(self, timeout: float = 2.0) -> None:

@@ -46,29 +46,50 @@ from PIL import Image, ImageDraw
 from firmware.config import DisplayConfig
 from firmware.display import cards, screens
 from firmware.display.words import language_of
-from firmware.events import ButtonPressed
+from firmware.events import ButtonPressed, Resumed
 from firmware.hub import CommandError
 from firmware.view import MajorityView
-from referee.table.events import Illegal, Resolved, TableEvent
+from referee.events import (
+    CastleBuilt,
+    CastleTaken,
+    ControlGained,
+    CubesPlayed,
+    EmperorMoved,
+    Merged,
+    Returned,
+)
+from referee.table.events import (
+    Confirmed,
+    Corrected,
+    CubesPlaced,
+    EventClass,
+    Illegal,
+    Resolved,
+    SetupAccepted,
+    TableEvent,
+    Undone,
+    is_one_of,
+)
 from web.i18n import translations
 
-#: Events the panel announces for a few seconds (the rest are in the live view anyway).
-ANNOUNCED = frozenset(
+#: Events the panel announces for a few seconds (the rest are in the live view anyway),
+#: by class (`referee.table.events.is_one_of`: the rules' events inside `Stamped`).
+ANNOUNCED: frozenset[EventClass] = frozenset(
     {
-        "cubes-played",
-        "cubes-placed",
-        "control-gained",
-        "castle-built",
-        "castle-taken",
-        "merged",
-        "returned",
-        "emperor-moved",
-        "undone",
-        "confirmed",
-        "corrected",
-        "resolved",
-        "setup",
-        "resumed",
+        CubesPlayed,
+        CubesPlaced,
+        ControlGained,
+        CastleBuilt,
+        CastleTaken,
+        Merged,
+        Returned,
+        EmperorMoved,
+        Undone,
+        Confirmed,
+        Corrected,
+        Resolved,
+        SetupAccepted,
+        Resumed,
     }
 )
 
@@ -377,7 +398,7 @@ class Display:
             self._illegal = event
         elif isinstance(event, Resolved):
             self._illegal = None
-        if event.kind in ANNOUNCED:
+        if is_one_of(event, ANNOUNCED):
             if not self._waiting:
                 self._shown_since = None
             elif _same_cubes(self._waiting[-1], event):

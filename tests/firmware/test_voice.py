@@ -69,6 +69,27 @@ def test_events_worth_hearing_are_spoken_in_order() -> None:
     ]
 
 
+def test_the_appliance_kinds_worth_hearing_are_spoken_the_rest_shown_only() -> None:
+    """The camera lost and the game ended from the page are said aloud; a correction, a
+    set-up accepted and the cubes played are only shown (the voice picks by class: the
+    appliance's, the table's and, inside `Stamped`, the rules')."""
+    from firmware.events import CameraStatus, GameEnded
+    from referee.events import CubesPlayed
+    from referee.table.events import Corrected
+
+    runner = Runner()
+    voice = Voice(True, "en", runner=runner, which=found)
+    voice.update({}, [
+        Corrected(t=1.0, message="Corrected.", zone="territory:7"),
+        CameraStatus(t=2.0, message="Camera lost.", status="lost"),
+        Stamped(engine=CubesPlayed(1, 1, "Anna", ("red",), {}), t=3.0),
+        GameEnded(t=4.0, message="Game ended."),
+    ])  # fmt: skip
+    wait_for(lambda: len(runner.calls) == 2)
+    voice.close()
+    assert [call[-1] for call in runner.calls] == ["Camera lost.", render(GameEnded(t=4.0))]
+
+
 def test_speaking_never_blocks_and_old_lines_are_dropped_when_behind() -> None:
     runner = Runner(hold=True)
     voice = Voice(True, "en", runner=runner, which=found, backlog=2)
