@@ -8,6 +8,7 @@ import json
 import random
 import re
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -29,9 +30,11 @@ def three_players(seed: int) -> Setup:
     return Setup.random(players, random.Random(seed))
 
 
-@pytest.fixture
-def table(db: Path) -> dict[int, Game]:
-    """Five finished games on five days, one stopped early, one still running."""
+@pytest.fixture(scope="module")
+def logged(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[int, Game]]:
+    """Five finished games on five days, one stopped early, one still running: the log
+    written once for the module, and the games by id."""
+    db = tmp_path_factory.mktemp("log") / "games.sqlite3"
     games = {}
     with GameLog(db) as log:
         for day, (make, seed) in enumerate(
@@ -51,6 +54,14 @@ def table(db: Path) -> dict[int, Game]:
             log, two_players(7), seed=7, moves=9, finish=False, t0=T0 + 6 * DAY
         )
         games[game_id] = game
+    return db, games
+
+
+@pytest.fixture
+def table(logged: tuple[Path, dict[int, Game]], copy_of: Callable[[Path], Path]) -> dict[int, Game]:
+    """The log of `logged`, copied to this test's ``db``; the games by id (read only)."""
+    source, games = logged
+    copy_of(source)
     return games
 
 

@@ -12,6 +12,7 @@ import json
 import re
 import runpy
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -46,10 +47,11 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, captured.out, captured.err
 
 
-@pytest.fixture
-def small(db: Path) -> Path:
+@pytest.fixture(scope="module")
+def small_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A finished game, a running one, an imported game with a takeover and an imported
-    draw (its notes, the players' own words, left out)."""
+    draw (its notes, the players' own words, left out): written once for the module."""
+    db = tmp_path_factory.mktemp("log") / "games.sqlite3"
     with GameLog(db) as log:
         log_game(log, two_players(1), seed=1, t0=T0)  # game 1: finished
         log_game(log, two_players(7), seed=7, moves=9, finish=False, t0=T0 + 86_400)  # 2
@@ -58,6 +60,12 @@ def small(db: Path) -> Path:
         draw.pop("meta", None)
         log.import_record(draw, "draw")  # 4
     return db
+
+
+@pytest.fixture
+def small(small_log: Path, copy_of: Callable[[Path], Path]) -> Path:
+    """This test's own copy of `small_log`."""
+    return copy_of(small_log)
 
 
 ACTIONS = [
