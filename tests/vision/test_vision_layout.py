@@ -29,9 +29,14 @@ def test_default_layout_has_every_zone(layout) -> None:
 
 
 def test_zones_never_overlap(layout) -> None:
+    # Only the zones whose bounding box holds the point are asked: a point outside a
+    # simple polygon's box is never inside it, so the count is the same, ~10x sooner.
+    boxes = [(z, z.bbox()) for z in layout.zones]
     for x in range(0, 900, 4):
         for y in range(0, 900, 4):
-            assert sum(z.contains(x + 0.5, y + 0.5) for z in layout.zones) <= 1, (x, y)
+            px, py = x + 0.5, y + 0.5
+            near = [z for z, (x0, y0, x1, y1) in boxes if x0 <= px <= x1 and y0 <= py <= y1]
+            assert sum(z.contains(px, py) for z in near) <= 1, (x, y)
 
 
 def test_court_rows_are_long_enough_for_fifteen_cubes(layout) -> None:
