@@ -12,7 +12,7 @@ its sentence in every language of the page, from the one renderer (`web.announce
 """
 
 # No ``from __future__ import annotations``: `View.__optional_keys__` must see NotRequired.
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import NotRequired, TypedDict
 
 from referee.announcements import N_, Said
@@ -20,7 +20,7 @@ from referee.game import Game, Phase, Step
 from referee.pieces import COLOURS, Colour
 from referee.setup import Player
 from referee.table.events import Illegal, Question
-from referee.table.referee import TableReferee
+from referee.table.referee import Chore, TableReferee
 from web.announce import message_texts, texts
 
 #: Cubes by colour.
@@ -179,15 +179,16 @@ def game_view(
     game: Game,
     *,
     illegal: IllegalView | None = None,
-    pending: Sequence[Mapping[str, object]] = (),
+    pending: Sequence[Chore] = (),
     camera: str = "none",
     message: str = "",
     question: QuestionView | None = None,
     training: bool | None = None,
 ) -> View:
     """The view model of ``game`` and the table around it. ``illegal``: the act standing
-    now; ``question``: the referee doubts the camera and waits for the players' yes or no
-    (the table is not illegal); ``training``: said by a hub with the advisor."""
+    now; ``pending``: the chores the table owes (`TableReferee.chores`); ``question``: the
+    referee doubts the camera and waits for the players' yes or no (the table is not
+    illegal); ``training``: said by a hub with the advisor."""
     to_move = game.to_move
     reach: set[int] = set()
     if game.phase is Phase.ACTION and game.step is Step.EMPEROR and to_move is not None:
@@ -335,13 +336,14 @@ def _status(camera: str, message: str) -> StatusView:
 def _table(
     illegal: IllegalView | None,
     question: QuestionView | None,
-    pending: Sequence[Mapping[str, object]] = (),
+    pending: Sequence[Chore] = (),
 ) -> TableView:
+    owed = [chore.to_json() for chore in pending]
     return {
         "legal": illegal is None,
         "illegal": None if illegal is None else illegal.copy(),
         "question": None if question is None else question.copy(),
-        "pending": [{**p, "texts": texts(p)} for p in pending],
+        "pending": [{**chore, "texts": texts(chore)} for chore in owed],
     }
 
 

@@ -107,6 +107,63 @@ class Untouched:
     frame: int
 
 
+@dataclass(frozen=True)
+class CastleChore:
+    """Castles the rules built (or took over) that the table does not show yet: a
+    ``side`` castle on each of ``territories`` (swapped for the ``previous`` side's,
+    where it took them over)."""
+
+    territories: tuple[int, ...]
+    side: str
+    previous: str | None
+    #: what to do, in short (``build a white castle on territory 6``)
+    message: Said
+    #: the same as a sentence (``Build … 6.``), whose msgid and fields every language
+    #: says it from (`referee.announcements.render_json`)
+    sentence: Said
+
+    def to_json(self) -> dict[str, object]:
+        """The chore as the view model carries it to the page and the panel."""
+        return {
+            "kind": "castle",
+            "territories": list(self.territories),
+            "side": self.side,
+            "from": self.previous,
+            "message": self.message,
+            **_words(self.sentence),
+        }
+
+
+@dataclass(frozen=True)
+class CylinderChore:
+    """A cylinder that control moved and that still stands where it was: the
+    ``colour`` cylinder goes to the court of ``player`` (who controls it now; None:
+    nobody, it goes to the pool), at ``seat`` (``pool`` for the pool)."""
+
+    colour: str
+    player: str | None
+    seat: str
+    #: what to do, in short (``move the red cylinder to Anna's court``)
+    message: Said
+    #: the same as a sentence, with its msgid and fields (`CastleChore.sentence`)
+    sentence: Said
+
+    def to_json(self) -> dict[str, object]:
+        """The chore as the view model carries it to the page and the panel."""
+        return {
+            "kind": "cylinder",
+            "colour": self.colour,
+            "player": self.player,
+            "seat": self.seat,
+            "message": self.message,
+            **_words(self.sentence),
+        }
+
+
+#: A chore the table owes (`TableReferee.chores`).
+Chore = CastleChore | CylinderChore
+
+
 class TableReferee:
     """Referee a table from its snapshots: `feed` each frame, read the events.
 
@@ -426,40 +483,35 @@ class TableReferee:
             "reason": game.reason,
         }
 
-    def chores(self) -> list[dict[str, object]]:
-        """The chores the table still owes, as data for the screens: castles to build or
-        swap (``kind: castle``) and cylinders to move (``kind: cylinder``), each with its
-        words in ``message`` and, as a sentence in every language, its msgid and fields
-        (``say``, ``words``: `referee.announcements.render` says it)."""
+    def chores(self) -> list[Chore]:
+        """The chores the table still owes, for the screens and the page: the castles
+        to build or swap (one `CastleChore` for them all) and each cylinder to move
+        (`CylinderChore`), with their words (``to_json``: the view model's form)."""
         game = self.game
         if game is None:
             return []
-        owed: list[dict[str, object]] = []
+        owed: list[Chore] = []
         castles = self._chores.castles
         if castles:
             olds = sorted({old for old, _ in castles.values() if old is not None})
             owed.append(
-                {
-                    "kind": "castle",
-                    "territories": sorted(castles),
-                    "side": next(iter(castles.values()))[1],
-                    "from": olds[0] if olds else None,
-                    "message": self.reading.castle_words(castles),
-                    **_words(self.reading.castle_words(castles, sentence=True)),
-                }
+                CastleChore(
+                    territories=tuple(sorted(castles)),
+                    side=next(iter(castles.values()))[1],
+                    previous=olds[0] if olds else None,
+                    message=self.reading.castle_words(castles),
+                    sentence=self.reading.castle_words(castles, sentence=True),
+                )
             )
         for colour in self._chores.cylinders:
-            place = self.reading.cylinder_place(game, colour)
-            holder = game.controller(colour)  # type: ignore[arg-type]
             owed.append(
-                {
-                    "kind": "cylinder",
-                    "colour": colour,
-                    "player": holder,
-                    "seat": place,
-                    "message": self.reading.cylinder_words(game, colour),
-                    **_words(self.reading.cylinder_words(game, colour, sentence=True)),
-                }
+                CylinderChore(
+                    colour=colour,
+                    player=game.controller(colour),  # type: ignore[arg-type]
+                    seat=self.reading.cylinder_place(game, colour),
+                    message=self.reading.cylinder_words(game, colour),
+                    sentence=self.reading.cylinder_words(game, colour, sentence=True),
+                )
             )
         return owed
 

@@ -288,6 +288,11 @@ def test_pending_chores_reach_the_view_as_data() -> None:
     }
     built = [c for c in seen if {k: c.get(k) for k in castle} == castle]
     assert built, seen
+    # the page's JSON key for key, in its order (the referee's chores are typed inside)
+    keys = ["message", "say", "words", "texts"]
+    assert list(built[0]) == ["kind", "territories", "side", "from", *keys]
+    moving = next(c for c in seen if c["kind"] == "cylinder")
+    assert list(moving) == ["kind", "colour", "player", "seat", *keys]
     # its sentence in every language, from the one renderer (the page shows its own)
     assert built[0]["texts"]["en"] == "Build a white castle on territory 6."
     assert built[0]["texts"]["de"] == "Eine Burg Weiß auf Provinz 6 setzen."

@@ -23,11 +23,13 @@ from PIL import Image, ImageChops
 from firmware.display import Display, render_png
 from firmware.events import ButtonPressed
 from firmware.view import game_view, illegal_view, majorities_view, majority_view
+from referee.announcements import said
 from referee.check import check_file
 from referee.events import CastleBuilt, CubesPlayed, TurnStarted
 from referee.game import Game
 from referee.moves import ChooseDisc, PlayCubes
 from referee.table.events import CubesPlaced, Illegal, Resolved, Stamped
+from referee.table.referee import CastleChore, CylinderChore
 
 REFERENCE = Path(__file__).parent / "reference"
 UPDATE = os.environ.get("CAROLUS_UPDATE_REFERENCE") == "1"
@@ -127,27 +129,47 @@ def _cubes(display: Display) -> None:
     display.on_event(CUBES)
 
 
-def _castle(display: Display) -> None:
-    display.update(
-        game_view(club_night(), pending=[{"kind": "castle", "territories": [7], "side": "white"}])
+def castle_chore(*territories: int, side: str = "white") -> CastleChore:
+    """Castles to build, worded as `referee.table.reading` words them."""
+    words = {"side": side, "territories": list(territories)}
+    return CastleChore(
+        territories=territories,
+        side=side,
+        previous=None,
+        message=said("build a %(side)s castle on %(territories)s", **words),
+        sentence=said("Build a %(side)s castle on %(territories)s.", **words),
     )
 
 
+def cylinder_chore(colour: str, player: str, seat: str) -> CylinderChore:
+    """A cylinder to move to ``player``'s court."""
+    words = {"colour": colour, "place": player}
+    return CylinderChore(
+        colour=colour,
+        player=player,
+        seat=seat,
+        message=said("move the %(colour)s cylinder to %(place)s", **words),
+        sentence=said("Move the %(colour)s cylinder to %(place)s.", **words),
+    )
+
+
+def _castle(display: Display) -> None:
+    display.update(game_view(club_night(), pending=[castle_chore(7)]))
+
+
 def _cylinder(display: Display) -> None:
-    pending = [
-        {"kind": "cylinder", "colour": "red", "player": "Anna", "seat": "south"},
-        {"kind": "castle", "territories": [4, 5, 6], "side": "white"},
-    ]
+    pending = [cylinder_chore("red", "Anna", "south"), castle_chore(4, 5, 6)]
     display.update(game_view(emperor_step(), pending=pending))
 
 
 def _chore(display: Display) -> None:
-    """Chores as the appliance passes them today: in words only."""
-    pending = [
+    """Chores in words only, as an older appliance's view carried them."""
+    view = game_view(emperor_step())
+    view["table"]["pending"] = [
         {"kind": "chore", "message": "move the red cylinder to Anna's court"},
         {"kind": "chore", "message": "build a white castle on territory 7"},
     ]
-    display.update(game_view(emperor_step(), pending=pending))
+    display.update(view)
 
 
 def _illegal(display: Display) -> None:
