@@ -424,11 +424,19 @@ def draw_question(
     button answers what. Drawn plain, not inverted: it is no alarm. ``question`` is the
     view model's (``table.question``, JSON: the page shows the same)."""
     _bar(draw, _d(tr, "display", "Is this right?"))
-    message = str(render_json(question, tr) or question.get("zone") or "")
-    _text(draw, BODY + 1, message, bottom=HEIGHT - 9)
+    _text(draw, BODY + 1, question_text(question, tr), bottom=HEIGHT - 9)
     SMALL.draw(
         draw, (0, HEIGHT - 8), SMALL.fit(_d(tr, "display", "Confirm=yes Maj.=no"), WIDTH), fill=ON
     )
+
+
+def question_text(question: Mapping[str, Any], tr: Translator = ENGLISH) -> str:
+    """The question the panel asks, in ``tr``'s language, from the view model's
+    ``table.question``. The view keeps the question's fields but not its kind (the page
+    knows where it reads it), so it is said as a ``question`` event: from its zone and
+    counts, and in English the referee's own words."""
+    asked = {"kind": "question", **question}
+    return str(render_json(asked, tr) or question.get("zone") or "")
 
 
 def draw_majority(

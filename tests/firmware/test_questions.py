@@ -15,10 +15,12 @@ from firmware.appliance import Appliance
 from firmware.config import GpioConfig
 from firmware.controls import Controls
 from firmware.display.panel import choose, render
+from firmware.display.screens import question_text
 from firmware.voice import Voice
 from referee.pieces import COLOURS
 from referee.setup import Player
 from referee.table.simulate import Mat
+from web.i18n import translations
 
 PINS = GpioConfig(hold_seconds=0.3, beep_seconds=0.02)
 PLAYERS = [Player("Anna", "white", "south"), Player("Bob", "black", "north")]
@@ -129,6 +131,10 @@ def test_a_doubtful_reading_asks_quietly_and_confirm_answers_yes(rig: Any) -> No
     screen = choose(appliance.state())
     assert screen.name == "question"
     assert render(appliance.state(), screen).size == (128, 64)
+    # the panel asks the question itself, in the table's language, not the zone's id
+    assert question_text(screen.words or {}) == "1 green, 1 yellow on territory 7?"
+    hungarian = question_text(screen.words or {}, translations("hu"))
+    assert hungarian == "1 zöld, 1 sárga a(z) 7. tartományban?"
     press(factory, PINS.confirm)  # yes: the camera is right -> a real illegal act
     assert controls.last_reply is not None
     assert [e["kind"] for e in controls.last_reply["events"]] == ["answered", "illegal"]
