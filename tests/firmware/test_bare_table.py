@@ -1,10 +1,11 @@
 """The set-up step: the camera learns the bare table before a game, the game is read
-against it, and a game resumed after a restart reads against the one stored with it."""
+against it, and a game resumed after a restart reads against the one stored with it.
+The demo's own set-up step (Confirm pressed once by the demo, every frame after it read
+against the bare table) is checked on the whole demo game, `test_demo_game.py`."""
 
 from __future__ import annotations
 
 import random
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,12 +18,11 @@ from luma.core.device import dummy
 from firmware.appliance import Appliance
 from firmware.config import GpioConfig
 from firmware.controls import Controls
-from firmware.demo import DemoSource, demo_record, first_turns
+from firmware.demo import demo_record, first_turns
 from firmware.display import Display
 from firmware.gamelog.store import GameLog
 from firmware.hub import CommandError
-from firmware.run import presses_confirm, resume_running
-from firmware.watch import watch
+from firmware.run import resume_running
 from referee.table.simulate import Options, simulate
 from vision.layout import load_layout
 from vision.reader import Reader
@@ -154,49 +154,6 @@ def test_a_snapshot_stream_has_no_set_up_step(record: Any) -> None:
     for snapshot in snapshots(record)[:40]:
         appliance.feed(snapshot)
     assert appliance.referee.table is not None
-
-
-def test_the_demo_learns_the_bare_table_then_plays_against_it(tmp_path: Path) -> None:
-    record = first_turns(demo_record(), 1)
-    reader = Reader(LAYOUT)
-    seen: list[str] = []
-    read = reader.read
-    stop = threading.Event()
-    appliance: Appliance
-
-    def spy(frame: Any, t: float | None = None) -> Snapshot:
-        snapshot = read(frame, t)
-        if snapshot.mat:
-            assert snapshot.reader is not None
-            seen.append(snapshot.reader)
-        game = appliance.referee.game
-        if game is not None and len(game.move_stack) >= 3:
-            stop.set()  # the game is on: enough seen
-        return snapshot
-
-    reader.read = spy  # type: ignore[method-assign]
-    log = GameLog(tmp_path / "demo.db")
-    appliance = Appliance(record.setup.players, gamelog=log, eyes=reader, camera="demo")
-    pressed: list[str] = []
-    press = appliance.press
-
-    def pressing(button: str, long: bool = False) -> dict[str, Any]:
-        pressed.append(button)
-        return press(button, long)
-
-    appliance.press = pressing  # type: ignore[method-assign]
-    # A quarter of the default camera's pixels: the same set-up step, read faster.
-    opener = presses_confirm(lambda: DemoSource(record, speed=0, width=1152, height=648),
-                             appliance)
-    watch(opener, reader, appliance, stop, status="demo", once=True)
-    assert pressed == ["confirm"]  # pressed once, the way the button does
-    assert seen[0] == "absolute" and "reference" in seen
-    learnt = seen.index("reference")
-    assert set(seen[learnt:]) == {"reference"}
-    game = appliance.referee.game
-    assert game is not None and len(game.move_stack) >= 3  # the demo game is played
-    assert appliance.game_id is not None and log.bare_table(appliance.game_id) is not None
-    log.close()
 
 
 def test_a_resumed_game_reuses_its_stored_bare_table(
