@@ -34,7 +34,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from scripts.fitting import fit_command, labelled_frames  # noqa: E402
-from scripts.labelled import VARIETY, calibrated_table  # noqa: E402
+from scripts.labelled import VARIETY, calibrated_table, cubes_in_blobs  # noqa: E402
 from vision import cube_count  # noqa: E402
 from vision.cube_count import FEATURES, FITTED, CubeCount  # noqa: E402
 from vision.layout import CUBE_COLOURS, Layout, load_layout  # noqa: E402
@@ -50,7 +50,6 @@ SHADE_MARGIN = 0.97
 #: Light alone changes all but this share of pixels less than `stir` (|log ratio|).
 STIR_QUANTILE = 0.99
 COMMAND = "scripts/fit_cubes.py"
-_GROW = np.ones((5, 5), np.uint8)
 
 
 def with_clusters(layout: Layout, pieces: list[Piece], rng: np.random.Generator
@@ -132,52 +131,16 @@ def blobs_of(item: Frame, shade: float, stir: float
              ) -> tuple[list[np.ndarray], list[int], list[tuple[str, str, int, int]]]:
     """Features and true cube counts of every blob the reader weighs in one frame, and
     how many true cubes lie in no blob at all (no model can count those)."""
-    reader, table, layout = item.reader, item.table, item.reader.layout
+    reader, table = item.reader, item.table
     reader.cubes = None
     reader.shade = shade
     reader.stir = stir
     reader.collect = []
     reader.steady.reset()
     reader.read(item.frame)
-    cells = [c for c in reader.atlas.cells if c.zone.kind in ("territory", "reserve")]
-    # Where the middle of each true cube appears in the atlas, by zone and colour.
-    where: dict[tuple[str, str], list[tuple[int, int]]] = {}
-    half = 0.5 * layout.height_mm("cube")
-    for piece in table.pieces:
-        if piece.kind != "cube":
-            continue
-        for cell in cells:
-            if cell.zone.contains(piece.x, piece.y):
-                dx, dy = reader.parallax(piece.x, piece.y, half)
-                iy, ix = cell.px(np.array([piece.x + dx]), np.array([piece.y + dy]),
-                                 reader.scale)
-                where.setdefault((cell.zone.name, piece.colour), []).append(
-                    (int(iy[0]), int(ix[0])))
-                break
-    features, counts = [], []
-    for zone, colour, feats, box, blob in reader.collect:
-        if box is None:
-            continue
-        bx, by = box[0], box[1]
-        # A cube on art of its own colour differs at its rim only: its middle lies in
-        # the hull of what differs, not in it.
-        grown = cv2.copyMakeBorder(blob.astype(np.uint8), 2, 2, 2, 2, cv2.BORDER_CONSTANT,
-                                   value=0)
-        cv2.fillConvexPoly(grown, cv2.convexHull(cv2.findNonZero(grown)), 1)
-        grown = cv2.dilate(grown, _GROW)
-        left = []
-        n = 0
-        for iy, ix in where.get((zone, colour), []):
-            y, x = iy - by + 2, ix - bx + 2
-            if 0 <= y < grown.shape[0] and 0 <= x < grown.shape[1] and grown[y, x]:
-                n += 1
-            else:
-                left.append((iy, ix))
-        where[(zone, colour)] = left          # a cube is counted in one blob only
-        features.append(feats)
-        counts.append(n)
-    return features, counts, [(zone, colour, iy, ix) for (zone, colour), left in where.items()
-                              for iy, ix in left]
+    counts, lost = cubes_in_blobs(reader, table.pieces)
+    features = [feats for _, _, feats, box, _ in reader.collect if box is not None]
+    return features, counts, lost
 
 
 def gather(frames: int, first_seed: int

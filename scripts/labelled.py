@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import cv2
 import numpy as np
 
 from scripts.fit_difference import _drifted
@@ -13,8 +14,10 @@ from vision.calibration import calibrate, reader_for
 from vision.layout import Layout
 from vision.reader import Reader
 from vision.render import scene as scenes
+from vision.render.pieces import Piece
 
 VARIETY = "wide"
+_GROW = np.ones((5, 5), np.uint8)
 
 
 def calibrated_table(layout: Layout, seed: int, hard: bool) -> tuple[scenes.Scene, Reader]:
@@ -45,3 +48,49 @@ def drifted_table(layout: Layout, seed: int, hard: bool, hand_probability: float
     reader.use_bare(reader.learn_bare(scenes.render(layout, bare_scene, seed + 1)))
     scene.lighting = _drifted(scene.lighting, rng)
     return scene, reader, scenes.render(layout, scene, seed)
+
+
+def cubes_in_blobs(reader: Reader, pieces: list[Piece]
+                   ) -> tuple[list[int], list[tuple[str, str, int, int]]]:
+    """For each blob the reader collected (`reader.collect`, those with a box) in the frame
+    it just read, how many true cubes of its colour it holds (whose middle it covers),
+    and the true cubes in no blob at all (zone, colour, where in the atlas)."""
+    assert reader.collect is not None
+    cells = [c for c in reader.atlas.cells if c.zone.kind in ("territory", "reserve")]
+    # Where the middle of each true cube appears in the atlas, by zone and colour.
+    where: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    half = 0.5 * reader.layout.height_mm("cube")
+    for piece in pieces:
+        if piece.kind != "cube":
+            continue
+        for cell in cells:
+            if cell.zone.contains(piece.x, piece.y):
+                dx, dy = reader.parallax(piece.x, piece.y, half)
+                iy, ix = cell.px(np.array([piece.x + dx]), np.array([piece.y + dy]),
+                                 reader.scale)
+                where.setdefault((cell.zone.name, piece.colour), []).append(
+                    (int(iy[0]), int(ix[0])))
+                break
+    counts = []
+    for zone, colour, _, box, blob in reader.collect:
+        if box is None:
+            continue
+        bx, by = box[0], box[1]
+        # A cube on art of its own colour differs at its rim only: its middle lies in
+        # the hull of what differs, not in it.
+        grown = cv2.copyMakeBorder(blob.astype(np.uint8), 2, 2, 2, 2, cv2.BORDER_CONSTANT,
+                                   value=0)
+        cv2.fillConvexPoly(grown, cv2.convexHull(cv2.findNonZero(grown)), 1)
+        grown = cv2.dilate(grown, _GROW)
+        left = []
+        n = 0
+        for iy, ix in where.get((zone, colour), []):
+            y, x = iy - by + 2, ix - bx + 2
+            if 0 <= y < grown.shape[0] and 0 <= x < grown.shape[1] and grown[y, x]:
+                n += 1
+            else:
+                left.append((iy, ix))
+        where[(zone, colour)] = left          # a cube is counted in one blob only
+        counts.append(n)
+    return counts, [(zone, colour, iy, ix) for (zone, colour), left in where.items()
+                    for iy, ix in left]

@@ -206,7 +206,8 @@ def reader_for(layout: Layout, calib: dict[str, Any] | None) -> Reader:
     # compete, cubes in a reserve read too big (3 reserve errors in 80 tuning frames).
     # Against the bare table only the pieces' colours are told apart.
     reader = Reader(layout, table=table, tuning=tuning,
-                    pieces_table=colours.build_table(pieces, neutrals, ()))
+                    pieces_table=colours.build_table(pieces, neutrals, ()),
+                    piece_colours=pieces)
     if isinstance(calib.get("bare_table"), str):
         try:
             reader.use_bare(BareTable.from_text(calib["bare_table"]))

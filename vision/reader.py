@@ -9,6 +9,7 @@ and in the pool for cylinders, and texture on the striped disc slots.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision import colours, cube_count
+from vision import colours, cube_count, lit
 from vision.atlas import ATLAS_KINDS, CATCH_MM, Atlas, Cell
 from vision.cube_count import CubeCount, blob_features
 from vision.glare import GlareMap
@@ -121,7 +122,8 @@ class Reader:
 
     def __init__(self, layout: Layout, table: np.ndarray | None = None,
                  tuning: Tuning | None = None, scale: float = 1.0,
-                 swatches: bool = False, pieces_table: np.ndarray | None = None) -> None:
+                 swatches: bool = False, pieces_table: np.ndarray | None = None,
+                 piece_colours: Mapping[str, tuple[float, ...]] | None = None) -> None:
         self.layout = layout
         self.seats = layout.seats()
         self.scale = scale
@@ -177,6 +179,13 @@ class Reader:
         self.collect_yellow: list[tuple[str, float, tuple[float, float], np.ndarray,
                                         tuple[int, ...], bool]] | None = None
         self.cubes: CubeCount | None = cube_count.stored()
+        #: The pieces' own colours after white balance (the calibration's swatches).
+        self.piece_colours = dict(colours.DEFAULT_PIECES, **(piece_colours or {}))
+        #: How bright a cube's top must be over its colour (fitted by
+        #: ``scripts/fit_lit.py``; None before it is: no blob is dropped for it).
+        self.lit_bound: lit.LitBound | None = lit.stored()
+        #: The white-balanced atlas of the frame being read against the bare table.
+        self._atlas: np.ndarray | None = None
         #: Darker than the bare table by more than light drifts (fitted with the count).
         self.shade: float | None = None if self.cubes is None else self.cubes.shade
         #: A weaker change that a dark patch grows into (fitted with the count).
@@ -377,6 +386,7 @@ class Reader:
                 fg = self._comparison.difference.decide(unexplained, ratio, piece_like)
                 stale = self._comparison.stale(fg, piece_like)
             self._shade = (ratio, stale, _channel_sum(atlas[: self.atlas.colour_rows]))
+            self._atlas = atlas
             # Castles are judged on all that differs and has no colour; a cube's colour
             # only inside what differs: the rim blends a piece's edge with the art behind
             # it, in colours of neither (a yellow cube's edge on blue water reads green).
@@ -404,6 +414,7 @@ class Reader:
         else:
             snap["reader"] = "absolute"
             self._shade = None
+            self._atlas = None
             castle_labels = None
             labels = np.take(self.table, index)
             for cell in self._on_paper:
@@ -793,6 +804,12 @@ class Reader:
                                      1.0 if shade is None else shade[1], darkness, likeness)
             if self.collect is not None:
                 self.collect.append((cell.zone.name, colour, features, box, blob))
+            if (shade is None and box is not None and self.lit_bound is not None
+                    and self._atlas is not None
+                    and not self.lit_bound.shows_top(self.top(colour, blob, box))):
+                # No top as bright as its colour under this lamp: a shadow the colour
+                # table took for a dark cube (see `vision.lit`).
+                return
             if self.cubes is not None:
                 n, sure = self.cubes.count(features)
                 self._doubt(cell, sure)
@@ -830,6 +847,12 @@ class Reader:
             n = max(1, round(ratio / MERGED_CUBE_AREA))
             self._doubt(cell, _margin(ratio / MERGED_CUBE_AREA, n - 0.5, n + 0.5))
         self._add_cubes(snap, cell, colour, n)
+
+    def top(self, colour: str, blob: np.ndarray, box: tuple[int, ...]) -> lit.Top:
+        """`vision.lit.top` of a blob of the atlas last read against the bare table."""
+        assert self._atlas is not None
+        bx, by, bw, bh = box[:4]
+        return lit.top(self._atlas[by:by + bh, bx:bx + bw][blob], self.piece_colours[colour])
 
     def _change(self, blob: np.ndarray, box: tuple[int, ...]) -> tuple[float, float]:
         """How a blob differs from the bare table: its mean darkening (-log of the

@@ -1,0 +1,128 @@
+"""A shadow lit by the room alone is no cube, however dark and bluish it is."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from types import ModuleType
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import lit
+from vision.calibration import calibrate, reader_for
+from vision.layout import load_layout
+from vision.render import scene as scenes
+from vision.render.pieces import Piece
+from vision.snapshot import Snapshot
+
+ROOT = Path(__file__).resolve().parents[2]
+LAYOUT = load_layout(None)
+#: A warm bulb's shadow in a dark room with a cool window: the room's light alone, a
+#: tenth to a fifth of the lamp's and bluer than it (BGR, over the lamp's).
+ROOM_LIGHT = (0.2, 0.11, 0.06)
+
+
+def _shadowed(frame: np.ndarray, homography: np.ndarray, x: float, y: float) -> np.ndarray:
+    """`frame` with a long cast shadow (7 by 16 mm) at mat point (x, y): what a cube's
+    shadow under a low bulb looks like, lying where no piece is."""
+    corners = np.array([[[x - 3.5, y - 8.0], [x + 3.5, y - 8.0], [x + 3.5, y + 8.0],
+                         [x - 3.5, y + 8.0]]], np.float32)
+    px = cv2.perspectiveTransform(corners, homography)[0].astype(np.int32)
+    mask = np.zeros(frame.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, px, 1)
+    mask = cv2.GaussianBlur(mask.astype(np.float32), (5, 5), 0)[..., None]
+    dark = frame.astype(np.float32) * np.array(ROOM_LIGHT, np.float32)
+    out = frame.astype(np.float32) * (1.0 - mask) + dark * mask
+    return np.asarray(np.clip(out, 0, 255), np.uint8)
+
+
+@pytest.fixture(scope="module")
+def table() -> tuple[dict, np.ndarray, dict[str, np.ndarray]]:
+    """A calibrated table (mild light) with one blue cube on territory 7, and the same
+    frame with a room-lit shadow where no piece is: on territory 5, in a reserve."""
+    rng = np.random.default_rng(5150)
+    scene = scenes.random_scene(LAYOUT, rng, variety="wide")
+    scene.hands = []
+    calib_scene = scenes.calibration_scene(LAYOUT, np.random.default_rng(5151),
+                                           variety="wide")
+    calib_scene.camera, calib_scene.lighting = scene.camera, scene.lighting
+    calib_scene.tile_seed, calib_scene.light = scene.tile_seed, scene.light
+    calib = calibrate(scenes.render(LAYOUT, calib_scene, 5152), LAYOUT)
+    x, y = scenes.territory_centre(LAYOUT, 7)
+    one = scenes.with_changes(scene, [Piece("cube", "blue", x + 6, y - 4, 20.0)])
+    frame = scenes.render(LAYOUT, one, 5153)
+    reader = reader_for(LAYOUT, calib)
+    reader.read(frame)
+    pose = reader.locator.locate(frame)
+    assert pose is not None
+    tx, ty = scenes.territory_centre(LAYOUT, 5)
+    rx, ry = scenes.zone_centre(LAYOUT, "reserve", scene.seats[0])
+    return calib, frame, {
+        "territory": _shadowed(frame, pose.homography, tx - 4, ty + 3),
+        "reserve": _shadowed(frame, pose.homography, rx, ry)}
+
+
+def _blue(snap: Snapshot) -> dict[str, int]:
+    seen = {f"territory {n}": t.cubes.blue for n, t in enumerate(snap.territories, start=1)}
+    seen |= {f"reserve {seat}": r.blue for seat, r in snap.reserves.items()}
+    return {k: v for k, v in seen.items() if v}
+
+
+@pytest.mark.parametrize("where", ["territory", "reserve"])
+def test_a_room_lit_shadow_is_no_blue_cube_and_a_blue_cube_still_is(
+        table: tuple, where: str) -> None:
+    calib, frame, shadowed = table
+    assert _blue(reader_for(LAYOUT, calib).read(frame)) == {"territory 7": 1}
+    assert _blue(reader_for(LAYOUT, calib).read(shadowed[where])) == {"territory 7": 1}
+
+
+@pytest.mark.parametrize("where", ["territory", "reserve"])
+def test_without_the_bound_the_shadow_was_a_cube(table: tuple, where: str) -> None:
+    """What the bound is for: the same reader without it takes the shadow for a cube."""
+    calib, _, shadowed = table
+    reader = reader_for(LAYOUT, calib)
+    reader.lit_bound = None
+    assert len(_blue(reader.read(shadowed[where]))) == 2
+
+
+def test_a_top_is_judged_against_its_own_colour() -> None:
+    """The cube's blue top shows through its dark sides and its shadow; a shadow alone is
+    too dark, and a room-lit rim (a light greyish blue) is too grey, to be a blue top."""
+    blue = np.array([160.0, 80.0, 24.0])
+    bound = lit.LitBound(lit=0.6, colour=0.6)
+    shadow = np.tile(blue * 0.3, (40, 1))
+    rim = np.tile([150.0, 120.0, 95.0], (40, 1))
+    cube = np.vstack([shadow, np.tile(blue * 0.95, (12, 1))])
+    assert bound.shows_top(lit.top(cube, blue))
+    assert not bound.shows_top(lit.top(shadow, blue))
+    assert not bound.shows_top(lit.top(rim, blue))
+    assert bound.shows_top(lit.top(np.tile(blue * 0.8 + 0.2 * 235, (20, 1)), blue))  # glare
+
+
+def _script(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_lit_fitting_script_reproduces_its_stored_check() -> None:
+    stored = json.loads(lit.FITTED.read_text(encoding="utf-8"))
+    fit_lit = _script("fit_lit")
+    frames, first = stored["data"]["frames"], stored["data"]["seeds"][0]
+    assert stored["command"].endswith(f"--frames {frames} --first-seed {first}")
+    assert lit.LitBound.load() == lit.LitBound(stored["model"]["lit"], stored["model"]["colour"])
+    again = fit_lit.fit(stored["check"]["frames"], first)
+    assert again["model"] == stored["check"]["model"]
+
+
+def test_the_path_traced_blobs_are_never_taken_from_held_out_frames(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        _script("cycles_lit").main(["--seeds", "8-9", "900001"])
+    assert stop.value.code == 2
+    assert "only tuning seeds" in capsys.readouterr().err
