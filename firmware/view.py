@@ -7,8 +7,9 @@ table referee's status (what is illegal or pending right now): `game_view`, or
 `View` type below (fields may be added, never renamed); it stays a dict (a `TypedDict`)
 because it is sent as it is, as JSON, to the page and the display's mirror.
 
-Each pending chore also carries its msgid and fields (``say``, ``words``) and ``texts``:
-its sentence in every language of the page, from the one renderer (`web.announce.texts`).
+Each pending chore and the standing illegal act also carry their msgid and fields (``say``,
+``words``) and ``texts``: the sentence in every language of the page, from the one
+renderer (`web.announce.texts`).
 """
 
 # No ``from __future__ import annotations``: `View.__optional_keys__` must see NotRequired.
@@ -69,11 +70,15 @@ class TerritoryView(TypedDict):
 class IllegalView(TypedDict):
     code: str | None
     message: str | None
+    """The referee's words, in English."""
     player: str | None
     say: NotRequired[str]
-    """The message's msgid and fields, where a caller gives them: a screen then says the
-    act in its own language (`referee.announcements.illegal_detail`)."""
+    """The message's msgid and fields, where the referee said it with them (`said`): a
+    screen then says the act in its own language (`referee.announcements.illegal_detail`)."""
     words: NotRequired[dict[str, object]]
+    texts: NotRequired[dict[str, str]]
+    """The whole sentence ("Not allowed (…): …") in every language of the page, by
+    language code (`web.announce.texts`): each reader shows his own."""
 
 
 class QuestionView(TypedDict):
@@ -348,10 +353,20 @@ def _table(
 
 
 def illegal_view(illegal: Illegal | None) -> IllegalView | None:
-    """The referee's standing illegal act as the appliance's view shows it."""
+    """The referee's standing illegal act as the appliance's view shows it: its code, who
+    did it and the English words, with the msgid and fields (``say``, ``words``) the panel
+    says it from and ``texts``, the whole sentence the page shows, in every language."""
     if illegal is None:
         return None
-    return {"code": illegal.code, "message": _text(illegal.message), "player": illegal.player}
+    view: IllegalView = {
+        "code": illegal.code,
+        "message": _text(illegal.message),
+        "player": illegal.player,
+    }
+    if isinstance(illegal.message, Said):
+        view["say"], view["words"] = illegal.message.msgid, dict(illegal.message.words)
+    view["texts"] = texts(illegal.to_json())
+    return view
 
 
 def question_view(question: Question | None) -> QuestionView | None:

@@ -141,7 +141,11 @@ def test_the_view_takes_the_standing_act_and_question_field_by_field() -> None:
         "player": "Bob",
     }
     act = Illegal(t=None, message="Out of turn.", code="turn-order", player="Ann", round=1, turn=1)
-    assert illegal_view(act) == {"code": "turn-order", "message": "Out of turn.", "player": "Ann"}
+    shown = illegal_view(act)
+    assert shown is not None
+    texts = shown.pop("texts", {})  # and the sentence in every language (no msgid here)
+    assert shown == {"code": "turn-order", "message": "Out of turn.", "player": "Ann"}
+    assert texts["hu"] == "Nem szabályos: nem ő következik."
 
 
 def test_no_box_reads_an_event_as_a_dict(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -59,7 +59,11 @@
     const illegal = state.table && state.table.illegal;
     const lost = (state.status || {}).camera === "lost";
     banner.hidden = !illegal && !lost;
-    banner.textContent = illegal ? t("Not allowed (%(code)s): %(message)s", { ...illegal, code: pt("illegal", illegal.code) })
+    const lang = document.body.dataset.lang || "en";
+    /* the act's whole sentence in this page's language (the view's texts); a view
+       without them (an older appliance's) gives the rule's title and its English words */
+    banner.textContent = illegal ? (illegal.texts && illegal.texts[lang])
+      || t("Not allowed (%(code)s): %(message)s", { ...illegal, code: pt("illegal", illegal.code) })
       : lost ? t("The camera lost the mat.") : "";
     showQuestion(state.table && state.table.question);
     showBare(state.bare);
