@@ -19,10 +19,9 @@ from typing import TYPE_CHECKING, Any
 from babel.support import Translations
 
 from firmware.view import game_view
-from referee.announcements import clause, said
+from referee.announcements import clause, render, said
 from referee.game import Game, Phase
 from referee.pieces import COLOURS
-from web.announce import sentence
 from web.errors import ApiError
 
 if TYPE_CHECKING:  # the log's module is imported when the page first reads it
@@ -171,7 +170,7 @@ class History:
         events: list[Event] = []
         for move in moves[:step]:
             events = game.push(move)
-        texts = [sentence(e.to_json(), tr) for e in events]
+        texts = [render(e, tr) for e in events]
         return {
             "game": game_id,
             "step": step,
