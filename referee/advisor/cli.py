@@ -20,7 +20,9 @@ from referee.announcements import ENGLISH, N_, clause, said, translated
 from referee.terminal import json_for_terminal, say
 
 if TYPE_CHECKING:
+    from referee.advisor import Advice
     from referee.announcements import Translator
+    from referee.game import Game
 
 
 def register(subparsers: Any) -> None:
@@ -129,7 +131,7 @@ def _language(name: str | None) -> Translator:
     return translations(closest(name))
 
 
-def _text(game: Any, advice: Any, you: str | None, tr: Translator = ENGLISH) -> str:
+def _text(game: Game, advice: Advice, you: str | None, tr: Translator = ENGLISH) -> str:
     def t(message: str) -> str:
         return translated(message, tr)
 

@@ -11,13 +11,22 @@ by colour go in as a ``counted`` field (``2 yellow + 1 red``), a unit as ``where
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TypedDict
 
 from referee.announcements import Said, clause, said
 from referee.moves import PlayCubes
 
 
-def counted(counts: Mapping[str, int] | Sequence[str]) -> dict[str, Any]:
+class Counted(TypedDict):
+    """A ``counted`` field of a message: cubes by colour and castles, as
+    `referee.announcements` says a strength (``2 yellow + 1 red``); the same fields
+    `referee.game.Strength.said` gives it."""
+
+    cubes: list[str]
+    castles: int
+
+
+def counted(counts: Mapping[str, int] | Sequence[str]) -> Counted:
     """Cubes as a ``counted`` field: ``{"yellow": 2, "red": 1}`` or
     ``["yellow", "red", "yellow"]`` -> said ``1 red + 2 yellow`` (colour order)."""
     if isinstance(counts, Mapping):
