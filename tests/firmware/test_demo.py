@@ -139,8 +139,11 @@ def test_big_blocks_go_back_to_the_system_when_freed() -> None:
         "if sys.argv[1] == 'on': assert give_big_blocks_back()\n"
         "a = np.ones(8 << 20, np.uint8); del a  # glibc's threshold climbs to 8 MB\n"
         "big, kept = [], []\n"
-        "for _ in range(8):  # a frame's arrays, each with a small one that stays\n"
-        "    big.append(np.ones(4 << 20, np.uint8)); kept.append(np.ones(1 << 16, np.uint8))\n"
+        # Each big array with a smaller one that stays: 1 MB, so that it follows the big
+        # one on the heap (a smaller one may fall into a hole the imports left, and then
+        # the freed big ones lie at the heap's top, which glibc trims anyway).
+        "for _ in range(8):  # a frame's arrays, each with a smaller one that stays\n"
+        "    big.append(np.ones(4 << 20, np.uint8)); kept.append(np.ones(1 << 20, np.uint8))\n"
         "del big\n"
         "print(rss())\n"
     )
