@@ -454,10 +454,17 @@ class Reader:
                 # OpenCV's stubs allow no scalar (a tuple per channel), which it takes.
                 cv2.multiply(roi, gains, dst=roi)  # type: ignore[call-overload]
                 continue
-            g3 = g[..., None]
-            lit = (roi.astype(np.float32) - 255.0 * g3) / np.maximum(0.1, 1.0 - g3)
-            roi[:] = np.clip(lit * (colours.WHITE_LEVEL / np.maximum(8.0, ref)).astype(
-                np.float32), 0, 255).astype(np.uint8)
+            # (pixel - 255 g) / max(0.1, 1 - g) * gain, in float32 as numpy's broadcast
+            # over the channels computed it, but by OpenCV on whole channels: the glare's
+            # two planes worked out once, not once per channel.
+            glare3 = cv2.merge((255.0 * g,) * 3)
+            keep3 = cv2.merge((np.maximum(0.1, 1.0 - g),) * 3)
+            lit = cv2.divide(cv2.subtract(roi.astype(np.float32), glare3), keep3)
+            gain = (colours.WHITE_LEVEL / np.maximum(8.0, ref)).astype(np.float32)
+            # OpenCV's stubs allow no scalar (a tuple per channel), which it takes.
+            cv2.multiply(lit, (*(float(v) for v in gain), 0.0),  # type: ignore[call-overload]
+                         dst=lit)
+            roi[:] = np.clip(lit, 0, 255).astype(np.uint8)
         if clipped is not None:
             channels = list(cv2.split(atlas))
             brightest = cv2.max(cv2.max(channels[0], channels[1]), channels[2])

@@ -231,15 +231,15 @@ class RowModel:
 
 
 def _median(values: np.ndarray) -> np.ndarray:
-    """Per column, the median of float32 rows: `np.median(values, axis=0)` exactly (the
+    """Per row, the median of float32 columns: `np.median(values, axis=1)` exactly (the
     middle value, or the mean of the middle two in float32), without its overhead, which
     was most of a read's light measurement (two medians a zone, some fifty zones)."""
-    ordered = np.sort(values, axis=0)
-    middle = len(ordered) // 2
-    if len(ordered) % 2:
-        odd: np.ndarray = ordered[middle]
+    ordered = np.sort(values, axis=1)
+    middle = values.shape[1] // 2
+    if values.shape[1] % 2:
+        odd: np.ndarray = ordered[:, middle]
         return odd
-    even: np.ndarray = (ordered[middle - 1] + ordered[middle]) / np.float32(2)
+    even: np.ndarray = (ordered[:, middle - 1] + ordered[:, middle]) / np.float32(2)
     return even
 
 
@@ -278,7 +278,10 @@ class Comparison:
         order = np.argsort(cell, kind="stable")
         self._sample_bounds = np.searchsorted(cell[order], np.arange(1, self._cells + 2))
         ys, xs = ys[order], xs[order]
-        self._sampled = (ys, xs, bare.atlas[ys, xs].astype(np.float32) + 2.0)
+        # As flat pixel indices, and the channels as rows (numpy is quick along long
+        # rows, slow across 3-wide ones).
+        self._sampled = (ys * zone_index.shape[1] + xs,
+                         np.ascontiguousarray(bare.atlas[ys, xs].T, np.float32) + 2.0)
         self._index = index
         self._zone_px = np.bincount(index.ravel(), minlength=self._cells + 1)
         self._lost: set[int] = set()
@@ -293,17 +296,18 @@ class Comparison:
         per-pixel ratios, then a second median over the pixels near the first, ignores
         them.
         """
-        ys, xs, bare = self._sampled
-        ordered = (atlas[ys, xs].astype(np.float32) + 2.0) / bare
+        flat, bare = self._sampled
+        pixels = np.take(atlas.reshape(-1, 3), flat, axis=0)
+        ordered = (np.ascontiguousarray(pixels.T, np.float32) + 2.0) / bare
         gains = np.ones((self._cells + 1, 3), np.float32)
         b = self._sample_bounds
         for k in range(self._cells):
-            part = ordered[b[k]:b[k + 1]]
-            if len(part) < 8:
+            part = ordered[:, b[k]:b[k + 1]]
+            if part.shape[1] < 8:
                 continue
             first = _median(part)
-            near = part[(np.abs(part / first - 1.0) < 0.15).all(axis=1)]
-            gains[k + 1] = _median(near) if len(near) >= 8 else first
+            near = part[:, (np.abs(part / first[:, None] - 1.0) < 0.15).all(axis=0)]
+            gains[k + 1] = _median(near) if near.shape[1] >= 8 else first
         return gains
 
     def features(self, atlas: np.ndarray, gains: np.ndarray

@@ -46,7 +46,7 @@ def test_opencv_helpers_equal_numpy() -> None:
     for n in (1, 2, 7, 8, 9, 40, 41):
         values = rng.random((n, 3)).astype(np.float32)
         values[: n // 2] = np.round(values[: n // 2], 1)      # ties
-        median = _median(values)
+        median = _median(np.ascontiguousarray(values.T))
         assert median.dtype == np.float32
         assert np.array_equal(median, np.median(values, axis=0))
 
