@@ -391,8 +391,9 @@ class Reader:
             # only inside what differs: the rim blends a piece's edge with the art behind
             # it, in colours of neither (a yellow cube's edge on blue water reads green).
             neutral = fg & (labels == colours.NONE) | (labels == colours.NEUTRAL)
-            castle_labels = np.where(fg & neutral, colours.NEUTRAL, colours.NONE).astype(
-                np.uint8)
+            # NEUTRAL where both hold, NONE (0) elsewhere: the flags' bytes times NEUTRAL
+            # (np.where of two ints makes a 64-bit image first: fifteen times slower).
+            castle_labels = (fg & neutral).view(np.uint8) * np.uint8(colours.NEUTRAL)
             core = cv2.erode(fg.view(np.uint8), self._kernel3).view(bool)
             labels[~core] = colours.NONE
             absolute = None
