@@ -3,85 +3,37 @@
     .venv/bin/python scripts/cycles_rows.py --seeds 1-9
     # writes scripts/data/cycles-court-rows.json
 
-The frames are Blender Cycles renders of our tables (`benchmarks/cycles_bench.py`, kept in
-its cache): an hour of rendering that neither the product nor the test suite can redo, so
-what the reader measured on their court rows is kept instead, with the command that made
-it. Each scene is read as `carolus vision calibrate` then `read` would: calibrated on its
-calibration frame, then its play frame. Only tuning seeds (below 10000) may be used; the
-held-out ones are for reporting.
+What the reader measured on each court row of the cached Blender frames (see
+`scripts/cycles_kept.py`): the colour's share across the row at each sample along it, at
+each share tried, and the true count.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-for where in (ROOT, ROOT / "benchmarks"):
-    if str(where) not in sys.path:
-        sys.path.insert(0, str(where))
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
-from cycles_bench import (  # noqa: E402
-    CACHE,
-    LIGHTS,
-    SAMPLES,
-    _load,
-    frame_path,
-    parse_seeds,
-    scene_specs,
-    seed_split,
-)
-
+from scripts.cycles_kept import keep  # noqa: E402
 from scripts.fit_rows import CYCLES_ROWS, SHARES, rows_read  # noqa: E402
-from vision.calibration import calibrate, reader_for  # noqa: E402
-from vision.layout import load_layout  # noqa: E402
+from vision.reader import Reader  # noqa: E402
+
+
+def measure(reader: Reader, frame: np.ndarray, spec: dict[str, Any]) -> list[list[object]]:
+    found = rows_read(reader, frame, spec["truth"]["courts"])
+    return [[[list(runs) for runs in r.runs], r.cubes] for r in found]
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seeds", nargs="+", default=["1-9"], help="tuning seeds or ranges")
-    ap.add_argument("--cache", type=Path, default=CACHE)
-    ap.add_argument("--out", type=Path, default=CYCLES_ROWS)
-    args = ap.parse_args(argv)
-    seeds = parse_seeds(args.seeds)
-    if any(seed_split(s) != "tuning" for s in seeds):
-        ap.error("only tuning seeds (below 10000) may be fitted on")
-    layout = load_layout()
-    rows: list[list[object]] = []
-    used: list[str] = []
-    for seed in seeds:
-        for light in LIGHTS:
-            specs = scene_specs(layout, seed, light, 1, SAMPLES, args.cache)
-            missing = [frame_path(s, args.cache) for s in specs
-                       if not frame_path(s, args.cache).exists()]
-            if missing:
-                print(f"cycles_rows: seed {seed} {light} not rendered ({missing[0]}); "
-                      "skipped", file=sys.stderr)
-                continue
-            reader = reader_for(layout, calibrate(_load(frame_path(specs[0], args.cache)),
-                                                  layout))
-            found = rows_read(reader, _load(frame_path(specs[1], args.cache)),
-                              specs[1]["truth"]["courts"])
-            rows += [[[list(runs) for runs in r.runs], r.cubes] for r in found]
-            used.append(f"{seed} {light}")
-            print(f"  seed {seed} {light}: {len(found)} rows", file=sys.stderr)
-    if not rows:
-        print("cycles_rows: no rendered frame found; render them with "
-              "benchmarks/cycles_bench.py --render-only first", file=sys.stderr)
-        return 2
-    command = " ".join([".venv/bin/python scripts/cycles_rows.py --seeds", *args.seeds])
-    text = json.dumps({"command": command, "renderer": "Blender Cycles "
-                       "(benchmarks/cycles/scene.py)", "seeds": used,
-                       "fields": ["run_mm_at_each_share", "cubes"],
-                       "shares": list(SHARES),
-                       "rows": rows}, separators=(",", ":"))
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text + "\n", encoding="utf-8")
-    print(f"cycles_rows: {len(rows)} rows from {len(used)} frames -> {args.out}",
-          file=sys.stderr)
-    return 0
+    return keep("cycles_rows", __doc__ or "", measure, out=CYCLES_ROWS, default_seeds="1-9",
+                key="rows", fields=["run_mm_at_each_share", "cubes"],
+                extra={"shares": list(SHARES)}, argv=argv)
 
 
 if __name__ == "__main__":
