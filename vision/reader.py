@@ -609,8 +609,9 @@ class Reader:
         n, cc, stats, cents = _components(grown)
         if n <= 1:
             return []
-        hit = np.zeros(n, bool)
-        hit[np.unique(cc[seeds])] = True
+        # The components holding a seed: a count of the seeds' labels (no sort, as
+        # np.unique's).
+        hit = np.bincount(cc[seeds], minlength=n) > 0
         hit[0] = False
         found: list[Blob] = []
         ks = np.flatnonzero(hit)
