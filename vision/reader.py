@@ -190,7 +190,7 @@ class Reader:
         self.shade: float | None = None if self.cubes is None else self.cubes.shade
         #: A weaker change that a dark patch grows into (fitted with the count).
         self.stir: float | None = None if self.cubes is None else self.cubes.stir
-        self._shade: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._shade: tuple[np.ndarray, np.ndarray] | None = None
         #: Labelled-data hook of ``scripts/fit_cubes.py``: every blob the model is asked of.
         self.collect: list[tuple[str, str, np.ndarray, tuple[int, ...] | None,
                                  np.ndarray]] | None = None
@@ -385,7 +385,7 @@ class Reader:
                 unexplained, ratio = self._comparison.features(atlas, gains)
                 fg = self._comparison.difference.decide(unexplained, ratio, piece_like)
                 stale = self._comparison.stale(fg, piece_like)
-            self._shade = (ratio, stale, _channel_sum(atlas[: self.atlas.colour_rows]))
+            self._shade = (ratio, stale)
             self._atlas = atlas
             # Castles are judged on all that differs and has no colour; a cube's colour
             # only inside what differs: the rim blends a piece's edge with the art behind
@@ -574,7 +574,7 @@ class Reader:
         touches another piece (whose shadow it may be), how much of it shows a piece's
         colour, how dark it is and how well it keeps the art's pattern go with it."""
         assert self._shade is not None and self.shade is not None and self.stir is not None
-        ratio, stale, _ = self._shade
+        ratio, stale = self._shade
         assert self._comparison is not None
         rows = self.atlas.blob_rows
         dark = (ratio[:rows] < self.shade) & territories
@@ -869,13 +869,16 @@ class Reader:
         (1: the same pattern, scaled, as a shadow leaves it; near 0: another surface,
         or art with no pattern to keep)."""
         assert self._shade is not None and self._comparison is not None
-        ratio, brightness = self._shade[0], self._shade[2]
+        assert self._atlas is not None
+        ratio = self._shade[0]
         bx, by, bw, bh = box
         seen = ratio[by:by + bh, bx:bx + bw][blob]
         if seen.size < 3:
             return 0.0, 0.0
         darkness = float(-np.log(np.maximum(seen, 1e-3)).mean())
-        now = brightness[by:by + bh, bx:bx + bw][blob]
+        # The blob's brightness, summed over its box only (not the whole atlas's, of
+        # which a few boxes are read).
+        now = _channel_sum(self._atlas[by:by + bh, bx:bx + bw])[blob]
         now = now - now.mean()
         bare = self._comparison.picture_sum(by, by + bh, bx, bx + bw)[blob]
         bare -= bare.mean()
