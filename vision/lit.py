@@ -57,9 +57,30 @@ def top(pixels: np.ndarray, colour: Sequence[float]) -> Top:
     px = np.asarray(pixels, np.float32).reshape(-1, 3)
     own = np.asarray(colour, np.float32)
     tint = own - own.mean()
-    shown = (px - px.mean(axis=1, keepdims=True)) @ tint / max(1.0, float(tint @ tint))
-    return Top(float(np.percentile(px.sum(axis=1), TOP_PERCENTILE)) / max(1.0, float(own.sum())),
-               float(np.percentile(shown, TOP_PERCENTILE)))
+    both = np.empty((2, len(px)), np.float32)
+    px.sum(axis=1, out=both[0])
+    np.divide((px - px.mean(axis=1, keepdims=True)) @ tint, max(1.0, float(tint @ tint)),
+              out=both[1])
+    lit, shown = _brightest_tenth(both)
+    return Top(float(lit) / max(1.0, float(own.sum())), float(shown))
+
+
+def _brightest_tenth(rows: np.ndarray) -> np.ndarray:
+    """Per row, `np.percentile(row, TOP_PERCENTILE)` exactly (numpy's linear method, its
+    float32 arithmetic), by one partition of both rows: numpy's own call costs more than
+    the rest of a blob's measures, and a read weighs some fifty blobs."""
+    n = rows.shape[-1]
+    index = TOP_PERCENTILE / 100.0 * (n - 1)
+    lo = int(np.floor(index))
+    hi = min(lo + 1, n - 1)
+    part = np.partition(rows, (lo, hi) if hi != lo else lo, axis=-1)
+    below, above = part[:, lo], part[:, hi]
+    t = index - lo
+    step = above - below
+    # numpy's lerp: from the nearer end, the weight cast to the rows' float32
+    within: np.ndarray = (above - step * np.float32(1 - t) if t >= 0.5
+                          else below + step * np.float32(t))
+    return within
 
 
 @dataclass(frozen=True)
