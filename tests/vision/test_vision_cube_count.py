@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import numpy as np
 import pytest
+from fitting_scripts import script
 
 from vision.calibration import calibrate, reader_for
 from vision.cube_count import FITTED, CubeCount, CubeCountError
@@ -23,20 +21,13 @@ LAYOUT = load_layout(None)
 CUBE_MM = LAYOUT.pieces_mm["cube"]
 
 
-def _script(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module          # its dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_the_cube_fitting_script_reproduces_its_stored_check() -> None:
     stored = json.loads(FITTED.read_text(encoding="utf-8"))
     frames, first = stored["data"]["frames"], stored["data"]["seeds"][0]
     assert stored["command"].endswith(f"--frames {frames} --first-seed {first}")
-    again = _script("fit_cubes").fit(stored["check"]["frames"], first)
+    again = script("fit_cubes").fit(stored["check"]["frames"], first)
     assert again["model"] == stored["check"]["model"]
 
 

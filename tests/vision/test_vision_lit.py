@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
-from types import ModuleType
 
 import cv2
 import numpy as np
 import pytest
+from fitting_scripts import script
 
 from vision import lit
 from vision.calibration import calibrate, reader_for
@@ -102,17 +101,11 @@ def test_a_top_is_judged_against_its_own_colour() -> None:
     assert bound.shows_top(lit.top(np.tile(blue * 0.8 + 0.2 * 235, (20, 1)), blue))  # glare
 
 
-def _script(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_the_lit_fitting_script_reproduces_its_stored_check() -> None:
     stored = json.loads(lit.FITTED.read_text(encoding="utf-8"))
-    fit_lit = _script("fit_lit")
+    fit_lit = script("fit_lit")
     frames, first = stored["data"]["frames"], stored["data"]["seeds"][0]
     assert stored["command"].endswith(f"--frames {frames} --first-seed {first}")
     assert lit.LitBound.load() == lit.LitBound(stored["model"]["lit"], stored["model"]["colour"])
@@ -123,6 +116,6 @@ def test_the_lit_fitting_script_reproduces_its_stored_check() -> None:
 def test_the_path_traced_blobs_are_never_taken_from_held_out_frames(
         capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stop:
-        _script("cycles_lit").main(["--seeds", "8-9", "900001"])
+        script("cycles_lit").main(["--seeds", "8-9", "900001"])
     assert stop.value.code == 2
     assert "only tuning seeds" in capsys.readouterr().err

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import cv2
 import numpy as np
 import pytest
+from fitting_scripts import script
 
 from vision import reference
 from vision.calibration import CalibrationError, calibrate, load, reader_for, save
@@ -161,18 +160,11 @@ def test_a_still_zone_repeats_its_counts_and_a_moved_one_is_read_again() -> None
     assert steady.merge(taken, moved, changed)["territories"]["9"]["cubes"]["blue"] == 0
 
 
-def _script(name: str) -> ModuleType:
-    """A fitting script of `scripts/`, imported as a module."""
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_the_fitting_script_reproduces_its_stored_check() -> None:
     stored = json.loads(FITTED.read_text(encoding="utf-8"))
-    fit_difference = _script("fit_difference")
+    fit_difference = script("fit_difference")
     seeds = stored["data"]["seeds"]
     assert stored["command"].endswith(f"--frames {seeds[1] - seeds[0] + 1} "
                                       f"--first-seed {seeds[0]}")
@@ -183,7 +175,7 @@ def test_the_fitting_script_reproduces_its_stored_check() -> None:
 
 def test_the_row_fitting_script_reproduces_its_stored_check() -> None:
     stored = json.loads(ROWS_FITTED.read_text(encoding="utf-8"))
-    fit_rows = _script("fit_rows")
+    fit_rows = script("fit_rows")
     frames, first = stored["data"]["frames"], stored["data"]["seeds"][0]
     assert stored["command"].endswith(f"--frames {frames} --first-seed {first}")
     again = fit_rows.fit(stored["check"]["frames"], first)
@@ -212,7 +204,7 @@ def test_a_rows_gaps_never_add_up_to_a_cube() -> None:
 def test_the_path_traced_rows_are_never_taken_from_held_out_frames(
         capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stop:
-        _script("cycles_rows").main(["--seeds", "8-9", "900001"])
+        script("cycles_rows").main(["--seeds", "8-9", "900001"])
     assert stop.value.code == 2
     assert "only tuning seeds" in capsys.readouterr().err
 
@@ -220,7 +212,7 @@ def test_the_path_traced_rows_are_never_taken_from_held_out_frames(
 
 def test_the_emperor_fitting_script_reproduces_its_stored_check() -> None:
     stored = json.loads(EMPEROR_FITTED.read_text(encoding="utf-8"))
-    fit_emperor = _script("fit_emperor")
+    fit_emperor = script("fit_emperor")
     frames, first = stored["data"]["frames"], stored["data"]["seeds"][0]
     assert stored["command"].endswith(f"--frames {frames} --first-seed {first}")
     again = fit_emperor.fit(stored["check"]["frames"], first)
@@ -234,7 +226,7 @@ def test_the_border_and_disc_fitting_scripts_reproduce_their_stored_checks(
     stored = json.loads(path.read_text(encoding="utf-8"))
     frames, first = stored["data"]["frames"], stored["data"]["seeds"][0]
     assert stored["command"].endswith(f"--frames {frames} --first-seed {first}")
-    again = _script(name).fit(stored["check"]["frames"], first)
+    again = script(name).fit(stored["check"]["frames"], first)
     assert again["model"] == stored["check"]["model"]
 
 
