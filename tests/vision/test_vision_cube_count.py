@@ -77,6 +77,8 @@ def test_a_cube_dyed_like_its_field_is_one_cube_of_the_fields_colour(colour: str
     (a speck at a tile's rim grown by the same search once read as a blue cube)."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(landscape, "_pick_materials", lambda rng, k: [field] * k)
+        # The renderer keeps tile art by the table's seed: not another field's.
+        mp.setattr(scenes, "_TEXTURES", {})
         table = scenes.random_scene(LAYOUT, np.random.default_rng(4244), hard=True,
                                     variety="wide")
         table.hands = []
@@ -91,3 +93,43 @@ def test_a_cube_dyed_like_its_field_is_one_cube_of_the_fields_colour(colour: str
     cubes = {n: {c: k for c, k in t["cubes"].items() if k}
              for n, t in snap.to_json()["territories"].items() if any(t["cubes"].values())}
     assert cubes == {"7": {colour: 1}}
+
+
+def test_the_path_traced_blobs_are_never_taken_from_held_out_frames(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        script("cycles_cubes").main(["--seeds", "3", "900002"])
+    assert stop.value.code == 2
+    assert "only tuning seeds" in capsys.readouterr().err
+
+
+def test_path_traced_blobs_measured_on_other_features_are_refused_naming_the_file(
+        tmp_path: Path) -> None:
+    fit_cubes = script("fit_cubes")
+    kept = json.loads(fit_cubes.CYCLES_CUBES.read_text(encoding="utf-8"))
+    kept["fields"] = kept["fields"][:-1]
+    path = tmp_path / "cycles-cubes.json"
+    path.write_text(json.dumps(kept), encoding="utf-8")
+    with pytest.raises(SystemExit, match=r"cycles-cubes\.json.*cycles_cubes\.py"):
+        fit_cubes.path_traced(path)
+    path.write_text("[", encoding="utf-8")
+    with pytest.raises(SystemExit, match=r"cycles-cubes\.json"):
+        fit_cubes.path_traced(path)
+
+
+def test_the_stored_model_learnt_the_path_tracers_blobs() -> None:
+    """The stored model holds every kept path-traced blob (so a small room-lit shadow
+    on a white reserve card, which our renderer never draws, has neighbours that hold
+    no cube), and counts the blobs of the path tracer's seeds it was checked on no worse
+    than a model of our renderer's blobs alone (the stored report)."""
+    stored = json.loads(FITTED.read_text(encoding="utf-8"))
+    kept = script("fit_cubes").path_traced()
+    traced = stored["report"]["path_traced"]
+    assert traced["blobs"] == len(kept.counts)
+    assert len(stored["model"]["counts"]) == stored["report"]["blobs"] + len(kept.counts)
+    held = traced["held_out"]
+
+    def exact(result: dict[str, str]) -> int:
+        return int(result["blobs_exact"].split()[0])
+
+    assert exact(held["both"]) >= exact(held["ours_alone"])

@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 from fitting_scripts import script
 
-from vision import lit
+from vision import cube_count, lit
 from vision.calibration import calibrate, reader_for
 from vision.layout import load_layout
+from vision.reader import Reader
 from vision.render import scene as scenes
 from vision.render.pieces import Piece
 from vision.snapshot import Snapshot
@@ -22,18 +23,22 @@ LAYOUT = load_layout(None)
 #: A warm bulb's shadow in a dark room with a cool window: the room's light alone, a
 #: tenth to a fifth of the lamp's and bluer than it (BGR, over the lamp's).
 ROOM_LIGHT = (0.2, 0.11, 0.06)
+BRIGHT_ROOM = (0.7, 0.5, 0.35)
 
 
-def _shadowed(frame: np.ndarray, homography: np.ndarray, x: float, y: float) -> np.ndarray:
+def _shadowed(frame: np.ndarray, homography: np.ndarray, x: float, y: float,
+              size: tuple[float, float] = (7.0, 16.0),
+              light: tuple[float, float, float] = ROOM_LIGHT) -> np.ndarray:
     """`frame` with a long cast shadow (7 by 16 mm) at mat point (x, y): what a cube's
     shadow under a low bulb looks like, lying where no piece is."""
-    corners = np.array([[[x - 3.5, y - 8.0], [x + 3.5, y - 8.0], [x + 3.5, y + 8.0],
-                         [x - 3.5, y + 8.0]]], np.float32)
+    w, h = size[0] / 2, size[1] / 2
+    corners = np.array([[[x - w, y - h], [x + w, y - h], [x + w, y + h],
+                         [x - w, y + h]]], np.float32)
     px = cv2.perspectiveTransform(corners, homography)[0].astype(np.int32)
     mask = np.zeros(frame.shape[:2], np.uint8)
     cv2.fillConvexPoly(mask, px, 1)
     mask = cv2.GaussianBlur(mask.astype(np.float32), (5, 5), 0)[..., None]
-    dark = frame.astype(np.float32) * np.array(ROOM_LIGHT, np.float32)
+    dark = frame.astype(np.float32) * np.array(light, np.float32)
     out = frame.astype(np.float32) * (1.0 - mask) + dark * mask
     return np.asarray(np.clip(out, 0, 255), np.uint8)
 
@@ -61,13 +66,27 @@ def table() -> tuple[dict, np.ndarray, dict[str, np.ndarray]]:
     rx, ry = scenes.zone_centre(LAYOUT, "reserve", scene.seats[0])
     return calib, frame, {
         "territory": _shadowed(frame, pose.homography, tx - 4, ty + 3),
-        "reserve": _shadowed(frame, pose.homography, rx, ry)}
+        "reserve": _shadowed(frame, pose.homography, rx, ry),
+        # A short shadow on the white card, lit by a brighter room: as bright and as blue
+        # as a blue cube's top washed by glare, which the bound above cannot tell.
+        "bright": _shadowed(frame, pose.homography, rx, ry, (5.0, 8.0), BRIGHT_ROOM)}
 
 
 def _blue(snap: Snapshot) -> dict[str, int]:
     seen = {f"territory {n}": t.cubes.blue for n, t in enumerate(snap.territories, start=1)}
     seen |= {f"reserve {seat}": r.blue for seat, r in snap.reserves.items()}
     return {k: v for k, v in seen.items() if v}
+
+
+def _counting_ours_alone(reader: Reader) -> Reader:
+    """`reader` with the cube count fitted on our renderer's blobs only (the stored
+    model's first ones, before the path tracer's)."""
+    stored = json.loads(cube_count.FITTED.read_text(encoding="utf-8"))
+    ours = stored["report"]["blobs"]
+    model = cube_count.CubeCount.load()
+    reader.cubes = cube_count.CubeCount.fit(model.samples[:ours], model.counts[:ours],
+                                            model.shade, model.stir)
+    return reader
 
 
 @pytest.mark.parametrize("where", ["territory", "reserve"])
@@ -80,11 +99,23 @@ def test_a_room_lit_shadow_is_no_blue_cube_and_a_blue_cube_still_is(
 
 @pytest.mark.parametrize("where", ["territory", "reserve"])
 def test_without_the_bound_the_shadow_was_a_cube(table: tuple, where: str) -> None:
-    """What the bound is for: the same reader without it takes the shadow for a cube."""
+    """What the bound is for: the same reader without it, counting with our renderer's
+    blobs alone (which hold no shadow lit by the room), takes the shadow for a cube."""
     calib, _, shadowed = table
-    reader = reader_for(LAYOUT, calib)
+    reader = _counting_ours_alone(reader_for(LAYOUT, calib))
     reader.lit_bound = None
     assert len(_blue(reader.read(shadowed[where]))) == 2
+
+
+def test_a_small_bright_shadow_on_a_reserve_card_is_no_cube(table: tuple) -> None:
+    """Our renderer draws no shadow lit by another light than the tops, so on its paper
+    every blob was a cube; the cube count learnt the path tracer's blobs too
+    (`scripts/cycles_cubes.py`), and a small bright bluish shadow on a white card has
+    neighbours holding no cube there. Fitted on our renderer's blobs alone, it was one."""
+    calib, _, shadowed = table
+    assert _blue(reader_for(LAYOUT, calib).read(shadowed["bright"])) == {"territory 7": 1}
+    alone = _counting_ours_alone(reader_for(LAYOUT, calib))
+    assert len(_blue(alone.read(shadowed["bright"]))) == 2
 
 
 def test_a_top_is_judged_against_its_own_colour() -> None:

@@ -45,6 +45,8 @@ def _table(light: str, fields: tuple[str, ...]) -> tuple[str, dict, dict[str, np
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(landscape, "_pick_materials",
                    lambda rng, k: [fields[i % len(fields)] for i in range(k)])
+        # The renderer keeps tile art by the table's seed: not other fields'.
+        mp.setattr(scenes, "_TEXTURES", {})
         rng = np.random.default_rng(4242 if hard else 4243)
         table = scenes.random_scene(LAYOUT, rng, hard=hard, variety="wide")
         table.hands = []

@@ -1,0 +1,72 @@
+"""Keep the blobs of the path-traced tuning frames as labelled data for `fit_cubes`.
+
+    .venv/bin/python scripts/cycles_cubes.py --seeds 1-13
+    # writes scripts/data/cycles-cubes.json
+
+What the cube count is told of each blob the reader weighs in the cached Blender frames
+(see `scripts/cycles_kept.py`), measured as `scripts/fit_cubes.py` measures our own
+renderer's (`vision.cube_count.blob_features`), and how many true cubes it holds. Our
+renderer draws no shadow lit by another lamp than the pieces' tops: on its paper a blob
+is always a cube, so a model fitted on it alone counts a small bluish shadow on a
+reserve card as one. The path tracer's blobs are the other kind of picture it learns
+from.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from scripts.cycles_kept import keep  # noqa: E402
+from scripts.labelled import cubes_in_blobs  # noqa: E402
+from vision.cube_count import FEATURES  # noqa: E402
+from vision.layout import load_layout  # noqa: E402
+from vision.reader import Reader  # noqa: E402
+from vision.render import scene as sc  # noqa: E402
+
+CYCLES_CUBES = ROOT / "scripts" / "data" / "cycles-cubes.json"
+#: Each kept blob: the scene, its true cubes, then the model's features in their order.
+FIELDS = ["seed", "light", "zone", "colour", "true_cubes", *FEATURES]
+
+
+def blobs_counted(reader: Reader, frame: np.ndarray, pieces: list[Any]
+                  ) -> list[tuple[str, str, int, list[float]]]:
+    """(zone, colour, true cubes, features) of every blob the cube count would be asked
+    about in `frame`, with no model loaded (as `fit_cubes` reads its own frames: what is
+    measured must not depend on the model being made)."""
+    model, reader.cubes = reader.cubes, None
+    reader.collect = []
+    reader.steady.reset()
+    try:
+        reader.read(frame)
+        counts, _ = cubes_in_blobs(reader, pieces)
+        kept = [c for c in reader.collect if c[3] is not None]
+    finally:
+        reader.collect = None
+        reader.cubes = model
+    return [(zone, colour, n, [round(float(v), 4) for v in features])
+            for (zone, colour, features, _, _), n in zip(kept, counts, strict=True)]
+
+
+def measure(reader: Reader, frame: np.ndarray, spec: dict[str, Any]) -> list[list[object]]:
+    # The play frame's pieces, as `cycles_bench.scene_specs` placed them.
+    pieces = sc.random_scene(load_layout(), np.random.default_rng(spec["seed"]),
+                             variety="wide").pieces
+    return [[spec["seed"], spec["light"], zone, colour, n, *features]
+            for zone, colour, n, features in blobs_counted(reader, frame, pieces)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    return keep("cycles_cubes", __doc__ or "", measure, out=CYCLES_CUBES,
+                default_seeds="1-13", key="blobs", fields=FIELDS, argv=argv)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
