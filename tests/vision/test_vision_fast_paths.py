@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import colours, cube_count
+from vision import colours, cube_count, lit
 from vision.calibration import calibrate, reader_for
 from vision.layout import load_layout
 from vision.occlusion import MotionWatch
@@ -82,6 +82,38 @@ def test_the_cube_count_votes_as_an_indirect_partition_does() -> None:
         assert model.count(sample) == reference(sample)
         nudged = sample * rng.uniform(0.9, 1.1, len(sample)).astype(np.float32)
         assert model.count(nudged) == reference(nudged)
+
+
+def test_the_kth_smallest_is_numpys_partition() -> None:
+    rng = np.random.default_rng(5)
+    for i in range(400):
+        values = rng.standard_normal(int(rng.integers(9, 6000))).astype(np.float32)
+        if i % 3 == 0:
+            values = np.round(values * 3).astype(np.float32)          # ties
+        if i % 5 == 0:
+            values[rng.integers(0, len(values), 4)] = np.nan
+        if i % 7 == 0:
+            values = np.sort(values)[::-1].copy()
+        for k in (1, 9):
+            ours, numpys = cube_count._kth_smallest(values, k), np.partition(values, k - 1)[k - 1]
+            assert ours == numpys or (np.isnan(ours) and np.isnan(numpys))
+
+
+def test_a_tops_byte_pixels_measure_as_numpy_measures_them() -> None:
+    """`lit.top` of byte pixels (the atlas's) by its quicker sums gives what numpy's
+    reductions give for the same pixels as floats."""
+    rng = np.random.default_rng(6)
+    for i in range(300):
+        pixels = rng.integers(0, 256, (int(rng.integers(1, 900)), 3), dtype=np.uint8)
+        colour = list(colours.DEFAULT_PIECES.values())[i % len(colours.DEFAULT_PIECES)]
+        quick = lit.top(pixels, colour)
+        as_float = pixels.astype(np.float32)
+        px_sum, mean = as_float.sum(axis=1), as_float.mean(axis=1, keepdims=True)
+        own = np.asarray(colour, np.float32)
+        tint = own - own.mean()
+        shown = (as_float - mean) @ tint / max(1.0, float(tint @ tint))
+        top, seen = np.percentile(px_sum, lit.TOP_PERCENTILE), np.percentile(shown, 90.0)
+        assert quick == lit.Top(float(np.float32(top)) / float(own.sum()), float(seen))
 
 
 def test_the_kept_snapshot_is_a_deep_copy() -> None:
