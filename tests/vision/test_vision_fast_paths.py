@@ -20,7 +20,7 @@ from vision import colours, cube_count, lit
 from vision.calibration import calibrate, reader_for
 from vision.layout import load_layout
 from vision.occlusion import MotionWatch
-from vision.reader import Reader, _channel_sum, _share, _striped, _wave
+from vision.reader import Reader, _channel_sum, _components, _share, _striped, _wave
 from vision.reference import _median
 from vision.render import scene as scenes
 from vision.render.camera import overhead_camera
@@ -114,6 +114,31 @@ def test_a_tops_byte_pixels_measure_as_numpy_measures_them() -> None:
         shown = (as_float - mean) @ tint / max(1.0, float(tint @ tint))
         top, seen = np.percentile(px_sum, lit.TOP_PERCENTILE), np.percentile(shown, 90.0)
         assert quick == lit.Top(float(np.float32(top)) / float(own.sum()), float(seen))
+
+
+def test_components_are_opencvs_with_its_stats() -> None:
+    """Labels, boxes, areas and centroids as OpenCV's own stats give them (a label's
+    number decides the order its blob is read in), for empty, sparse, dense and full
+    masks, views included."""
+    rng = np.random.default_rng(7)
+    masks = []
+    for i in range(600):
+        h, w = int(rng.integers(1, 90)), int(rng.integers(1, 90))
+        mask = (rng.random((h, w)) < [0.0, 0.01, 0.1, 0.4, 0.7, 0.95, 1.0][i % 7]).astype(np.uint8)
+        if i % 5 == 0:
+            mask = cv2.dilate(mask, np.ones((3, 3), np.uint8))
+        if i % 3 == 0:
+            mask *= np.uint8(rng.integers(1, 256))
+        masks.append(mask)
+        if h > 3 and w > 5:
+            masks.append(mask[3:, 5:])
+    for mask in masks:
+        ours = _components(mask)
+        theirs = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_16U,
+                                                               cv2.CCL_DEFAULT)
+        assert ours[0] == theirs[0]
+        for a, b in zip(ours[1:], theirs[1:], strict=True):
+            assert a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
 
 
 def test_the_kept_snapshot_is_a_deep_copy() -> None:
