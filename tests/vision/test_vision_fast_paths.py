@@ -20,7 +20,15 @@ from vision import colours, cube_count, lit
 from vision.calibration import calibrate, reader_for
 from vision.layout import load_layout
 from vision.occlusion import MotionWatch
-from vision.reader import Reader, _channel_sum, _components, _share, _striped, _wave
+from vision.reader import (
+    Reader,
+    _channel_sum,
+    _components,
+    _label_flags,
+    _share,
+    _striped,
+    _wave,
+)
 from vision.reference import _median
 from vision.render import scene as scenes
 from vision.render.camera import overhead_camera
@@ -139,6 +147,22 @@ def test_components_are_opencvs_with_its_stats() -> None:
         assert ours[0] == theirs[0]
         for a, b in zip(ours[1:], theirs[1:], strict=True):
             assert a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+
+
+def test_label_flags_are_numpys_take() -> None:
+    rng = np.random.default_rng(8)
+    for i in range(50):
+        mask = (rng.random((int(rng.integers(1, 120)), int(rng.integers(1, 120))))
+                < [0.0, 0.05, 0.5, 1.0][i % 4]).astype(np.uint8)
+        n, cc, _, _ = _components(mask)
+        flags = [rng.random(n) < 0.5 for _ in range(2)]
+        flags[0][0] = False
+        flags[1][0] = i % 2 == 0              # a flagged background: numpy's take
+        if i % 3 == 0:
+            flags = flags[:1]
+        for ours, numpys in zip(_label_flags(cc, *flags), [np.take(f, cc) for f in flags],
+                                strict=True):
+            assert ours.dtype == numpys.dtype and np.array_equal(ours, numpys)
 
 
 def test_the_kept_snapshot_is_a_deep_copy() -> None:
