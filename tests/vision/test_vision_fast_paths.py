@@ -92,7 +92,7 @@ def test_the_cube_count_votes_as_an_indirect_partition_does() -> None:
         assert model.count(nudged) == reference(nudged)
 
 
-def test_the_kth_smallest_is_numpys_partition() -> None:
+def test_the_nearest_are_those_not_beyond_numpys_kth() -> None:
     rng = np.random.default_rng(5)
     for i in range(400):
         values = rng.standard_normal(int(rng.integers(9, 6000))).astype(np.float32)
@@ -103,8 +103,9 @@ def test_the_kth_smallest_is_numpys_partition() -> None:
         if i % 7 == 0:
             values = np.sort(values)[::-1].copy()
         for k in (1, 9):
-            ours, numpys = cube_count._kth_smallest(values, k), np.partition(values, k - 1)[k - 1]
-            assert ours == numpys or (np.isnan(ours) and np.isnan(numpys))
+            kth = np.partition(values, k - 1)[k - 1]
+            assert np.array_equal(cube_count._not_beyond_kth(values, k),
+                                  np.flatnonzero(values <= kth))
 
 
 def test_a_tops_byte_pixels_measure_as_numpy_measures_them() -> None:
