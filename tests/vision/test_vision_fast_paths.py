@@ -60,6 +60,15 @@ def test_opencv_helpers_equal_numpy() -> None:
         assert np.array_equal(median, np.median(values, axis=0))
 
 
+def test_a_colour_tables_index_is_five_bits_a_channel() -> None:
+    every = np.stack(np.meshgrid(*(np.arange(256, dtype=np.uint8),) * 3, indexing="ij"),
+                     axis=-1).reshape(256, -1, 3)
+    b, g, r = (every[..., c].astype(np.uint16) >> 3 for c in range(3))
+    index = colours.table_index(every)
+    assert index.dtype == np.uint16 and np.array_equal(index, (b << 10) | (g << 5) | r)
+    assert np.array_equal(colours.table_index(every[3:, 5:]), index[3:, 5:])
+
+
 def test_a_share_of_flags_is_their_mean() -> None:
     rng = np.random.default_rng(3)
     for n in (1, 3, 7, 100, 1001):
