@@ -324,9 +324,12 @@ class Comparison:
         unexplained = np.empty((rows, width), np.float32)
         ratio = np.empty((rows, width), np.float32)
         inverse = 1.0 / np.maximum(gains, 0.05)
-        # One scalar per zone for OpenCV (a float32 multiply, as numpy's, but without
-        # numpy's broadcasting over a strided box: a tenth of the time).
-        scalars = [(*(float(v) for v in inverse[k]), 0.0) for k in range(len(inverse))]
+        # Each zone's gain as a diagonal colour matrix for OpenCV's transform: the same
+        # float32 products as numpy's broadcast multiply (each channel times its gain
+        # plus exact zeros), without numpy's broadcasting over a strided box, and in a
+        # third of the time of OpenCV's multiply by a scalar.
+        diagonal = np.zeros((len(inverse), 3, 3), np.float32)
+        diagonal[:, [0, 1, 2], [0, 1, 2]] = inverse
         # A band of rows at a time: every step is per pixel, so the result is the same as
         # for the whole atlas at once, and a read's temporaries stay a band's worth (a
         # Raspberry Pi has little memory to spare).
@@ -335,15 +338,15 @@ class Comparison:
             f = atlas[top:bottom].astype(np.float32)
             for k, y0, y1, x0, x1 in boxes:
                 box = f[y0:y1, x0:x1]
-                # OpenCV's stubs allow no scalar (a tuple per channel), which it takes.
-                cv2.multiply(box, scalars[k], dst=box)  # type: ignore[call-overload]
+                cv2.transform(box, diagonal[k], dst=box)
             ref = self._ref[top:bottom].astype(np.float32)
             f_sum = cv2.transform(f, _ONES) + np.float32(3.0)
-            band = cv2.divide(f_sum, self.picture_sum(top, bottom, 0, width) + np.float32(3.0))
+            # Written straight into the results' rows (OpenCV's dst), not copied there.
+            band = cv2.divide(f_sum, self.picture_sum(top, bottom, 0, width) + np.float32(3.0),
+                              dst=ratio[top:bottom])
             explained = cv2.multiply(ref, cv2.merge((band, band, band)))
-            unexplained[top:bottom] = cv2.divide(
-                cv2.transform(cv2.absdiff(f, explained), _ONES), f_sum + np.float32(30.0))
-            ratio[top:bottom] = band
+            cv2.divide(cv2.transform(cv2.absdiff(f, explained), _ONES),
+                       f_sum + np.float32(30.0), dst=unexplained[top:bottom])
         return unexplained, ratio
 
     def foreground(self, atlas: np.ndarray, gains: np.ndarray, coloured: np.ndarray

@@ -69,6 +69,22 @@ def test_a_colour_tables_index_is_five_bits_a_channel() -> None:
     assert np.array_equal(colours.table_index(every[3:, 5:]), index[3:, 5:])
 
 
+def test_a_gain_by_a_diagonal_transform_is_numpys_float32_product() -> None:
+    """`Comparison.features` scales each zone by OpenCV's transform with its gains on
+    the diagonal: the products numpy's broadcast multiply gives, bit for bit."""
+    rng = np.random.default_rng(9)
+    for _ in range(200):
+        pixels = rng.integers(0, 256, (int(rng.integers(1, 70)), int(rng.integers(1, 70)), 3)
+                              ).astype(np.float32)
+        gains = rng.uniform(0.0, 4.0, 3).astype(np.float32)
+        inverse = 1.0 / np.maximum(gains, 0.05)
+        diagonal = np.zeros((3, 3), np.float32)
+        diagonal[[0, 1, 2], [0, 1, 2]] = inverse
+        view = pixels.copy()
+        cv2.transform(view, diagonal, dst=view)
+        assert view.tobytes() == (pixels * inverse).tobytes()
+
+
 def test_a_share_of_flags_is_their_mean() -> None:
     rng = np.random.default_rng(3)
     for n in (1, 3, 7, 100, 1001):
