@@ -23,13 +23,11 @@ from vision.occlusion import MotionWatch
 from vision.reader import (
     Reader,
     _channel_sum,
-    _clipped,
     _components,
     _label_flags,
     _share,
     _stats,
     _striped,
-    _to_brightest,
     _wave,
 )
 from vision.reference import _median
@@ -85,28 +83,6 @@ def test_a_gain_by_a_diagonal_transform_is_numpys_float32_product() -> None:
         view = pixels.copy()
         cv2.transform(view, diagonal, dst=view)
         assert view.tobytes() == (pixels * inverse).tobytes()
-
-
-def test_clipped_channels_take_their_pixels_brightest_as_opencv_set_them() -> None:
-    """`_clipped` and `_to_brightest` set each channel saturated before balance to its
-    pixel's brightest after it, as the split, compared, copied and merged channels did."""
-    rng = np.random.default_rng(10)
-    for _ in range(50):
-        before = rng.integers(200, 256, (int(rng.integers(1, 60)), int(rng.integers(1, 60)), 3),
-                              dtype=np.uint8)
-        after = rng.integers(0, 256, before.shape, dtype=np.uint8)
-        masks = [cv2.compare(c, 249, cv2.CMP_GT) for c in cv2.split(before)]
-        channels = list(cv2.split(after))
-        brightest = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
-        for channel, mask in zip(channels, masks, strict=True):
-            cv2.copyTo(brightest, mask, channel)
-        expected = cv2.merge(channels)
-        clipped = _clipped(before)
-        ours = after.copy()
-        if clipped is not None:
-            _to_brightest(ours, clipped)
-        assert np.array_equal(ours, expected)
-    assert _clipped(np.full((4, 5, 3), 249, np.uint8)) is None
 
 
 def test_a_share_of_flags_is_their_mean() -> None:
