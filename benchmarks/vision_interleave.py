@@ -21,6 +21,12 @@ kept (`Steady.reset`: every zone counted). Printed per reader (plain, against th
 table) and read: the median over the frames of each frame's median over the passes and
 of its fastest pass, in ms and as a multiple of that frame's decode, and the load
 average before and after.
+
+    nice .venv/bin/python benchmarks/vision_interleave.py --old /tmp/wt-base --stages
+
+``--stages`` then also says where ``--new``'s full read against the bare table goes:
+its main steps wrapped in timers (nested steps are inside their callers' figures), each
+step's total over the sequence's full reads in its fastest pass, per read.
 """
 
 from __future__ import annotations
@@ -139,6 +145,71 @@ def run(versions: dict[str, ModuleType], data: dict[str, Any], passes: int
     return decode, times
 
 
+#: The steps `stages` times: (module, class or None, function).
+STAGES = [
+    ("atlas", "Atlas", "cut"), ("reader", "Reader", "balance"),
+    ("occlusion", "BorderWatch", "white_field"), ("glare", "GlareMap", "measure"),
+    ("steady", "Steady", "changed"), ("occlusion", "BorderWatch", "covered"),
+    ("colours", None, "table_index"), ("reference", "Comparison", "gains"),
+    ("reference", "Comparison", "features"), ("reference", "Difference", "decide"),
+    ("reference", "Comparison", "stale"), ("reader", "Reader", "_count_blobs"),
+    ("reader", None, "_components"), ("reader", "Reader", "_count_castles"),
+    ("reader", "Reader", "_shaded_cubes"), ("reader", "Reader", "_interpret"),
+    ("reader", "Reader", "_count_cube_blob"), ("reader", None, "blob_features"),
+    ("reader", "Reader", "top"), ("reader", "Reader", "_change"),
+    ("cube_count", "CubeCount", "count"), ("reader", "Reader", "_count_courts"),
+    ("reader", "Reader", "_count_discs"), ("steady", "Steady", "merge"),
+    ("markers", "MatLocator", "locate"), ("reader", "Reader", "read")]
+
+
+def stages(vision: ModuleType, data: dict[str, Any], passes: int) -> str:
+    """Milliseconds per full read against the bare table in each of `STAGES` (the
+    fastest pass's total over the frames, per frame), and how many calls a read."""
+    spent: dict[str, float] = {}
+    calls: dict[str, int] = {}
+    timing = [False]
+
+    def timed(name: str, function: Any) -> Any:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if not timing[0]:
+                return function(*args, **kwargs)
+            t0 = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                spent[name] = spent.get(name, 0.0) + time.perf_counter() - t0
+                calls[name] = calls.get(name, 0) + 1
+        return wrapper
+
+    for module, owner, name in STAGES:
+        where = importlib.import_module(f"{vision.__name__}.{module}")
+        target = getattr(where, owner) if owner else where
+        setattr(target, name, timed(f"{owner or module}.{name}", getattr(target, name)))
+    pairs = [(_decode(a), _decode(b)) for a, b in data["pairs"]]
+    reader = readers(vision, _decode(data["setup"]))["bare"]
+    reader.read(pairs[-1][1])
+    best: dict[str, float] = {}
+    for _ in range(passes):
+        spent.clear()
+        calls.clear()
+        for frame, twin in pairs:
+            timing[0] = True
+            reader.read(frame)
+            timing[0] = False
+            reader.read(twin)
+            reader.steady.reset()
+            reader.read(twin)
+        for name, total in spent.items():
+            best[name] = min(best.get(name, total), total)
+    lines = ["| step (nested in those above it) | ms a full read | calls a read |",
+             "|---|---|---|"]
+    for module, owner, name in STAGES:
+        key = f"{owner or module}.{name}"
+        lines.append(f"| {key} | {1000 * best.get(key, 0.0) / len(pairs):.2f} | "
+                     f"{calls.get(key, 0) / len(pairs):.1f} |")
+    return "\n".join(lines)
+
+
 def report(decode: list[list[float]], times: dict[tuple[str, str, str], list[list[float]]],
            labels: dict[str, str]) -> str:
     dec = [statistics.median(d) for d in decode]
@@ -165,6 +236,8 @@ def main() -> int:
     parser.add_argument("--new", type=Path, default=HERE, help="checkout of the new vision/")
     parser.add_argument("--passes", type=int, default=9)
     parser.add_argument("--cache", type=Path, default=CACHE, help="the sequence's JPEGs")
+    parser.add_argument("--stages", action="store_true",
+                        help="then time the new version's steps of a full read")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     data = frames(args.cache)
@@ -175,10 +248,13 @@ def main() -> int:
         t0 = time.strftime("%H:%M:%S", time.gmtime())
         decode, times = run(versions, data, args.passes)
         after = os.getloadavg()
-    print(f"{args.passes} passes, {len(decode)} frames, {t0}-"
-          f"{time.strftime('%H:%M:%S', time.gmtime())} UTC, load average "
-          f"{before[0]:.2f}/{before[1]:.2f} before, {after[0]:.2f}/{after[1]:.2f} after")
-    print(report(decode, times, {"old": str(args.old), "new": str(args.new)}))
+        print(f"{args.passes} passes, {len(decode)} frames, {t0}-"
+              f"{time.strftime('%H:%M:%S', time.gmtime())} UTC, load average "
+              f"{before[0]:.2f}/{before[1]:.2f} before, {after[0]:.2f}/{after[1]:.2f} after")
+        print(report(decode, times, {"old": str(args.old), "new": str(args.new)}))
+        if args.stages:
+            print(f"\nwhere a full read against the bare table goes ({args.new}):")
+            print(stages(versions["new"], data, args.passes))
     return 0
 
 
