@@ -1299,10 +1299,11 @@ def _stats(n: int, cc: np.ndarray, xs: np.ndarray, ys: np.ndarray
     foreground pixels `xs`, `ys` (in raster order; at least one, and one background
     pixel).
 
-    Exactly OpenCV's numbers: a label's box from its extreme pixels, its centroid its
-    pixels' whole coordinates summed exactly (OpenCV sums in 64-bit integers, here in
-    int64) and divided once in float64. A stable sort by label keeps each label's
-    pixels in raster order, so its first and last pixel hold its top and bottom."""
+    Exactly OpenCV's numbers (`tests/vision/test_vision_fast_paths.py` compares them):
+    a label's box from its extreme pixels, its centroid its pixels' whole coordinates
+    summed exactly (in int64) and divided once in float64. A stable sort by label keeps
+    each label's pixels in raster order, so its first and last pixel hold its top and
+    bottom."""
     h, w = cc.shape
     labels = cc[ys, xs]
     order = np.argsort(labels, kind="stable")
