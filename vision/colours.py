@@ -118,15 +118,16 @@ def build_table(pieces: Mapping[str, tuple[float, ...]] | None = None,
     return table
 
 
-_SHIFT = np.array([(i >> 3) for i in range(256)], np.uint16)
-_LUT_B = (_SHIFT << 10).astype(np.uint16)
-_LUT_G = (_SHIFT << 5).astype(np.uint16)
-
-
 def table_index(bgr: np.ndarray) -> np.ndarray:
-    """Each pixel's entry in a colour table (5 bits a channel), to look up in several."""
-    b, g, r = cv2.split(bgr)
-    return cv2.add(cv2.add(cv2.LUT(b, _LUT_B), cv2.LUT(g, _LUT_G)), cv2.LUT(r, _SHIFT))
+    """Each pixel's entry in a colour table (5 bits a channel), to look up in several.
+
+    The channels' top five bits by numpy's shifts (OpenCV's lookup tables into 16 bits,
+    one per channel, took twice as long: half a millisecond a read)."""
+    b, g, r = cv2.split(np.right_shift(bgr, 3))
+    index: np.ndarray = np.left_shift(b, 10, dtype=np.uint16)
+    index |= np.left_shift(g, 5, dtype=np.uint16)
+    index |= r
+    return index
 
 
 def classify(bgr: np.ndarray, table: np.ndarray) -> np.ndarray:

@@ -54,15 +54,39 @@ def top(pixels: np.ndarray, colour: Sequence[float]) -> Top:
     """`Top` of a blob's pixels (BGR, n x 3), each measure taken at its brightest tenth."""
     if pixels.size == 0:
         return Top(0.0, 0.0)
+    tint, spread, own_sum = _colour(tuple(colour))
     px = np.asarray(pixels, np.float32).reshape(-1, 3)
+    both = np.empty((2, len(px)), np.float32)
+    if pixels.dtype == np.uint8:
+        _byte_sums(px, both[0])
+        # numpy's mean exactly: the float32 sum over the count, an intp (so in float64,
+        # cast back to float32)
+        mean = np.true_divide(both[0], np.intp(3), dtype=np.float64).astype(np.float32)
+        mean = mean[:, None]
+    else:
+        px.sum(axis=1, out=both[0])
+        mean = px.mean(axis=1, keepdims=True)
+    np.divide((px - mean) @ tint, spread, out=both[1])
+    lit, shown = _brightest_tenth(both)
+    return Top(float(lit) / own_sum, float(shown))
+
+
+@functools.lru_cache(maxsize=64)
+def _colour(colour: tuple[float, ...]) -> tuple[np.ndarray, float, float]:
+    """A piece colour's side of `top` (its departure from grey, that departure's square
+    length and its brightness, at least 1): the same for every blob of the colour."""
     own = np.asarray(colour, np.float32)
     tint = own - own.mean()
-    both = np.empty((2, len(px)), np.float32)
-    px.sum(axis=1, out=both[0])
-    np.divide((px - px.mean(axis=1, keepdims=True)) @ tint, max(1.0, float(tint @ tint)),
-              out=both[1])
-    lit, shown = _brightest_tenth(both)
-    return Top(float(lit) / max(1.0, float(own.sum())), float(shown))
+    tint.flags.writeable = False
+    return tint, max(1.0, float(tint @ tint)), max(1.0, float(own.sum()))
+
+
+def _byte_sums(px: np.ndarray, out: np.ndarray) -> None:
+    """Per pixel, its three channels' sum: numpy's ``sum(axis=1)`` exactly for pixels
+    that were bytes (whole numbers under 766 add exactly in any order), in a fraction of
+    the time numpy takes to reduce rows three wide."""
+    np.add(px[:, 0], px[:, 1], out=out)
+    np.add(out, px[:, 2], out=out)
 
 
 def _brightest_tenth(rows: np.ndarray) -> np.ndarray:

@@ -404,7 +404,9 @@ class Reader:
             # (np.where of two ints makes a 64-bit image first: fifteen times slower).
             castle_labels = (fg & neutral).view(np.uint8) * np.uint8(colours.NEUTRAL)
             core = cv2.erode(fg.view(np.uint8), self._kernel3).view(bool)
-            labels[~core] = colours.NONE
+            # NONE (0) outside the core: the labels times its flags (numpy's boolean
+            # assignment to nearly every pixel took twenty times as long).
+            np.multiply(labels, core, out=labels)
             absolute = None
             for cell in self._cardless:
                 # A court whose card was laid after the bare table: read by colour alone.
@@ -471,11 +473,13 @@ class Reader:
             keep3 = cv2.merge((np.maximum(0.1, 1.0 - g),) * 3)
             lit = cv2.divide(cv2.subtract(roi.astype(np.float32), glare3), keep3)
             gain = (colours.WHITE_LEVEL / np.maximum(8.0, ref)).astype(np.float32)
-            # OpenCV's stubs allow no scalar (a tuple per channel), which it takes.
-            cv2.multiply(lit, (*(float(v) for v in gain), 0.0),  # type: ignore[call-overload]
-                         dst=lit)
+            # The gain on the diagonal of OpenCV's transform: the float32 products of a
+            # multiply by it, in a third of the time (see `Comparison.features`).
+            cv2.transform(lit, np.diag(gain), dst=lit)
             roi[:] = np.clip(lit, 0, 255).astype(np.uint8)
         if clipped is not None:
+            # A glared frame clips in some 40 000 channels: OpenCV's whole channels are
+            # quicker than numpy's indexing of them.
             channels = list(cv2.split(atlas))
             brightest = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
             for channel, mask in zip(channels, clipped, strict=True):
@@ -564,8 +568,8 @@ class Reader:
             # which must not make its shaded sides look like another piece's shadow).
             keep = np.zeros(len(stats), bool)
             keep[1:] = stats[1:, cv2.CC_STAT_AREA] >= smallest
-            # np.take: numpy's indexing by the labels, a third of its time.
-            blobs += self._shaded_cubes(np.take(keep, cc), np.take(speck, cc), castle_labels,
+            pieces, specks = _label_flags(cc, keep, speck)
+            blobs += self._shaded_cubes(pieces, specks, castle_labels,
                                         inside & self._territory_rows, least)
         self._interpret(snap, atlas, blobs)
 
@@ -606,7 +610,7 @@ class Reader:
             keep = np.zeros(m, bool)
             keep[1:] = gstats[1:, cv2.CC_STAT_AREA] >= 0.5 * self._footprint_px(
                 "castle", *self._nadir)
-            pieces |= np.take(keep, gcc)
+            pieces |= _label_flags(gcc, keep)[0]
         near = cv2.dilate(pieces.view(np.uint8), self._kernel5).view(bool)
         reach = max(3, round(0.5 * self._sizes["cube"] * self.scale)) | 1
         grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
@@ -1265,11 +1269,100 @@ def _channel_sum(image: np.ndarray) -> np.ndarray:
     return summed
 
 
+#: A mask's stats are worked out from its set pixels (`_components`) when at most one in
+#: this many is set, and it has at least `SPARSE_LEAST` pixels: where OpenCV's own stats,
+#: which visit every pixel, cost more (a read against the bare table sets a few thousand
+#: of the blob rows' 250 000; the plain reader's masks, a blob's parts, are denser or
+#: smaller: there OpenCV is quicker).
+SPARSE = 40
+SPARSE_LEAST = 20_000
+
+
 def _components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
-    """8-connected components with stats, labelled in 16 bits: three times faster than
-    OpenCV's 32-bit default here, and an opened mask cannot hold 65535 components."""
-    return cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_16U,
-                                                         cv2.CCL_DEFAULT)
+    """8-connected components with stats, as OpenCV's
+    ``connectedComponentsWithStats`` gives them, labelled in 16 bits: three times faster
+    than OpenCV's 32-bit default here, and an opened mask cannot hold 65535 components.
+
+    A sparse mask's labels come from OpenCV's labelling alone and its stats from the
+    set pixels (`_stats`): OpenCV's stats visit every pixel, and a mask of the atlas is
+    some 250 000 pixels of which a few thousand are set, so they cost twice the
+    labelling. An empty mask is not labelled at all."""
+    set_px = cv2.countNonZero(mask)
+    if not set_px:
+        return 1, np.zeros(mask.shape, np.uint16), *_background_only(mask.shape)
+    if set_px * SPARSE > mask.size or mask.size < SPARSE_LEAST:
+        n, cc, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(
+            mask, 8, cv2.CV_16U, cv2.CCL_DEFAULT)
+        return n, cc, stats, cents
+    n, cc = cv2.connectedComponentsWithAlgorithm(mask, 8, cv2.CV_16U, cv2.CCL_DEFAULT)
+    # The foreground's pixels in raster order: numpy finds them quickly in one long row
+    # of flags (its nonzero of an image, and OpenCV's findNonZero, cost a labelling).
+    ys, xs = np.divmod(np.flatnonzero(mask.reshape(-1) != 0), mask.shape[1])
+    return n, cc, *_stats(n, cc, xs, ys)
+
+
+def _label_flags(cc: np.ndarray, *flags: np.ndarray) -> list[np.ndarray]:
+    """Per pixel of a labelling, each label's flag: ``np.take(flag, cc)`` for each of
+    `flags`, whose background (label 0) is unflagged. Set only at the labelled pixels,
+    found once for all flags: they are a few thousand of the blob rows' 250 000, over
+    which numpy's indexing by the labels takes a quarter of a millisecond."""
+    if any(bool(f[0]) for f in flags) or not cc.flags.c_contiguous:
+        return [np.take(f, cc) for f in flags]
+    at = np.flatnonzero(cc.reshape(-1) != 0)
+    labels = cc.reshape(-1)[at]
+    out = []
+    for flag in flags:
+        image = np.zeros(cc.shape, bool)
+        image.reshape(-1)[at[flag[labels]]] = True
+        out.append(image)
+    return out
+
+
+def _stats(n: int, cc: np.ndarray, xs: np.ndarray, ys: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """OpenCV's stats and centroids of a labelling `cc` with `n` labels, from its
+    foreground pixels `xs`, `ys` (in raster order; at least one, and one background
+    pixel).
+
+    Exactly OpenCV's numbers (`tests/vision/test_vision_fast_paths.py` compares them):
+    a label's box from its extreme pixels, its centroid its pixels' whole coordinates
+    summed exactly (in int64) and divided once in float64. A stable sort by label keeps
+    each label's pixels in raster order, so its first and last pixel hold its top and
+    bottom."""
+    h, w = cc.shape
+    labels = cc[ys, xs]
+    order = np.argsort(labels, kind="stable")
+    xs, ys = xs[order].astype(np.int64), ys[order].astype(np.int64)
+    area = np.bincount(labels, minlength=n)
+    ends = np.cumsum(area[1:])
+    starts = ends - area[1:]
+    stats = np.empty((n, 5), np.int32)
+    cents = np.empty((n, 2), np.float64)
+    left, right = np.minimum.reduceat(xs, starts), np.maximum.reduceat(xs, starts)
+    top, bottom = ys[starts], ys[ends - 1]
+    stats[1:, cv2.CC_STAT_LEFT], stats[1:, cv2.CC_STAT_TOP] = left, top
+    stats[1:, cv2.CC_STAT_WIDTH] = right - left + 1
+    stats[1:, cv2.CC_STAT_HEIGHT] = bottom - top + 1
+    stats[1:, cv2.CC_STAT_AREA] = area[1:]
+    cents[1:, 0] = np.add.reduceat(xs, starts).astype(np.float64) / area[1:]
+    cents[1:, 1] = np.add.reduceat(ys, starts).astype(np.float64) / area[1:]
+    # The background: every pixel not in the foreground.
+    behind = h * w - len(xs)
+    cols = np.flatnonzero(np.bincount(xs, minlength=w) < h)
+    rows = np.flatnonzero(np.bincount(ys, minlength=h) < w)
+    stats[0] = (cols[0], rows[0], cols[-1] - cols[0] + 1, rows[-1] - rows[0] + 1, behind)
+    cents[0, 0] = float(h * (w * (w - 1) // 2) - int(xs.sum())) / behind
+    cents[0, 1] = float(w * (h * (h - 1) // 2) - int(ys.sum())) / behind
+    return stats, cents
+
+
+def _background_only(shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """OpenCV's stats and centroid of an empty mask: one label, the whole image."""
+    h, w = shape[:2]
+    stats = np.array([[0, 0, w, h, h * w]], np.int32)
+    cents = np.array([[float(h * (w * (w - 1) // 2)) / (h * w),
+                       float(w * (h * (h - 1) // 2)) / (h * w)]], np.float64)
+    return stats, cents
 
 
 def _stack(samplers: list[tuple[np.ndarray, np.ndarray, str]]) -> Stack:

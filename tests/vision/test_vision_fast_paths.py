@@ -16,11 +16,20 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import colours, cube_count
+from vision import colours, cube_count, lit
 from vision.calibration import calibrate, reader_for
 from vision.layout import load_layout
 from vision.occlusion import MotionWatch
-from vision.reader import Reader, _channel_sum, _share, _striped, _wave
+from vision.reader import (
+    Reader,
+    _channel_sum,
+    _components,
+    _label_flags,
+    _share,
+    _stats,
+    _striped,
+    _wave,
+)
 from vision.reference import _median
 from vision.render import scene as scenes
 from vision.render.camera import overhead_camera
@@ -49,6 +58,31 @@ def test_opencv_helpers_equal_numpy() -> None:
         median = _median(np.ascontiguousarray(values.T))
         assert median.dtype == np.float32
         assert np.array_equal(median, np.median(values, axis=0))
+
+
+def test_a_colour_tables_index_is_five_bits_a_channel() -> None:
+    every = np.stack(np.meshgrid(*(np.arange(256, dtype=np.uint8),) * 3, indexing="ij"),
+                     axis=-1).reshape(256, -1, 3)
+    b, g, r = (every[..., c].astype(np.uint16) >> 3 for c in range(3))
+    index = colours.table_index(every)
+    assert index.dtype == np.uint16 and np.array_equal(index, (b << 10) | (g << 5) | r)
+    assert np.array_equal(colours.table_index(every[3:, 5:]), index[3:, 5:])
+
+
+def test_a_gain_by_a_diagonal_transform_is_numpys_float32_product() -> None:
+    """`Comparison.features` scales each zone by OpenCV's transform with its gains on
+    the diagonal: the products numpy's broadcast multiply gives, bit for bit."""
+    rng = np.random.default_rng(9)
+    for _ in range(200):
+        pixels = rng.integers(0, 256, (int(rng.integers(1, 70)), int(rng.integers(1, 70)), 3)
+                              ).astype(np.float32)
+        gains = rng.uniform(0.0, 4.0, 3).astype(np.float32)
+        inverse = 1.0 / np.maximum(gains, 0.05)
+        diagonal = np.zeros((3, 3), np.float32)
+        diagonal[[0, 1, 2], [0, 1, 2]] = inverse
+        view = pixels.copy()
+        cv2.transform(view, diagonal, dst=view)
+        assert view.tobytes() == (pixels * inverse).tobytes()
 
 
 def test_a_share_of_flags_is_their_mean() -> None:
@@ -82,6 +116,89 @@ def test_the_cube_count_votes_as_an_indirect_partition_does() -> None:
         assert model.count(sample) == reference(sample)
         nudged = sample * rng.uniform(0.9, 1.1, len(sample)).astype(np.float32)
         assert model.count(nudged) == reference(nudged)
+
+
+def test_the_nearest_are_those_not_beyond_numpys_kth() -> None:
+    rng = np.random.default_rng(5)
+    for i in range(400):
+        values = rng.standard_normal(int(rng.integers(9, 6000))).astype(np.float32)
+        if i % 3 == 0:
+            values = np.round(values * 3).astype(np.float32)          # ties
+        if i % 5 == 0:
+            values[rng.integers(0, len(values), 4)] = np.nan
+        if i % 7 == 0:
+            values = np.sort(values)[::-1].copy()
+        for k in (1, 9):
+            kth = np.partition(values, k - 1)[k - 1]
+            assert np.array_equal(cube_count._not_beyond_kth(values, k),
+                                  np.flatnonzero(values <= kth))
+
+
+def test_a_tops_byte_pixels_measure_as_numpy_measures_them() -> None:
+    """`lit.top` of byte pixels (the atlas's) by its quicker sums gives what numpy's
+    reductions give for the same pixels as floats."""
+    rng = np.random.default_rng(6)
+    for i in range(300):
+        pixels = rng.integers(0, 256, (int(rng.integers(1, 900)), 3), dtype=np.uint8)
+        colour = list(colours.DEFAULT_PIECES.values())[i % len(colours.DEFAULT_PIECES)]
+        quick = lit.top(pixels, colour)
+        as_float = pixels.astype(np.float32)
+        px_sum, mean = as_float.sum(axis=1), as_float.mean(axis=1, keepdims=True)
+        own = np.asarray(colour, np.float32)
+        tint = own - own.mean()
+        shown = (as_float - mean) @ tint / max(1.0, float(tint @ tint))
+        top, seen = np.percentile(px_sum, lit.TOP_PERCENTILE), np.percentile(shown, 90.0)
+        assert quick == lit.Top(float(np.float32(top)) / float(own.sum()), float(seen))
+
+
+def test_components_are_opencvs_with_its_stats() -> None:
+    """Labels, boxes, areas and centroids as OpenCV's own stats give them (a label's
+    number decides the order its blob is read in), for empty, sparse, dense and full
+    masks, small and atlas-sized, views included; and the stats worked out from the set
+    pixels (`_stats`, which `_components` uses for sparse masks only) on any mask."""
+    rng = np.random.default_rng(7)
+    masks = []
+    for i in range(400):
+        h, w = int(rng.integers(1, 90)), int(rng.integers(1, 90))
+        if i % 4 == 0:
+            h, w = int(rng.integers(150, 620)), int(rng.integers(150, 430))
+        density = [0.0, 0.0005, 0.005, 0.02, 0.1, 0.4, 0.95, 1.0][i % 8]
+        mask = (rng.random((h, w)) < density).astype(np.uint8)
+        if i % 5 == 0:
+            mask = cv2.dilate(mask, np.ones((3, 3), np.uint8))
+        if i % 3 == 0:
+            mask *= np.uint8(rng.integers(1, 256))
+        masks.append(mask)
+        if h > 3 and w > 5:
+            masks.append(mask[3:, 5:])
+    for mask in masks:
+        theirs = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_16U,
+                                                               cv2.CCL_DEFAULT)
+        ours = _components(mask)
+        assert ours[0] == theirs[0]
+        for a, b in zip(ours[1:], theirs[1:], strict=True):
+            assert a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+        ys, xs = np.nonzero(mask)
+        if 0 < len(xs) < mask.size:
+            stats = _stats(theirs[0], theirs[1], xs, ys)
+            for a, b in zip(stats, theirs[2:], strict=True):
+                assert a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+
+
+def test_label_flags_are_numpys_take() -> None:
+    rng = np.random.default_rng(8)
+    for i in range(50):
+        mask = (rng.random((int(rng.integers(1, 120)), int(rng.integers(1, 120))))
+                < [0.0, 0.05, 0.5, 1.0][i % 4]).astype(np.uint8)
+        n, cc, _, _ = _components(mask)
+        flags = [rng.random(n) < 0.5 for _ in range(2)]
+        flags[0][0] = False
+        flags[1][0] = i % 2 == 0              # a flagged background: numpy's take
+        if i % 3 == 0:
+            flags = flags[:1]
+        for ours, numpys in zip(_label_flags(cc, *flags), [np.take(f, cc) for f in flags],
+                                strict=True):
+            assert ours.dtype == numpys.dtype and np.array_equal(ours, numpys)
 
 
 def test_the_kept_snapshot_is_a_deep_copy() -> None:
