@@ -14,6 +14,7 @@ from.
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,8 @@ if str(ROOT) not in sys.path:
 
 from scripts.cycles_kept import keep  # noqa: E402
 from scripts.labelled import cubes_in_blobs  # noqa: E402
-from vision.cube_count import FEATURES  # noqa: E402
+from vision import cube_count  # noqa: E402
+from vision.cube_count import FEATURES, FITTED  # noqa: E402
 from vision.layout import load_layout  # noqa: E402
 from vision.reader import Reader  # noqa: E402
 from vision.render import scene as sc  # noqa: E402
@@ -36,12 +38,21 @@ CYCLES_CUBES = ROOT / "scripts" / "data" / "cycles-cubes.json"
 FIELDS = ["seed", "light", "zone", "colour", "true_cubes", *FEATURES]
 
 
+def _stored_bounds() -> tuple[float, float]:
+    """The darkness search's bounds of the stored model (`shade`, `stir`: fitted on our
+    renderer's light alone by `fit_cubes`), read without the model itself, which may
+    have been fitted on other features than these blobs are measured with."""
+    model = json.loads(FITTED.read_text(encoding="utf-8"))["model"]
+    return float(model["shade"]), float(model["stir"])
+
+
 def blobs_counted(reader: Reader, frame: np.ndarray, pieces: list[Any]
                   ) -> list[tuple[str, str, int, list[float]]]:
     """(zone, colour, true cubes, features) of every blob the cube count would be asked
     about in `frame`, with no model loaded (as `fit_cubes` reads its own frames: what is
     measured must not depend on the model being made)."""
     model, reader.cubes = reader.cubes, None
+    reader.shade, reader.stir = _stored_bounds()
     reader.collect = []
     reader.steady.reset()
     try:
@@ -64,6 +75,7 @@ def measure(reader: Reader, frame: np.ndarray, spec: dict[str, Any]) -> list[lis
 
 
 def main(argv: list[str] | None = None) -> int:
+    cube_count.stored = lambda: None  # type: ignore[assignment]   # see blobs_counted
     return keep("cycles_cubes", __doc__ or "", measure, out=CYCLES_CUBES,
                 default_seeds="1-13", key="blobs", fields=FIELDS, argv=argv)
 

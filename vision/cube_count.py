@@ -26,7 +26,7 @@ import numpy as np
 FITTED = Path(__file__).with_name("fitted") / "cubes.json"
 #: What the model is told of a blob, in this order (all free of the camera's scale).
 FEATURES = ("area", "hull", "solidity", "radius", "long", "short", "paper", "shade",
-            "attached", "coloured", "darkness", "likeness")
+            "attached", "coloured", "darkness", "likeness", "lit", "shown")
 #: Neighbours that vote on a blob's count.
 NEIGHBOURS = 9
 
@@ -37,7 +37,8 @@ class CubeCountError(ValueError):
 
 def blob_features(blob: np.ndarray, cube_px: float, side_px: float, on_paper: bool,
                   shade: float | None = None, coloured: float = 1.0,
-                  darkness: float = 0.0, likeness: float = 0.0) -> np.ndarray:
+                  darkness: float = 0.0, likeness: float = 0.0,
+                  top: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
     """The blob as the model sees it.
 
     `cube_px` is one cube's expected blob area here (top and visible sides), `side_px`
@@ -51,6 +52,11 @@ def blob_features(blob: np.ndarray, cube_px: float, side_px: float, on_paper: bo
     covers, a cube's lit top next to its dark sides much less. `likeness` is the
     correlation of the frame's brightness with the bare table's over the blob: a shadow
     scales the art under it and keeps its pattern, a cube's painted faces replace it.
+    `top` is how bright and how colourful its brightest tenth is over its colour on the
+    swatches (`vision.lit`), for a blob of a piece's colour (0, 0 for a patch found by
+    its darkness, whose top is the art's): a cube whose shaded sides are lost in the art
+    still shows a whole lit top, small as its blob is; a sliver where a piece's edge
+    blends with the art shows a dim or greyish one.
     """
     # OpenCV's counts and extrema rather than numpy's reductions: the same numbers, with
     # less overhead on a blob of a few hundred pixels (a read weighs about a hundred).
@@ -69,7 +75,8 @@ def blob_features(blob: np.ndarray, cube_px: float, side_px: float, on_paper: bo
     return np.array([area / cube_px, hull / cube_px, area / max(1.0, hull),
                      radius / max(1.0, side_px), long, short, float(on_paper),
                      float(shade is not None), 0.0 if shade is None else shade,
-                     float(coloured), float(darkness), float(likeness)], np.float32)
+                     float(coloured), float(darkness), float(likeness), float(top[0]),
+                     float(top[1])], np.float32)
 
 
 @dataclass

@@ -820,15 +820,19 @@ class Reader:
                 # Only a patch found by its change alone is weighed by how it changed: a
                 # blob of a piece's colour is a piece's whatever the art behind it.
                 darkness, likeness = self._change(blob, box)
+            # The top of a patch found by its darkness alone is the art's, of the same
+            # colour as the cube it may be: only a blob of a piece's colour is weighed by it.
+            seen = (self.top(colour, blob, box) if shade is None and box is not None
+                    and self._atlas is not None else None)
             features = blob_features(blob, cube, self._sizes["cube"] * self.scale,
                                      cell.zone.kind in ON_PAPER,
                                      None if shade is None else shade[0],
-                                     1.0 if shade is None else shade[1], darkness, likeness)
+                                     1.0 if shade is None else shade[1], darkness, likeness,
+                                     (0.0, 0.0) if seen is None else (seen.lit, seen.colour))
             if self.collect is not None:
                 self.collect.append((cell.zone.name, colour, features, box, blob))
-            if (shade is None and box is not None and self.lit_bound is not None
-                    and self._atlas is not None
-                    and not self.lit_bound.shows_top(self.top(colour, blob, box))):
+            if (seen is not None and self.lit_bound is not None
+                    and not self.lit_bound.shows_top(seen)):
                 # No top as bright as its colour under this lamp: a shadow the colour
                 # table took for a dark cube (see `vision.lit`).
                 return
