@@ -75,9 +75,13 @@ def measure(reader: Reader, frame: np.ndarray, spec: dict[str, Any]) -> list[lis
 
 
 def main(argv: list[str] | None = None) -> int:
+    stored = cube_count.stored
     cube_count.stored = lambda: None  # type: ignore[assignment]   # see blobs_counted
-    return keep("cycles_cubes", __doc__ or "", measure, out=CYCLES_CUBES,
-                default_seeds="1-13", key="blobs", fields=FIELDS, argv=argv)
+    try:
+        return keep("cycles_cubes", __doc__ or "", measure, out=CYCLES_CUBES,
+                    default_seeds="1-13", key="blobs", fields=FIELDS, argv=argv)
+    finally:
+        cube_count.stored = stored  # type: ignore[method-assign]
 
 
 if __name__ == "__main__":
