@@ -992,7 +992,13 @@ class Reader:
                 # Against the bare table the labelled blobs most like this one decide
                 # (`vision.castle_count`): a castle's shadow is no black castle.
                 found, sure = self.castle_model.castles(features)
-                self._doubt(cell, sure)
+                # Sure only if the blob's size agrees too, as the bands' count did (a
+                # castle and its shadow reach 1.8 footprints, each castle more one
+                # more): a blob the size of another count of castles than the vote's
+                # (a castle with a cube lost in its shadow) is asked about, however
+                # alike the neighbours voted.
+                n = len(found)
+                self._doubt(cell, min(sure, _margin(area / one - 0.4, n - 0.5, n + 0.5)))
                 counted = snap["territories"][str(cell.zone.raw["territory"])]["castles"]
                 for colour in found:
                     counted[colour] += 1
