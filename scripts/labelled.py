@@ -51,27 +51,36 @@ def drifted_table(layout: Layout, seed: int, hard: bool, hand_probability: float
     return scene, reader, scenes.render(layout, scene, seed)
 
 
-def cubes_in_blobs(reader: Reader, pieces: list[Piece]
-                   ) -> tuple[list[int], list[tuple[str, str, int, int]]]:
-    """For each blob the reader collected (`reader.collect`, those with a box) in the frame
-    it just read, how many true cubes of its colour it holds (whose middle it covers),
-    and the true cubes in no blob at all (zone, colour, where in the atlas)."""
-    assert reader.collect is not None
-    cells = [c for c in reader.atlas.cells if c.zone.kind in ("territory", "reserve")]
-    # Where the middle of each true cube appears in the atlas, by zone and colour.
-    where: dict[tuple[str, str], list[tuple[int, int]]] = {}
-    half = 0.5 * reader.layout.height_mm("cube")
+def _middles(reader: Reader, pieces: list[Piece], kind: str, zones: tuple[str, ...]
+             ) -> list[tuple[str, Piece, int, int]]:
+    """(zone, piece, atlas row, column) of the middle of each true piece of `kind` lying
+    in a zone of those kinds, half its height up (as the camera sees it)."""
+    cells = [c for c in reader.atlas.cells if c.zone.kind in zones]
+    half = 0.5 * reader.layout.height_mm(kind)
+    found = []
     for piece in pieces:
-        if piece.kind != "cube":
+        if piece.kind != kind:
             continue
         for cell in cells:
             if cell.zone.contains(piece.x, piece.y):
                 dx, dy = reader.parallax(piece.x, piece.y, half)
                 iy, ix = cell.px(np.array([piece.x + dx]), np.array([piece.y + dy]),
                                  reader.scale)
-                where.setdefault((cell.zone.name, piece.colour), []).append(
-                    (int(iy[0]), int(ix[0])))
+                found.append((cell.zone.name, piece, int(iy[0]), int(ix[0])))
                 break
+    return found
+
+
+def cubes_in_blobs(reader: Reader, pieces: list[Piece]
+                   ) -> tuple[list[int], list[tuple[str, str, int, int]]]:
+    """For each blob the reader collected (`reader.collect`, those with a box) in the frame
+    it just read, how many true cubes of its colour it holds (whose middle it covers),
+    and the true cubes in no blob at all (zone, colour, where in the atlas)."""
+    assert reader.collect is not None
+    # Where the middle of each true cube appears in the atlas, by zone and colour.
+    where: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    for zone, piece, iy, ix in _middles(reader, pieces, "cube", ("territory", "reserve")):
+        where.setdefault((zone, piece.colour), []).append((iy, ix))
     counts = []
     for zone, colour, _, box, blob in reader.collect:
         if box is None:
@@ -102,20 +111,9 @@ def castles_in_blobs(reader: Reader, pieces: list[Piece]) -> tuple[list[str], in
     it just read, the true castles whose middle it covers (as `vision.castle_count.label`
     words), and how many true castles lie in no blob at all."""
     assert reader.collect_castles is not None
-    cells = reader.atlas.of_kind("territory")
     where: dict[str, list[tuple[int, int, str]]] = {}
-    half = 0.5 * reader.layout.height_mm("castle")
-    for piece in pieces:
-        if piece.kind != "castle":
-            continue
-        for cell in cells:
-            if cell.zone.contains(piece.x, piece.y):
-                dx, dy = reader.parallax(piece.x, piece.y, half)
-                iy, ix = cell.px(np.array([piece.x + dx]), np.array([piece.y + dy]),
-                                 reader.scale)
-                where.setdefault(cell.zone.name, []).append(
-                    (int(iy[0]), int(ix[0]), piece.colour))
-                break
+    for zone, piece, iy, ix in _middles(reader, pieces, "castle", ("territory",)):
+        where.setdefault(zone, []).append((iy, ix, piece.colour))
     words = []
     for zone, _, box, blob in reader.collect_castles:
         bx, by = box[0], box[1]

@@ -18,12 +18,13 @@ confidence drops and the referee asks rather than calls a move.
 from __future__ import annotations
 
 import functools
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
 import numpy as np
+
+from vision.model_file import read_model
 
 FITTED = Path(__file__).with_name("fitted") / "castles.json"
 #: What the model is told of a blob, in this order (free of the camera's scale; the
@@ -158,13 +159,7 @@ class CastleCount:
 
     @classmethod
     def load(cls, path: Path = FITTED) -> CastleCount:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise CastleCountError(f"{path}: cannot be read ({exc})") from exc
-        if not isinstance(data, dict) or not isinstance(data.get("model"), dict):
-            raise CastleCountError(f"{path}: no fitted 'model'")
-        return cls.from_json(data["model"], str(path))
+        return cls.from_json(read_model(path, CastleCountError), str(path))
 
 
 @functools.cache

@@ -16,12 +16,13 @@ drops and the referee asks rather than calls a move.
 from __future__ import annotations
 
 import functools
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
 import numpy as np
+
+from vision.model_file import read_model
 
 FITTED = Path(__file__).with_name("fitted") / "cubes.json"
 #: What the model is told of a blob, in this order (all free of the camera's scale).
@@ -179,13 +180,7 @@ class CubeCount:
 
     @classmethod
     def load(cls, path: Path = FITTED) -> CubeCount:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise CubeCountError(f"{path}: cannot be read ({exc})") from exc
-        if not isinstance(data, dict) or not isinstance(data.get("model"), dict):
-            raise CubeCountError(f"{path}: no fitted 'model'")
-        return cls.from_json(data["model"], str(path))
+        return cls.from_json(read_model(path, CubeCountError), str(path))
 
 
 def _not_beyond_kth(values: np.ndarray, k: int) -> np.ndarray:
