@@ -1,7 +1,7 @@
 """Keep the castle blobs of the path-traced tuning frames as labelled data for
 `fit_castles`.
 
-    .venv/bin/python scripts/cycles_castles.py --seeds 1-13
+    .venv/bin/python scripts/cycles_castles.py --seeds 1-26
     # writes scripts/data/cycles-castles.json
 
 What the castle model is told of each colourless blob the reader weighs on a territory
@@ -42,7 +42,7 @@ def measure(reader: Reader, frame: np.ndarray, spec: dict[str, Any]) -> list[lis
 
 def main(argv: list[str] | None = None) -> int:
     return keep("cycles_castles", __doc__ or "", measure, out=CYCLES_CASTLES,
-                default_seeds="1-13", key="blobs", fields=FIELDS, argv=argv)
+                default_seeds="1-26", key="blobs", fields=FIELDS, argv=argv)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Keep the blobs of the path-traced tuning frames as labelled data for `fit_cubes`.
 
-    .venv/bin/python scripts/cycles_cubes.py --seeds 1-13
+    .venv/bin/python scripts/cycles_cubes.py --seeds 1-26
     # writes scripts/data/cycles-cubes.json
 
 What the cube count is told of each blob the reader weighs in the cached Blender frames
@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     cube_count.stored = lambda: None  # type: ignore[assignment]   # see blobs_counted
     try:
         return keep("cycles_cubes", __doc__ or "", measure, out=CYCLES_CUBES,
-                    default_seeds="1-13", key="blobs", fields=FIELDS, argv=argv)
+                    default_seeds="1-26", key="blobs", fields=FIELDS, argv=argv)
     finally:
         cube_count.stored = stored  # type: ignore[method-assign]
 
