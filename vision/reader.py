@@ -981,7 +981,8 @@ class Reader:
                 if long >= 2.5 or (self.dim and inner < 0.33 * side and long >= 1.5):
                     return
         bx, by, bw, bh = box
-        if self._comparison is not None and self._shade is not None:
+        if (self._comparison is not None and self._shade is not None
+                and (self.castle_model, self.collect_castles) != (None, None)):
             features = castle_features(
                 atlas[by:by + bh, bx:bx + bw][blob], blob, one,
                 self._sizes["castle"] * self.scale,
