@@ -24,17 +24,13 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from scripts.cycles_kept import keep  # noqa: E402
+from scripts.cycles_kept import keep, play_pieces  # noqa: E402
 from scripts.fit_castles import CYCLES_CASTLES, FIELDS, castle_blobs  # noqa: E402
-from vision.layout import load_layout  # noqa: E402
 from vision.reader import Reader  # noqa: E402
-from vision.render import scene as sc  # noqa: E402
 
 
 def measure(reader: Reader, frame: np.ndarray, spec: dict[str, Any]) -> list[list[object]]:
-    # The play frame's pieces, as `cycles_bench.scene_specs` placed them.
-    pieces = sc.random_scene(load_layout(), np.random.default_rng(spec["seed"]),
-                             variety="wide").pieces
+    pieces = play_pieces(spec)
     kept, _ = castle_blobs(reader, frame, pieces)
     return [[spec["seed"], spec["light"], zone, word, bands, *features]
             for zone, word, features, bands in kept]

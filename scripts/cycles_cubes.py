@@ -25,13 +25,11 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from scripts.cycles_kept import keep  # noqa: E402
+from scripts.cycles_kept import keep, play_pieces  # noqa: E402
 from scripts.labelled import cubes_in_blobs  # noqa: E402
 from vision import cube_count  # noqa: E402
 from vision.cube_count import FEATURES, FITTED  # noqa: E402
-from vision.layout import load_layout  # noqa: E402
 from vision.reader import Reader  # noqa: E402
-from vision.render import scene as sc  # noqa: E402
 
 CYCLES_CUBES = ROOT / "scripts" / "data" / "cycles-cubes.json"
 #: Each kept blob: the scene, its true cubes, then the model's features in their order.
@@ -67,9 +65,7 @@ def blobs_counted(reader: Reader, frame: np.ndarray, pieces: list[Any]
 
 
 def measure(reader: Reader, frame: np.ndarray, spec: dict[str, Any]) -> list[list[object]]:
-    # The play frame's pieces, as `cycles_bench.scene_specs` placed them.
-    pieces = sc.random_scene(load_layout(), np.random.default_rng(spec["seed"]),
-                             variety="wide").pieces
+    pieces = play_pieces(spec)
     return [[spec["seed"], spec["light"], zone, colour, n, *features]
             for zone, colour, n, features in blobs_counted(reader, frame, pieces)]
 

@@ -39,6 +39,16 @@ from cycles_bench import (  # noqa: E402
 from vision.calibration import calibrate, reader_for  # noqa: E402
 from vision.layout import load_layout  # noqa: E402
 from vision.reader import Reader  # noqa: E402
+from vision.render import scene as sc  # noqa: E402
+from vision.render.pieces import Piece  # noqa: E402
+
+
+def play_pieces(spec: dict[str, Any]) -> list[Piece]:
+    """The pieces of a scene's play frame, as `cycles_bench.scene_specs` placed them (the
+    truth a measurement is labelled with)."""
+    return sc.random_scene(load_layout(), np.random.default_rng(spec["seed"]),
+                           variety="wide").pieces
+
 
 #: One scene's measurements: the calibrated reader, the play frame and its spec (the
 #: truth, the pieces' seed) -> the items kept.
