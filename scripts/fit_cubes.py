@@ -19,6 +19,12 @@ small bluish one reads as a piece's colour, a kind of blob our renderer never dr
 report checks the path tracer's last tuning seeds (`CYCLES_CHECK_FROM` on) by a model
 fitted without them.
 
+How sure a count is comes from the same blobs: every one is counted again by a model
+fitted without its fold of frames, and the share of those counts that were right, per
+number of agreeing neighbours, is kept with the model (`vision.vote_trust`). The report
+says how many held-out wrong counts the referee would still take as sure and how many
+right ones it would ask about.
+
 Two bounds of the search for cubes dyed like their field come from the same frames'
 territory pixels well away from every piece, where only light changed: `shade`, the
 darkening light alone reaches in one pixel in a thousand (less a margin), where a patch
@@ -41,9 +47,10 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from referee.table.snapshot import DOUBTFUL  # noqa: E402
 from scripts.fitting import fit_command, labelled_frames  # noqa: E402
 from scripts.labelled import VARIETY, calibrated_table, cubes_in_blobs  # noqa: E402
-from vision import cube_count  # noqa: E402
+from vision import cube_count, vote_trust  # noqa: E402
 from vision.cube_count import FEATURES, FITTED, CubeCount  # noqa: E402
 from vision.layout import CUBE_COLOURS, Layout, load_layout  # noqa: E402
 from vision.reader import Reader  # noqa: E402
@@ -224,6 +231,26 @@ def _checked(model: CubeCount, samples: np.ndarray, truth: np.ndarray) -> dict[s
             "cubes_extra": int(np.clip(read - truth, 0, None).sum())}
 
 
+def _trusted(model: CubeCount, samples: np.ndarray, counts: np.ndarray, groups: np.ndarray
+             ) -> dict[str, Any]:
+    """What the trust table does on the held-out votes it was made from: wrong counts
+    the referee would still take as sure, right ones it would ask about."""
+    def vote(train: np.ndarray, test: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        part = CubeCount.fit(samples[train], counts[train], model.shade, model.stir)
+        votes = np.array([part.vote(f) for f in samples[test]], np.int64).reshape(-1, 2)
+        return votes[:, 0], votes[:, 1]
+
+    agreeing, right = vote_trust.held_out_votes(groups, counts, vote)
+    assert model.trust is not None
+    sure = np.array([vote_trust.confidence(model.trust[a]) for a in agreeing]) >= DOUBTFUL
+    return {"folds": f"{vote_trust.FOLDS} folds of frames, each counted by a model fitted "
+                     "on the others",
+            "tolerated": vote_trust.TOLERATED,
+            "wrong_counts": int((~right).sum()),
+            "wrong_taken_as_sure": int((~right & sure).sum()),
+            "right_asked_about": f"{int((right & ~sure).sum())} of {int(right.sum())}"}
+
+
 def fit(frames: int, first_seed: int = FIRST_SEED) -> dict[str, Any]:
     stored = cube_count.stored
     _without_stored_model()
@@ -258,8 +285,14 @@ def fit(frames: int, first_seed: int = FIRST_SEED) -> dict[str, Any]:
                                            np.concatenate([counts, traced.counts[~later]]),
                                            shade, stir),
                              traced.samples[later], traced.counts[later])}}
+    # Each of our frames is a scene of its own; a path-traced scene's blobs in both its
+    # lights are one (the same pieces would vouch for each other).
+    groups = np.concatenate([np.searchsorted(starts, np.arange(len(counts)), side="right"),
+                             -traced.seeds])
     model = CubeCount.fit(np.concatenate([samples, traced.samples]),
-                          np.concatenate([counts, traced.counts]), shade, stir)
+                          np.concatenate([counts, traced.counts]), shade, stir, groups)
+    report["trust"] = _trusted(model, np.concatenate([samples, traced.samples]),
+                               np.concatenate([counts, traced.counts]), groups)
     return {
         "command": f".venv/bin/python {COMMAND} --frames {frames} --first-seed {first_seed}",
         "data": {"renderer": "vision.render", "variety": VARIETY, "frames": frames,

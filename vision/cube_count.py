@@ -9,8 +9,10 @@ here the number is decided by the blobs of labelled frames most like this one (t
 size, their shape, how solid they are), measured by ``scripts/fit_cubes.py`` and stored
 as data (``vision/fitted/cubes.json``).
 
-The neighbours also say how sure the count is: when they disagree the zone's confidence
-drops and the referee asks rather than calls a move.
+The neighbours also say how sure the count is: how often a vote of that many agreeing
+neighbours was right on labelled frames held out of the fit (`vision.vote_trust`) is
+the zone's confidence, so a count that is wrong now and then is asked about rather than
+called a move.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision import vote_trust
 from vision.model_file import read_model
 
 FITTED = Path(__file__).with_name("fitted") / "cubes.json"
@@ -89,7 +92,10 @@ class CubeCount:
     bare table's below which a pixel is darker than light drifts away from any piece.
     `stir` is the |log(frame / bare table)| that light alone leaves in all but one
     pixel in a hundred: a weaker change, which a patch found by `shade` grows into (the
-    rest of a cube's dark sides and shadow, its edges against the field).
+    rest of a cube's dark sides and shadow, its edges against the field). `trust`, per
+    number of agreeing neighbours, is how often such a vote was right on held-out frames
+    (`vision.vote_trust`); None in a model fitted before it was kept, whose confidence
+    is the vote's margin.
     """
 
     samples: np.ndarray
@@ -100,15 +106,26 @@ class CubeCount:
     largest: float
     shade: float
     stir: float
+    trust: tuple[float, ...] | None = None
     _scaled_samples: np.ndarray | None = field(default=None, repr=False)
     _norms: np.ndarray | None = field(default=None, repr=False)
 
     def count(self, features: np.ndarray) -> tuple[int, float]:
-        """(cubes, confidence): the neighbours' majority and how far it is from a tie
-        (1 when all agree, 0 when the winner has no more votes than the rest)."""
+        """(cubes, confidence): the neighbours' majority and what such a vote was worth
+        on held-out frames (without a trust table: how far it is from a tie, 1 when all
+        agree, 0 when the winner has no more votes than the rest)."""
         if features[0] > self.largest:
             n = max(1, round(float(features[0]) / self.per_cube))
             return n, 0.5
+        n, agreeing = self.vote(features)
+        if self.trust is not None:
+            return n, vote_trust.confidence(self.trust[agreeing])
+        share = agreeing / min(NEIGHBOURS, len(self.counts))
+        # min and max, not np.clip: the same number without numpy's call on a scalar.
+        return n, min(1.0, max(0.0, float(2.0 * share - 1.0)))
+
+    def vote(self, features: np.ndarray) -> tuple[int, int]:
+        """(cubes, how many of the nearest labelled blobs say so)."""
         if self._scaled_samples is None:
             self._scaled_samples = self._scaled(self.samples)
             self._norms = (self._scaled_samples**2).sum(axis=1)
@@ -123,20 +140,19 @@ class CubeCount:
         nearest = _not_beyond_kth(distance, k)
         if len(nearest) != k:
             nearest = np.argpartition(distance, k - 1)[:k]
-        votes = self.counts[nearest]
-        tally = np.bincount(votes)
+        tally = np.bincount(self.counts[nearest])
         n = int(tally.argmax())
-        share = tally[n] / k
-        # min and max, not np.clip: the same number without numpy's call on a scalar.
-        return n, min(1.0, max(0.0, float(2.0 * share - 1.0)))
+        return n, int(tally[n])
 
     def _scaled(self, x: np.ndarray) -> np.ndarray:
         scaled: np.ndarray = ((x - self.mean) / self.scale).astype(np.float32)
         return scaled
 
     @classmethod
-    def fit(cls, samples: np.ndarray, counts: np.ndarray, shade: float, stir: float
-            ) -> CubeCount:
+    def fit(cls, samples: np.ndarray, counts: np.ndarray, shade: float, stir: float,
+            groups: np.ndarray | None = None) -> CubeCount:
+        """The model of these labelled blobs; with `groups` (each blob's frame), its
+        votes' trust measured by leaving each fold of frames out (`vision.vote_trust`)."""
         samples = np.asarray(samples, np.float32).reshape(-1, len(FEATURES))
         counts = np.asarray(counts, np.int64)
         if len(counts) < NEIGHBOURS:
@@ -147,13 +163,25 @@ class CubeCount:
         many = counts >= 3
         per_cube = (float(np.median(samples[many, 0] / counts[many])) if many.any()
                     else 1.0)
-        return cls(samples, counts, mean, scale, per_cube, float(samples[:, 0].max()),
-                   float(shade), float(stir))
+        model = cls(samples, counts, mean, scale, per_cube, float(samples[:, 0].max()),
+                    float(shade), float(stir))
+        if groups is None:
+            return model
+
+        def vote(train: np.ndarray, test: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            part = cls.fit(samples[train], counts[train], shade, stir)
+            votes = np.array([part.vote(f) for f in samples[test]], np.int64).reshape(-1, 2)
+            return votes[:, 0], votes[:, 1]
+
+        agreeing, right = vote_trust.held_out_votes(groups, counts, vote)
+        model.trust = tuple(vote_trust.trust_table(agreeing, right, NEIGHBOURS))
+        return model
 
     def to_json(self) -> dict[str, object]:
         return {"features": list(FEATURES), "neighbours": NEIGHBOURS,
                 "per_cube": round(self.per_cube, 4), "largest": round(self.largest, 4),
                 "shade": round(self.shade, 4), "stir": round(self.stir, 4),
+                **({} if self.trust is None else {"trust": list(self.trust)}),
                 "mean": [round(float(v), 4) for v in self.mean],
                 "scale": [round(float(v), 4) for v in self.scale],
                 "samples": [[round(float(v), 3) for v in row] for row in self.samples],
@@ -169,10 +197,17 @@ class CubeCount:
             counts = np.asarray(data["counts"], np.int64)
             if len(samples) != len(counts) or len(counts) == 0:
                 raise CubeCountError(f"{where}: {len(samples)} samples, {len(counts)} counts")
+            raw = data.get("trust")
+            trust = None
+            if raw is not None:
+                if not isinstance(raw, list) or len(raw) != NEIGHBOURS + 1:
+                    raise CubeCountError(f"{where}: trust {raw!r} is not one share per "
+                                         f"number of agreeing neighbours (0 to {NEIGHBOURS})")
+                trust = tuple(float(v) for v in raw)
             return cls(samples, counts, np.asarray(data["mean"], np.float32),
                        np.asarray(data["scale"], np.float32), float(str(data["per_cube"])),
                        float(str(data["largest"])), float(str(data["shade"])),
-                       float(str(data["stir"])))
+                       float(str(data["stir"])), trust)
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, CubeCountError):
                 raise

@@ -143,4 +143,4 @@ def test_a_vote_the_blobs_size_disagrees_with_is_doubtful() -> None:
     assert snap.territory(3).castles.black == 1 and snap.territory(3).castles.grey == 0
     assert snap.confidence.get("territory:3", 1.0) < 0.5
     assert snap.territory(6).castles.black == 1
-    assert snap.confidence.get("territory:6", 1.0) == 1.0
+    assert snap.confidence.get("territory:6", 1.0) >= 0.5

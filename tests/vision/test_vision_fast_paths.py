@@ -100,22 +100,20 @@ def test_the_cube_count_votes_as_an_indirect_partition_does() -> None:
     if model is None:
         pytest.skip("no fitted cube count")
 
-    def reference(features: np.ndarray) -> tuple[int, float]:
-        if features[0] > model.largest:
-            return max(1, round(float(features[0]) / model.per_cube)), 0.5
+    def reference(features: np.ndarray) -> tuple[int, int]:
         k = min(cube_count.NEIGHBOURS, len(model.counts))
         scaled = model._scaled(model.samples)
         distance = (scaled**2).sum(axis=1) - 2.0 * (scaled @ model._scaled(features))
         tally = np.bincount(model.counts[np.argpartition(distance, k - 1)[:k]])
         n = int(tally.argmax())
-        return n, float(np.clip(2.0 * tally[n] / k - 1.0, 0.0, 1.0))
+        return n, int(tally[n])
 
     rng = np.random.default_rng(4)
     for i in range(0, len(model.samples), 7):
         sample = model.samples[i]
-        assert model.count(sample) == reference(sample)
+        assert model.vote(sample) == reference(sample)
         nudged = sample * rng.uniform(0.9, 1.1, len(sample)).astype(np.float32)
-        assert model.count(nudged) == reference(nudged)
+        assert model.vote(nudged) == reference(nudged)
 
 
 def test_the_nearest_are_those_not_beyond_numpys_kth() -> None:
