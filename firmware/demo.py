@@ -20,7 +20,10 @@ when the appliance asks for them. The game's snapshot stream is kept as compact 
 Like a real evening it begins with the set-up step (`firmware.bare`): the camera first
 sees the bare table (tiles and court cards, no piece), and after a moment the demo
 presses Confirm the way a player would (`DemoSource.confirm`, the button's own path), so
-the game that follows is read against the bare table.
+the game that follows is read against the bare table. When the referee doubts the camera
+and asks ("1 yellow on territory 8?"), the demo's players look at their table and answer
+(`DemoSource.answer`) as people do, a moment later: a real camera asks now and then, and
+a demo that stopped at its first question would show a newcomer nothing.
 """
 
 from __future__ import annotations
@@ -102,6 +105,10 @@ class DemoSource:
         #: Presses Confirm in the set-up step (set by ``carolus run``); raises
         #: `firmware.hub.CommandError` when the frame was refused. None: no step.
         self.confirm: Callable[[], Any] | None = None
+        #: The players at the demo's table, told what the table truly holds after each
+        #: frame was read (its snapshot, its time): they answer a question the referee
+        #: asks about it (set by ``carolus run``). None: nobody answers.
+        self.answer: Callable[[SnapshotJSON, float], Any] | None = None
 
     @property
     def players(self) -> list[Any]:
@@ -122,6 +129,8 @@ class DemoSource:
                 if wait > 0:
                     self._sleep(wait)
             yield t, frame
+            if self.answer is not None:
+                self.answer(snapshot, t)
 
     def _bare_step(self, start: float) -> Generator[tuple[float, Any], None, float]:
         """The bare table until Confirm took it (a refused press is tried again a moment

@@ -40,6 +40,7 @@ if TYPE_CHECKING:  # each is imported where it is first needed: `carolus --help`
     from referee.setup import Player
     from vision.layout import Layout
     from vision.reader import Reader
+    from vision.snapshot import SnapshotJSON
     from web.server import WebServer
 
 log = logging.getLogger("carolus")
@@ -422,7 +423,7 @@ def _watch(
     signal.signal(signal.SIGINT, ask_to_stop)
     if args.seconds is not None:
         threading.Timer(args.seconds, stop.set).start()
-    opener = presses_confirm(plan.open, appliance) if plan.demo else plan.open
+    opener = plays_along(plan.open, appliance) if plan.demo else plan.open
     took = f"{time.monotonic() - started:.1f}"
     say(said("Watching %(source)s; started in %(seconds)s s.", source=source, seconds=took))
     status = "demo" if plan.demo else "ok"
@@ -500,22 +501,53 @@ def resume_running(gamelog: GameLog, appliance: Appliance, say: Say = _say) -> b
     return True
 
 
-def presses_confirm(
+#: Demo seconds a question stands on the display before the demo's players answer it.
+ANSWER_AFTER_S = 1.5
+
+
+def plays_along(
     open_demo: Callable[[], FrameSource], appliance: Appliance
 ) -> Callable[[], FrameSource]:
-    """The demo's source, made to press Confirm in the set-up step as a player would:
-    through `Appliance.press`, the buttons' own door."""
+    """The demo's source, made to play along as the players at a table would, through
+    the appliance's own doors: Confirm pressed in the set-up step (`Appliance.press`),
+    and each question the referee asks answered from the table the demo truly shows
+    (`Appliance.answer`): yes when the camera read the zone right, no when it did not."""
 
     def press() -> None:
         if appliance.bare.waiting:
             appliance.press("confirm")
 
+    asked: dict[str, Any] = {}
+
+    def answer(truth: SnapshotJSON, t: float) -> None:
+        from firmware.hub import CommandError
+        from referee.table import doubts
+        from referee.table.snapshot import parse_snapshot, table_of
+
+        question = appliance.referee.question
+        if question is None:
+            asked.clear()
+            return
+        seen = (question.zone, question.part, repr(sorted(question.counts.items())))
+        if asked.get("question") != seen:
+            asked.update(question=seen, since=t)
+        snapshot = parse_snapshot(truth)
+        if t - asked["since"] < ANSWER_AFTER_S or not snapshot.trusted:
+            return      # people read the question first, and answer with their hands off
+        right = doubts.counts(table_of(snapshot), question.zone) == dict(question.counts)
+        asked["since"] = t      # a refused answer is given again a moment later
+        try:
+            appliance.answer("yes" if right else "no")
+        except CommandError as exc:
+            log.info("demo: the answer to %s was refused: %s", question.zone, exc)
+
     def opened() -> FrameSource:
         from firmware.demo import DemoSource
 
         source = open_demo()
-        if isinstance(source, DemoSource):  # the demo's own hook
+        if isinstance(source, DemoSource):  # the demo's own hooks
             source.confirm = press
+            source.answer = answer
         return source
 
     return opened

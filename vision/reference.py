@@ -40,6 +40,16 @@ _ONES = np.ones((1, 3), np.float32)
 BAND_ROWS = 64
 #: How far (atlas pixels each way) a nudged tile is looked for.
 NUDGE_PX = 4
+#: A zone's light, gain and offset per channel (`Comparison.gains`), is fitted in this
+#: many rounds on the pixels it brings within `AFFINE_NEAR` grey levels and
+#: `AFFINE_SHARE` of the reference, if at least `AFFINE_LEAST` of the samples; a channel
+#: varying less than `AFFINE_SPREAD` (grey levels squared) keeps a gain alone. These
+#: say what noise is (a JPEG's few grey levels), not what a table looks like.
+AFFINE_ROUNDS = 2
+AFFINE_NEAR = 6.0
+AFFINE_SHARE = 0.06
+AFFINE_LEAST = 24
+AFFINE_SPREAD = 25.0
 
 
 #: The private PNG chunk (ancillary, safe to copy) that keeps the border, and its header.
@@ -296,25 +306,57 @@ class Comparison:
             self._territory[c.index] = c.zone.kind == "territory"
 
     def gains(self, atlas: np.ndarray) -> np.ndarray:
-        """Per zone and channel, frame over reference on pixels where only light changed.
+        """Per zone, the affine map of each channel from the frame back to the
+        reference's light, measured on pixels where only light changed: an array of
+        shape (zones + 1, 3, 4), the rows of OpenCV's `transform` (scale per channel on
+        the diagonal, offset in the last column).
 
-        Pieces, hands and shadows cover a minority of a zone's pixels; a median of the
-        per-pixel ratios, then a second median over the pixels near the first, ignores
-        them.
+        A camera's exposure and the lamp's level scale every channel; glare and the
+        room's stray light add to it, and a camera's black level and tone curve bend
+        its dark end: on dark saturated art (a river's blue has almost no red) a gain
+        alone leaves the dark channels changed in colour, and art reads as pieces. So
+        each channel gets a gain and an offset, fitted on the pixels that a first gain
+        (the median ratio, a second median over the pixels near it) already explains
+        to within a few grey levels, then on those the fit itself explains. Pieces,
+        hands and shadows cover a minority of a zone's pixels and fall outside both.
         """
         flat, bare = self._sampled
-        pixels = np.take(atlas.reshape(-1, 3), flat, axis=0)
-        ordered = (np.ascontiguousarray(pixels.T, np.float32) + 2.0) / bare
-        gains = np.ones((self._cells + 1, 3), np.float32)
+        pixels = np.ascontiguousarray(np.take(atlas.reshape(-1, 3), flat, axis=0).T,
+                                      np.float32) + 2.0
+        ordered = pixels / bare
+        maps = np.zeros((self._cells + 1, 3, 4), np.float32)
+        maps[:, [0, 1, 2], [0, 1, 2]] = 1.0
         b = self._sample_bounds
         for k in range(self._cells):
             part = ordered[:, b[k]:b[k + 1]]
             if part.shape[1] < 8:
                 continue
             first = _median(part)
-            near = part[:, (np.abs(part / first[:, None] - 1.0) < 0.15).all(axis=0)]
-            gains[k + 1] = _median(near) if near.shape[1] >= 8 else first
-        return gains
+            near = (np.abs(part / first[:, None] - 1.0) < 0.15).all(axis=0)
+            gain = _median(part[:, near]) if near.sum() >= 8 else first
+            gain = np.maximum(gain, np.float32(0.05))
+            scale, offset = 1.0 / gain, np.zeros(3, np.float32)
+            f, r = pixels[:, b[k]:b[k + 1]], bare[:, b[k]:b[k + 1]]
+            for _ in range(AFFINE_ROUNDS):
+                back = f * scale[:, None] + offset[:, None]
+                good = (np.abs(back - r) < AFFINE_NEAR + AFFINE_SHARE * r).all(axis=0)
+                if good.sum() < AFFINE_LEAST:
+                    break
+                fg, rg = f[:, good], r[:, good]
+                fm, rm = fg.mean(axis=1), rg.mean(axis=1)
+                spread = ((fg - fm[:, None]) ** 2).mean(axis=1)
+                fitted = ((fg - fm[:, None]) * (rg - rm[:, None])).mean(axis=1) / np.maximum(
+                    spread, np.float32(1e-6))
+                # A channel whose pixels barely vary (plain paper) cannot tell a gain
+                # from an offset: it keeps its gain.
+                usable = (spread >= AFFINE_SPREAD) & (fitted > 0.3 * scale) & (
+                    fitted < 3.0 * scale)
+                scale = np.where(usable, fitted, scale).astype(np.float32)
+                offset = np.where(usable, rm - scale * fm, offset).astype(np.float32)
+            maps[k + 1, [0, 1, 2], [0, 1, 2]] = scale
+            # The samples carry the +2 that keeps ratios off zero; the atlas does not.
+            maps[k + 1, :, 3] = offset + 2.0 * scale - 2.0
+        return maps
 
     def features(self, atlas: np.ndarray, gains: np.ndarray
                  ) -> tuple[np.ndarray, np.ndarray]:
@@ -323,13 +365,6 @@ class Comparison:
         rows, width = self.rows, atlas.shape[1]
         unexplained = np.empty((rows, width), np.float32)
         ratio = np.empty((rows, width), np.float32)
-        inverse = 1.0 / np.maximum(gains, 0.05)
-        # Each zone's gain as a diagonal colour matrix for OpenCV's transform: the same
-        # float32 products as numpy's broadcast multiply (each channel times its gain
-        # plus exact zeros), without numpy's broadcasting over a strided box, and in a
-        # third of the time of OpenCV's multiply by a scalar.
-        diagonal = np.zeros((len(inverse), 3, 3), np.float32)
-        diagonal[:, [0, 1, 2], [0, 1, 2]] = inverse
         # A band of rows at a time: every step is per pixel, so the result is the same as
         # for the whole atlas at once, and a read's temporaries stay a band's worth (a
         # Raspberry Pi has little memory to spare).
@@ -338,7 +373,7 @@ class Comparison:
             f = atlas[top:bottom].astype(np.float32)
             for k, y0, y1, x0, x1 in boxes:
                 box = f[y0:y1, x0:x1]
-                cv2.transform(box, diagonal[k], dst=box)
+                cv2.transform(box, gains[k], dst=box)
             ref = self._ref[top:bottom].astype(np.float32)
             f_sum = cv2.transform(f, _ONES) + np.float32(3.0)
             # Written straight into the results' rows (OpenCV's dst), not copied there.
@@ -400,7 +435,7 @@ class Comparison:
                 continue
             roi = (slice(y, y + h), slice(x, x + w))
             inside = self._index[roi] == k
-            f = atlas[roi].astype(np.float32) * (1.0 / np.maximum(gains[k], 0.05))
+            f = cv2.transform(atlas[roi].astype(np.float32), gains[k])
             f_sum = cv2.transform(f, _ONES) + np.float32(3.0)
             best: tuple[float, int, int] | None = None
             pad = NUDGE_PX

@@ -24,7 +24,7 @@ from firmware.bus import EventBus
 from firmware.config import load_config
 from firmware.demo import DemoSource, demo_record
 from firmware.gamelog.store import GameLog
-from firmware.run import _eyes, presses_confirm
+from firmware.run import _eyes, plays_along
 from firmware.watch import watch
 from referee.check import judge
 from referee.table.events import TableEvent
@@ -72,7 +72,7 @@ def test_the_demo_plays_the_whole_game_to_its_winner(tmp_path: Path) -> None:
         return DemoSource(record, speed=0, width=width, height=height)
 
     try:
-        watch(presses_confirm(opened, appliance), eyes, appliance, threading.Event(),
+        watch(plays_along(opened, appliance), eyes, appliance, threading.Event(),
               status="demo", once=True)  # fmt: skip
         game, bundled = appliance.referee.game, judge(record).game
         illegal = [e.message for e in events if e.kind == "illegal"]

@@ -179,3 +179,27 @@ def test_the_voice_says_the_question_once(rig: Any) -> None:
     time.sleep(0.1)
     voice.close()
     assert said == ["1 green, 1 yellow on territory 7?"]
+
+
+def test_the_demos_players_answer_a_question_from_the_table_they_see(rig: Any) -> None:
+    """The built-in demo has nobody at the buttons: its players answer the referee's
+    questions from the table the demo truly shows, a moment after the question came up
+    (as people read it first), through the appliance's own door. A phantom the camera
+    doubts gets a no and the game goes on; no alarm is raised for it."""
+    from firmware.demo import DemoSource, demo_record
+    from firmware.run import ANSWER_AFTER_S, plays_along
+
+    appliance, _, factory, table = rig
+    truth = {"format": "carolus-snapshot/1", "mat": True, "occluded": False,
+             **table.mat.to_json()}
+    source = plays_along(lambda: DemoSource(demo_record(), speed=0, turns=1), appliance)()
+    assert isinstance(source, DemoSource) and source.answer is not None
+    table.doubts = {"territory:7": 0.3}
+    table.mat.territories[6][COLOURS.index("yellow")] += 1  # a phantom on busy tile art
+    assert [e.kind for e in table.show()] == ["question"]
+    source.answer(truth, 10.0)
+    assert appliance.referee.question is not None        # not yet: it was just asked
+    source.answer(truth, 10.0 + ANSWER_AFTER_S)
+    assert appliance.referee.question is None
+    assert appliance.referee.illegal is None and not beeped(factory)
+    source.close()
