@@ -10,7 +10,8 @@ it is the reference, whatever its colours.
 The comparison must survive what changes between the reference and a frame without any
 piece being placed: the light (a lamp drifting, a cloud, glare), the shadows that pieces
 and hands cast, and sensor noise. Per zone the frame is first brought to the reference's
-light (a gain per channel, measured on the pixels that still look like the reference).
+light (a gain and an offset per channel, fitted on the pixels that still look like the
+reference).
 A pixel is then a piece's when its colour changed beyond what a change of brightness
 explains, or its brightness changed more than any shadow or drift does. The thresholds
 are fitted by ``scripts/fit_difference.py`` from labelled frames and stored as data
