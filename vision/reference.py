@@ -294,11 +294,16 @@ class Comparison:
         cell = index[ys, xs].astype(np.intp)
         order = np.argsort(cell, kind="stable")
         self._sample_bounds = np.searchsorted(cell[order], np.arange(1, self._cells + 2))
+        self._sample_zone = cell[order]
+        # Where each zone's run of samples starts, for the zones that have samples.
+        self._sample_present = np.unique(self._sample_zone)
+        self._sample_starts = np.searchsorted(self._sample_zone, self._sample_present)
         ys, xs = ys[order], xs[order]
         # As flat pixel indices, and the channels as rows (numpy is quick along long
         # rows, slow across 3-wide ones).
         self._sampled = (ys * zone_index.shape[1] + xs,
                          np.ascontiguousarray(bare.atlas[ys, xs].T, np.float32) + 2.0)
+        self._bare64 = self._sampled[1].astype(np.float64)
         self._index = index
         self._zone_px = np.bincount(index.ravel(), minlength=self._cells + 1)
         self._lost: set[int] = set()
@@ -325,8 +330,8 @@ class Comparison:
         pixels = np.ascontiguousarray(np.take(atlas.reshape(-1, 3), flat, axis=0).T,
                                       np.float32) + 2.0
         ordered = pixels / bare
-        maps = np.zeros((self._cells + 1, 3, 4), np.float32)
-        maps[:, [0, 1, 2], [0, 1, 2]] = 1.0
+        cells = self._cells + 1
+        scale = np.ones((cells, 3), np.float32)
         b = self._sample_bounds
         for k in range(self._cells):
             part = ordered[:, b[k]:b[k + 1]]
@@ -335,28 +340,42 @@ class Comparison:
             first = _median(part)
             near = (np.abs(part / first[:, None] - 1.0) < 0.15).all(axis=0)
             gain = _median(part[:, near]) if near.sum() >= 8 else first
-            gain = np.maximum(gain, np.float32(0.05))
-            scale, offset = 1.0 / gain, np.zeros(3, np.float32)
-            f, r = pixels[:, b[k]:b[k + 1]], bare[:, b[k]:b[k + 1]]
-            for _ in range(AFFINE_ROUNDS):
-                back = f * scale[:, None] + offset[:, None]
-                good = (np.abs(back - r) < AFFINE_NEAR + AFFINE_SHARE * r).all(axis=0)
-                if good.sum() < AFFINE_LEAST:
-                    break
-                fg, rg = f[:, good], r[:, good]
-                fm, rm = fg.mean(axis=1), rg.mean(axis=1)
-                spread = ((fg - fm[:, None]) ** 2).mean(axis=1)
-                fitted = ((fg - fm[:, None]) * (rg - rm[:, None])).mean(axis=1) / np.maximum(
-                    spread, np.float32(1e-6))
-                # A channel whose pixels barely vary (plain paper) cannot tell a gain
-                # from an offset: it keeps its gain.
-                usable = (spread >= AFFINE_SPREAD) & (fitted > 0.3 * scale) & (
-                    fitted < 3.0 * scale)
-                scale = np.where(usable, fitted, scale).astype(np.float32)
-                offset = np.where(usable, rm - scale * fm, offset).astype(np.float32)
-            maps[k + 1, [0, 1, 2], [0, 1, 2]] = scale
-            # The samples carry the +2 that keeps ratios off zero; the atlas does not.
-            maps[k + 1, :, 3] = offset + 2.0 * scale - 2.0
+            scale[k + 1] = 1.0 / np.maximum(gain, np.float32(0.05))
+        offset = np.zeros((cells, 3), np.float32)
+        # The fit's sums for every zone at once: the samples lie zone by zone, so one
+        # `reduceat` over their runs adds up each zone's (some fifty zones, each a few
+        # hundred samples).
+        zone, starts = self._sample_zone, self._sample_starts
+        present = self._sample_present
+        pixels64, bare64 = pixels.astype(np.float64), self._bare64
+        for _ in range(AFFINE_ROUNDS):
+            back = pixels * scale[zone].T + offset[zone].T
+            good: np.ndarray = np.all(np.abs(back - bare) < AFFINE_NEAR + AFFINE_SHARE * bare,
+                                      axis=0)
+            # In float64: a zone's sums of squares pass what float32 holds exactly.
+            f, r = pixels64 * good, bare64 * good
+            sums = np.add.reduceat(np.concatenate([good[None].astype(np.float64), f, r,
+                                                   f * pixels64, f * bare64]), starts, axis=1)
+            n = np.zeros(cells, np.float64)
+            n[present] = sums[0]
+            enough = n >= AFFINE_LEAST
+            each = np.maximum(n, 1.0)[:, None]
+            moments = np.zeros((4, cells, 3), np.float64)
+            moments[:, present] = sums[1:].reshape(4, 3, -1).transpose(0, 2, 1)
+            fm, rm = moments[0] / each, moments[1] / each
+            spread = moments[2] / each - fm * fm
+            fitted = (moments[3] / each - fm * rm) / np.maximum(spread, 1e-6)
+            # A channel whose pixels barely vary (plain paper) cannot tell a gain from an
+            # offset: it keeps its gain.
+            usable = np.asarray(enough[:, None] & (spread >= AFFINE_SPREAD)
+                                & (fitted > 0.3 * scale) & (fitted < 3.0 * scale))
+            usable[0] = False
+            scale = np.where(usable, fitted, scale).astype(np.float32)
+            offset = np.where(usable, rm - scale * fm, offset).astype(np.float32)
+        maps = np.zeros((cells, 3, 4), np.float32)
+        maps[:, [0, 1, 2], [0, 1, 2]] = scale
+        # The samples carry the +2 that keeps ratios off zero; the atlas does not.
+        maps[:, :, 3] = offset + 2.0 * scale - 2.0
         return maps
 
     def features(self, atlas: np.ndarray, gains: np.ndarray
