@@ -21,9 +21,9 @@ fitted without them.
 
 How sure a count is comes from the same blobs: every one is counted again by a model
 fitted without its fold of frames, and the share of those counts that were right, per
-number of agreeing neighbours, is kept with the model (`vision.vote_trust`). The report
-says how many held-out wrong counts the referee would still take as sure and how many
-right ones it would ask about.
+count voted for and number of agreeing neighbours, is kept with the model
+(`vision.vote_trust`). The report says how many held-out wrong counts the referee would
+still take as sure and how many right ones it would ask about.
 
 Two bounds of the search for cubes dyed like their field come from the same frames'
 territory pixels well away from every piece, where only light changed: `shade`, the
@@ -240,9 +240,11 @@ def _trusted(model: CubeCount, samples: np.ndarray, counts: np.ndarray, groups: 
         votes = np.array([part.vote(f) for f in samples[test]], np.int64).reshape(-1, 2)
         return votes[:, 0], votes[:, 1]
 
-    agreeing, right = vote_trust.held_out_votes(groups, counts, vote)
+    won, agreeing, right = vote_trust.held_out_votes(groups, counts, vote)
     assert model.trust is not None
-    sure = np.array([vote_trust.confidence(model.trust[a]) for a in agreeing]) >= DOUBTFUL
+    trust = model.trust
+    sure = np.array([vote_trust.confidence(trust[n][a] if n < len(trust) else 0.0)
+                     for n, a in zip(won, agreeing, strict=True)]) >= DOUBTFUL
     return {"folds": f"{vote_trust.FOLDS} folds of frames, each counted by a model fitted "
                      "on the others",
             "tolerated": vote_trust.TOLERATED,

@@ -9,10 +9,10 @@ here the number is decided by the blobs of labelled frames most like this one (t
 size, their shape, how solid they are), measured by ``scripts/fit_cubes.py`` and stored
 as data (``vision/fitted/cubes.json``).
 
-The neighbours also say how sure the count is: how often a vote of that many agreeing
-neighbours was right on labelled frames held out of the fit (`vision.vote_trust`) is
-the zone's confidence, so a count that is wrong now and then is asked about rather than
-called a move.
+The neighbours also say how sure the count is: how often a vote for that count with
+that many agreeing neighbours was right on labelled frames held out of the fit
+(`vision.vote_trust`) is the zone's confidence, so a count that is wrong now and then is
+asked about rather than called a move.
 """
 
 from __future__ import annotations
@@ -93,9 +93,9 @@ class CubeCount:
     `stir` is the |log(frame / bare table)| that light alone leaves in all but one
     pixel in a hundred: a weaker change, which a patch found by `shade` grows into (the
     rest of a cube's dark sides and shadow, its edges against the field). `trust`, per
-    number of agreeing neighbours, is how often such a vote was right on held-out frames
-    (`vision.vote_trust`); None in a model fitted before it was kept, whose confidence
-    is the vote's margin.
+    count voted for and number of agreeing neighbours, is how often such a vote was
+    right on held-out frames (`vision.vote_trust`); None in a model fitted before it was
+    kept, whose confidence is the vote's margin.
     """
 
     samples: np.ndarray
@@ -106,7 +106,7 @@ class CubeCount:
     largest: float
     shade: float
     stir: float
-    trust: tuple[float, ...] | None = None
+    trust: tuple[tuple[float, ...], ...] | None = None
     _scaled_samples: np.ndarray | None = field(default=None, repr=False)
     _norms: np.ndarray | None = field(default=None, repr=False)
 
@@ -119,7 +119,9 @@ class CubeCount:
             return n, 0.5
         n, agreeing = self.vote(features)
         if self.trust is not None:
-            return n, vote_trust.confidence(self.trust[agreeing])
+            # A count no held-out blob was voted: nothing says it is ever right.
+            worth = self.trust[n][agreeing] if n < len(self.trust) else 0.0
+            return n, vote_trust.confidence(worth)
         share = agreeing / min(NEIGHBOURS, len(self.counts))
         # min and max, not np.clip: the same number without numpy's call on a scalar.
         return n, min(1.0, max(0.0, float(2.0 * share - 1.0)))
@@ -173,15 +175,16 @@ class CubeCount:
             votes = np.array([part.vote(f) for f in samples[test]], np.int64).reshape(-1, 2)
             return votes[:, 0], votes[:, 1]
 
-        agreeing, right = vote_trust.held_out_votes(groups, counts, vote)
-        model.trust = tuple(vote_trust.trust_table(agreeing, right, NEIGHBOURS))
+        won, agreeing, right = vote_trust.held_out_votes(groups, counts, vote)
+        model.trust = tuple(tuple(row) for row in vote_trust.trust_table(
+            won, agreeing, right, NEIGHBOURS))
         return model
 
     def to_json(self) -> dict[str, object]:
         return {"features": list(FEATURES), "neighbours": NEIGHBOURS,
                 "per_cube": round(self.per_cube, 4), "largest": round(self.largest, 4),
                 "shade": round(self.shade, 4), "stir": round(self.stir, 4),
-                **({} if self.trust is None else {"trust": list(self.trust)}),
+                **({} if self.trust is None else {"trust": [list(t) for t in self.trust]}),
                 "mean": [round(float(v), 4) for v in self.mean],
                 "scale": [round(float(v), 4) for v in self.scale],
                 "samples": [[round(float(v), 3) for v in row] for row in self.samples],
@@ -200,10 +203,12 @@ class CubeCount:
             raw = data.get("trust")
             trust = None
             if raw is not None:
-                if not isinstance(raw, list) or len(raw) != NEIGHBOURS + 1:
-                    raise CubeCountError(f"{where}: trust {raw!r} is not one share per "
-                                         f"number of agreeing neighbours (0 to {NEIGHBOURS})")
-                trust = tuple(float(v) for v in raw)
+                if not isinstance(raw, list) or not raw or any(
+                        not isinstance(row, list) or len(row) != NEIGHBOURS + 1 for row in raw):
+                    raise CubeCountError(f"{where}: trust {raw!r} is not, per count, one "
+                                         f"share per number of agreeing neighbours (0 to "
+                                         f"{NEIGHBOURS})")
+                trust = tuple(tuple(float(v) for v in row) for row in raw)
             return cls(samples, counts, np.asarray(data["mean"], np.float32),
                        np.asarray(data["scale"], np.float32), float(str(data["per_cube"])),
                        float(str(data["largest"])), float(str(data["shade"])),

@@ -5,9 +5,11 @@ one read: k neighbours vote. How many of them agreed used to be the confidence i
 (``2 * share - 1``), so 8 of 9 agreeing read as 0.78, well above the referee's
 `DOUBTFUL`. On blobs held out of the fit such a count was wrong about one time in ten:
 two touching cubes read as one were buzzed as an illegal act instead of asked about.
-Here the confidence is what a vote of that many agreeing neighbours was worth on
-held-out frames (a fit without each fold of frames, counting that fold), kept with the
-model as data by the fitting script.
+Here the confidence is what a vote for that count with that many agreeing neighbours
+was worth on held-out frames (a fit without each fold of frames, counting that fold),
+kept with the model as data by the fitting script. Per count, because counts differ:
+a blob all nine neighbours call one cube was right 99.6 % of the time, one they all
+call two cubes 95 % (crowded cubes hide each other), so only the second is asked about.
 
 How often a count may be wrong before the referee should rather ask is a choice of the
 product, not a fitted number: `TOLERATED`. A vote that was right exactly that often
@@ -27,17 +29,24 @@ TOLERATED = 0.02
 FOLDS = 5
 
 
-def trust_table(agreeing: np.ndarray, right: np.ndarray, k: int) -> list[float]:
-    """Per number of agreeing neighbours (0..k): the share of held-out blobs counted
-    right, with one right and one wrong count added to each tally (a vote seen a few
-    times is not sure), and never less than a vote with fewer agreeing neighbours had
-    (more agreement is not less sure: the tallies of rare votes are noise)."""
+def trust_table(won: np.ndarray, agreeing: np.ndarray, right: np.ndarray, k: int
+                ) -> list[list[float]]:
+    """Per count voted for (0 up to the largest), per number of agreeing neighbours
+    (0..k): the share of held-out blobs counted right, with one right and one wrong
+    count added to each tally (a vote seen a few times is not sure), and never less
+    than a vote for the same count with fewer agreeing neighbours had (more agreement is
+    not less sure: the tallies of rare votes are noise)."""
+    won = np.asarray(won, np.int64)
     agreeing = np.asarray(agreeing, np.int64)
     right = np.asarray(right, bool)
-    seen = np.bincount(agreeing, minlength=k + 1)[: k + 1]
-    good = np.bincount(agreeing[right], minlength=k + 1)[: k + 1]
-    share = (good + 1.0) / (seen + 2.0)
-    return [round(float(v), 4) for v in np.maximum.accumulate(share)]
+    tables = []
+    for n in range(int(won.max()) + 1 if len(won) else 1):
+        mine = won == n
+        seen = np.bincount(agreeing[mine], minlength=k + 1)[: k + 1]
+        good = np.bincount(agreeing[mine & right], minlength=k + 1)[: k + 1]
+        share = (good + 1.0) / (seen + 2.0)
+        tables.append([round(float(v), 4) for v in np.maximum.accumulate(share)])
+    return tables
 
 
 def confidence(trust: float) -> float:
@@ -48,24 +57,22 @@ def confidence(trust: float) -> float:
 
 def held_out_votes(groups: np.ndarray, labels: np.ndarray,
                    vote: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
-                   ) -> tuple[np.ndarray, np.ndarray]:
-    """(agreeing neighbours, counted right) for every labelled blob, each counted by a
-    model fitted without its fold of frames. `groups` names each blob's frame (a
-    scene's blobs stay together: the same piece in two lights would vouch for itself);
-    ``vote(train, test)`` fits on the blobs at indices `train` and returns the winning
-    label and its agreeing neighbours for those at `test`."""
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(label voted for, agreeing neighbours, counted right) for every labelled blob,
+    each counted by a model fitted without its fold of frames. `groups` names each
+    blob's frame (a scene's blobs stay together: the same piece in two lights would
+    vouch for itself); ``vote(train, test)`` fits on the blobs at indices `train` and
+    returns the winning label and its agreeing neighbours for those at `test`."""
     groups = np.asarray(groups)
     names = np.unique(groups)
     fold_of = {name: i % FOLDS for i, name in enumerate(names)}
     fold = np.array([fold_of[g] for g in groups], np.int64)
+    won = np.zeros(len(labels), np.int64)
     agreeing = np.zeros(len(labels), np.int64)
-    right = np.zeros(len(labels), bool)
     for f in range(min(FOLDS, len(names))):
         test = np.flatnonzero(fold == f)
         train = np.flatnonzero(fold != f)
         if len(test) == 0 or len(train) == 0:
             continue
-        won, agree = vote(train, test)
-        agreeing[test] = agree
-        right[test] = won == np.asarray(labels)[test]
-    return agreeing, right
+        won[test], agreeing[test] = vote(train, test)
+    return won, agreeing, won == np.asarray(labels)

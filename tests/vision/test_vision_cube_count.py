@@ -47,39 +47,47 @@ def test_a_model_fitted_on_other_features_is_refused_naming_the_file(tmp_path: P
 
 def test_a_vote_that_held_out_frames_got_wrong_now_and_then_is_a_question() -> None:
     """The stored model's confidence is what its vote was worth on frames held out of
-    the fit: a unanimous vote, right nearly always, is sure; a vote its labelled blobs
-    got wrong more often than `TOLERATED` falls under the referee's `DOUBTFUL`, so the
-    referee asks instead of buzzing or recording a move the camera misread."""
+    the fit: a unanimous vote for one cube, right nearly always, is sure; a vote its
+    labelled blobs got wrong more often than `TOLERATED` falls under the referee's
+    `DOUBTFUL`, so the referee asks instead of buzzing or recording a move the camera
+    misread. Crowded cubes hide each other: even a unanimous vote for two is a doubt."""
     stored = json.loads(FITTED.read_text(encoding="utf-8"))
     trust = stored["model"]["trust"]
-    assert trust == sorted(trust)
-    assert confidence(trust[-1]) >= DOUBTFUL
-    for share in trust:
-        assert (confidence(share) < DOUBTFUL) == (1.0 - share > TOLERATED)
+    for row in trust:
+        assert row == sorted(row)
+        for share in row:
+            assert (confidence(share) < DOUBTFUL) == (1.0 - share > TOLERATED)
+    assert confidence(trust[1][-1]) >= DOUBTFUL
+    assert confidence(trust[2][-1]) < DOUBTFUL
     report = stored["report"]["trust"]
     assert report["wrong_taken_as_sure"] < report["wrong_counts"] / 3
 
 
 def test_the_trust_of_a_vote_comes_from_held_out_tallies() -> None:
-    """Eight of nine neighbours agreeing, wrong one time in ten on held-out blobs: a doubt;
-    all nine, right 999 times in 1000: sure; a vote seen once: never sure."""
+    """Votes for one cube: eight of nine neighbours agreeing, wrong one time in ten on
+    held-out blobs, is a doubt; all nine, right 999 times in 1000, is sure; a vote seen
+    once is never sure. A vote for two cubes, never seen, is not sure either."""
     agreeing = np.array([9] * 1000 + [8] * 100 + [5])
     right = np.array([True] * 999 + [False] + [True] * 90 + [False] * 10 + [True])
-    table = trust_table(agreeing, right, 9)
-    assert confidence(table[9]) > 0.9
-    assert confidence(table[8]) < DOUBTFUL
-    assert confidence(table[5]) < DOUBTFUL
-    assert table == sorted(table)
+    won = np.ones(len(agreeing), np.int64)
+    table = trust_table(won, agreeing, right, 9)
+    assert len(table) == 2
+    assert confidence(table[1][9]) > 0.9
+    assert confidence(table[1][8]) < DOUBTFUL
+    assert confidence(table[1][5]) < DOUBTFUL
+    assert table[1] == sorted(table[1])
+    assert all(confidence(share) < DOUBTFUL for share in table[0])
 
 
 def test_a_stored_trust_table_of_the_wrong_length_is_refused_naming_the_file(
         tmp_path: Path) -> None:
     stored = json.loads(FITTED.read_text(encoding="utf-8"))
-    stored["model"]["trust"] = [1.0, 1.0]
-    path = tmp_path / "cubes.json"
-    path.write_text(json.dumps(stored), encoding="utf-8")
-    with pytest.raises(CubeCountError, match=r"cubes\.json.*trust"):
-        CubeCount.load(path)
+    for broken in ([1.0, 1.0], [[1.0, 1.0]], []):
+        stored["model"]["trust"] = broken
+        path = tmp_path / "cubes.json"
+        path.write_text(json.dumps(stored), encoding="utf-8")
+        with pytest.raises(CubeCountError, match=r"cubes\.json.*trust"):
+            CubeCount.load(path)
 
 
 @pytest.mark.parametrize("hard", [False, True])
