@@ -536,7 +536,19 @@ class TableReferee:
         out = self._judge(table)  # may judge the table with stale corrections released
         if self.illegal is None and self.question is None:
             self._accepted = self._judged
+            self._forget_vouched(self._accepted)
         return out
+
+    def _forget_vouched(self, accepted: Table | None) -> None:
+        """Drop what people vouched for where the game has since accepted another
+        reading (a move was played there): their yes was about that table. Were it kept,
+        a camera that later loses the new cube reads the zone as it was then, and that
+        misread would pass as vouched for, sure, and buzz."""
+        if accepted is None:
+            return
+        for zone, value in list(self._vouched.items()):
+            if tuple(read(accepted, part) for part in doubts.parts(zone)) != value:
+                del self._vouched[zone]
 
     def _note_hands(self, previous: Table | None, settled: Table) -> None:
         """Sort the zones that changed into touched (a hand came: real) and untouched

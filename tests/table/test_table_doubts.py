@@ -556,3 +556,30 @@ def test_the_settler_says_whether_a_hand_came_and_how_sure_the_frames_were() -> 
     for _ in range(3):
         settler.feed(parse_snapshot(frame(**before.to_json())))
     assert settler.settled == table_of(parse_snapshot(frame())) and not settler.touched
+
+
+def test_a_vouched_reading_back_after_a_move_there_is_doubted_again() -> None:
+    """People said the camera was right about territory 7 ("1 green, 1 red"); a turn
+    later Bob played a blue there. When the camera then loses his cube, doubting what it
+    reads, the tile reads as it did when people vouched for it: that old answer says
+    nothing of the table now, so it is a question, not "1 blue left territory 7"."""
+    camera = anna_to_move()
+    camera.hand = False  # the vision missed the hand of her first cube
+    camera.cube("south", "red", 7)
+    events = camera.wait(UNTOUCHED_SECONDS + 1)
+    assert kinds(events) == ["question"] and events[0].counts == {"green": 1, "red": 1}
+    assert "cubes-placed" in kinds(camera.referee.answer(True))
+    camera.hand = True
+    camera.cube("south", "red", "south")
+    assert "cubes-played" in kinds(camera.cube("south", "red", "south"))
+    camera.emperor(3)
+    for colour in ("blue", "green", "yellow"):
+        camera.refill("south", colour)
+    camera.cube("north", "blue", 7)
+    camera.cube("north", "blue", "north")
+    assert "cubes-played" in kinds(camera.cube("north", "green", "north"))
+    camera.doubts = {"territory:7": 0.3}
+    camera.mat.territories[6][3] -= 1     # the camera loses Bob's blue
+    events = camera.show()
+    assert "illegal" not in kinds(events)
+    assert kinds(events) == ["question"] and events[0].zone == "territory:7"
