@@ -372,7 +372,8 @@ class TableReferee:
 
     def answer(self, yes: bool) -> list[TableEvent]:
         """The players' answer to the standing question. Yes: the camera is right, its
-        reading of the zone stands (and is trusted while it reads the same); for a change
+        reading of the zone stands (and is trusted while it reads the same, until the game
+        accepts another reading there); for a change
         seen without a hand, the whole table is then taken as read. No: the
         camera is wrong, the zone keeps its last accepted reading (a correction, dropped
         when the camera reads the zone differently). Raises `RefusedError` (a `ValueError`
