@@ -11,8 +11,10 @@ are at several depths, how much of it is a darkening that keeps the tile's patte
 shadow) — measured by ``scripts/fit_castles.py`` on two renderers of different kinds and
 stored as data (``vision/fitted/castles.json``).
 
-The neighbours also say how sure the reading is: when they disagree the zone's
-confidence drops and the referee asks rather than calls a move.
+The neighbours also say how sure the reading is: how often a vote for those castles
+with that many agreeing neighbours was right on labelled frames held out of the fit
+(`vision.vote_trust`) is the zone's confidence, so a reading wrong now and then is asked
+about rather than called a move.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision import vote_trust
 from vision.model_file import read_model
 
 FITTED = Path(__file__).with_name("fitted") / "castles.json"
@@ -92,17 +95,34 @@ def castle_features(pixels: np.ndarray, blob: np.ndarray, castle_px: float, side
 
 @dataclass
 class CastleCount:
-    """Labelled blobs (features, castles) and the scaling that makes them comparable."""
+    """Labelled blobs (features, castles) and the scaling that makes them comparable.
+
+    `trust`, per label voted for and number of agreeing neighbours, is how often such a
+    vote was right on held-out frames (`vision.vote_trust`); None in a model fitted
+    before it was kept, whose confidence is the vote's margin.
+    """
 
     samples: np.ndarray
     labels: list[str]
     mean: np.ndarray
     scale: np.ndarray
+    trust: dict[str, tuple[float, ...]] | None = None
     _scaled: np.ndarray | None = field(default=None, repr=False)
 
     def castles(self, features: np.ndarray) -> tuple[list[str], float]:
-        """(castles, confidence): the neighbours' majority and how far it is from a tie
-        (1 when all agree, 0 when the winner has no more votes than the rest)."""
+        """(castles, confidence): the neighbours' majority and what such a vote was worth
+        on held-out frames (without a trust table: how far it is from a tie, 1 when all
+        agree, 0 when the winner has no more votes than the rest)."""
+        winner, agreeing = self.vote(features)
+        if self.trust is not None:
+            # Castles no held-out blob was voted: nothing says the vote is ever right.
+            worth = self.trust[winner][agreeing] if winner in self.trust else 0.0
+            return castles_of(winner), vote_trust.confidence(worth)
+        share = agreeing / min(NEIGHBOURS, len(self.labels))
+        return castles_of(winner), min(1.0, max(0.0, 2.0 * share - 1.0))
+
+    def vote(self, features: np.ndarray) -> tuple[str, int]:
+        """(label, how many of the nearest labelled blobs say so)."""
         if self._scaled is None:
             self._scaled = (self.samples - self.mean) / self.scale
         query = (np.asarray(features, np.float32) - self.mean) / self.scale
@@ -115,11 +135,13 @@ class CastleCount:
         # The most votes; between equals, the one whose nearest neighbour is nearer
         # (`max` keeps the first of equals, and the tally is in order of nearness).
         winner = max(votes, key=votes.__getitem__)
-        share = votes[winner] / k
-        return castles_of(winner), min(1.0, max(0.0, 2.0 * share - 1.0))
+        return winner, votes[winner]
 
     @classmethod
-    def fit(cls, samples: np.ndarray, labels: list[str]) -> CastleCount:
+    def fit(cls, samples: np.ndarray, labels: list[str], groups: np.ndarray | None = None
+            ) -> CastleCount:
+        """The model of these labelled blobs; with `groups` (each blob's frame), its
+        votes' trust measured by leaving each fold of frames out (`vision.vote_trust`)."""
         samples = np.asarray(samples, np.float32).reshape(-1, len(FEATURES))
         if len(labels) != len(samples):
             raise CastleCountError(f"{len(samples)} samples, {len(labels)} labels")
@@ -128,14 +150,31 @@ class CastleCount:
         mean = samples.mean(axis=0)
         scale = samples.std(axis=0)
         scale[scale < 1e-6] = 1.0
-        return cls(samples, list(labels), mean, scale)
+        model = cls(samples, list(labels), mean, scale)
+        if groups is None:
+            return model
+        names = sorted(set(labels))
+        index = np.array([names.index(w) for w in labels], np.int64)
+
+        def vote(train: np.ndarray, test: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            part = cls.fit(samples[train], [labels[i] for i in train])
+            votes = [part.vote(samples[i]) for i in test]
+            return (np.array([names.index(w) for w, _ in votes], np.int64),
+                    np.array([n for _, n in votes], np.int64))
+
+        won, agreeing, right = vote_trust.held_out_votes(groups, index, vote)
+        rows = vote_trust.trust_table(won, agreeing, right, NEIGHBOURS)
+        model.trust = {names[i]: tuple(row) for i, row in enumerate(rows)}
+        return model
 
     def to_json(self) -> dict[str, object]:
         return {"features": list(FEATURES), "neighbours": NEIGHBOURS,
                 "mean": [round(float(v), 4) for v in self.mean],
                 "scale": [round(float(v), 4) for v in self.scale],
                 "samples": [[round(float(v), 3) for v in row] for row in self.samples],
-                "labels": list(self.labels)}
+                "labels": list(self.labels),
+                **({} if self.trust is None else
+                   {"trust": {w: list(row) for w, row in sorted(self.trust.items())}})}
 
     @classmethod
     def from_json(cls, data: dict[str, object], where: str = "castle model") -> CastleCount:
@@ -150,8 +189,18 @@ class CastleCount:
             bad = [w for w in labels if any(c not in COLOURS for c in castles_of(w))]
             if bad:
                 raise CastleCountError(f"{where}: unknown castles {bad[0]!r}")
+            raw = data.get("trust")
+            trust = None
+            if raw is not None:
+                if not isinstance(raw, dict) or any(
+                        not isinstance(row, list) or len(row) != NEIGHBOURS + 1
+                        for row in raw.values()):
+                    raise CastleCountError(f"{where}: trust {raw!r} is not, per label, one "
+                                           f"share per number of agreeing neighbours (0 to "
+                                           f"{NEIGHBOURS})")
+                trust = {str(w): tuple(float(v) for v in row) for w, row in raw.items()}
             return cls(samples, labels, np.asarray(data["mean"], np.float32),
-                       np.asarray(data["scale"], np.float32))
+                       np.asarray(data["scale"], np.float32), trust)
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, CastleCountError):
                 raise

@@ -10,12 +10,14 @@ import numpy as np
 import pytest
 from fitting_scripts import script
 
+from referee.table.snapshot import DOUBTFUL
 from vision import castle_count
 from vision.calibration import calibrate, reader_for
 from vision.castle_count import FITTED, CastleCount, CastleCountError
 from vision.layout import load_layout
 from vision.render import scene as scenes
 from vision.render.pieces import Piece
+from vision.vote_trust import confidence
 
 LAYOUT = load_layout(None)
 
@@ -26,6 +28,35 @@ def test_the_castle_fitting_script_reproduces_its_stored_check() -> None:
     assert stored["command"].endswith(f"--frames {frames} --first-seed {first}")
     again = script("fit_castles").fit(stored["check"]["frames"], first)
     assert again["model"] == stored["check"]["model"]
+
+
+def test_a_castle_vote_held_out_frames_got_wrong_now_and_then_is_a_question() -> None:
+    """The stored castle model's confidence is what its vote was worth on frames held
+    out of the fit: six of seven neighbours calling a blob one castle were wrong more
+    often than `TOLERATED`, so such a reading is asked about, never buzzed; a unanimous
+    vote for one castle of any colour stays sure. A label no held-out blob was voted is
+    never sure."""
+    model = CastleCount.load()
+    assert model.trust is not None
+    for colour in castle_count.COLOURS:
+        row = model.trust[colour]
+        assert row == tuple(sorted(row))
+        assert confidence(row[castle_count.NEIGHBOURS]) >= DOUBTFUL
+        assert confidence(row[castle_count.NEIGHBOURS - 1]) < DOUBTFUL
+    unknown = CastleCount(model.samples, model.labels, model.mean, model.scale, trust={})
+    blob = model.samples[model.labels.index("white")]
+    assert unknown.castles(blob) == (["white"], 0.0)
+
+
+def test_a_stored_castle_trust_table_of_the_wrong_shape_is_refused_naming_the_file(
+        tmp_path: Path) -> None:
+    stored = json.loads(FITTED.read_text(encoding="utf-8"))
+    for broken in ([1.0], {"white": [1.0, 1.0]}):
+        stored["model"]["trust"] = broken
+        path = tmp_path / "castles.json"
+        path.write_text(json.dumps(stored), encoding="utf-8")
+        with pytest.raises(CastleCountError, match=r"castles\.json.*trust"):
+            CastleCount.load(path)
 
 
 def test_the_stored_model_holds_both_renderers_blobs() -> None:
