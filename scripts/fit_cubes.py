@@ -243,7 +243,7 @@ def _trusted(model: CubeCount, samples: np.ndarray, counts: np.ndarray, groups: 
     won, agreeing, right = vote_trust.held_out_votes(groups, counts, vote)
     assert model.trust is not None
     trust = model.trust
-    sure = np.array([vote_trust.confidence(trust[n][a] if n < len(trust) else 0.0)
+    sure = np.array([vote_trust.worth(trust, str(n), a)
                      for n, a in zip(won, agreeing, strict=True)]) >= DOUBTFUL
     return {"folds": f"{vote_trust.FOLDS} folds of frames, each counted by a model fitted "
                      "on the others",

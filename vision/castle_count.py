@@ -115,9 +115,7 @@ class CastleCount:
         agree, 0 when the winner has no more votes than the rest)."""
         winner, agreeing = self.vote(features)
         if self.trust is not None:
-            # Castles no held-out blob was voted: nothing says the vote is ever right.
-            worth = self.trust[winner][agreeing] if winner in self.trust else 0.0
-            return castles_of(winner), vote_trust.confidence(worth)
+            return castles_of(winner), vote_trust.worth(self.trust, winner, agreeing)
         share = agreeing / min(NEIGHBOURS, len(self.labels))
         return castles_of(winner), min(1.0, max(0.0, 2.0 * share - 1.0))
 
@@ -190,15 +188,7 @@ class CastleCount:
             if bad:
                 raise CastleCountError(f"{where}: unknown castles {bad[0]!r}")
             raw = data.get("trust")
-            trust = None
-            if raw is not None:
-                if not isinstance(raw, dict) or any(
-                        not isinstance(row, list) or len(row) != NEIGHBOURS + 1
-                        for row in raw.values()):
-                    raise CastleCountError(f"{where}: trust {raw!r} is not, per label, one "
-                                           f"share per number of agreeing neighbours (0 to "
-                                           f"{NEIGHBOURS})")
-                trust = {str(w): tuple(float(v) for v in row) for w, row in raw.items()}
+            trust = None if raw is None else vote_trust.read_table(raw, NEIGHBOURS)
             return cls(samples, labels, np.asarray(data["mean"], np.float32),
                        np.asarray(data["scale"], np.float32), trust)
         except (KeyError, TypeError, ValueError) as exc:

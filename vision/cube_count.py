@@ -106,7 +106,7 @@ class CubeCount:
     largest: float
     shade: float
     stir: float
-    trust: tuple[tuple[float, ...], ...] | None = None
+    trust: dict[str, tuple[float, ...]] | None = None
     _scaled_samples: np.ndarray | None = field(default=None, repr=False)
     _norms: np.ndarray | None = field(default=None, repr=False)
 
@@ -119,9 +119,7 @@ class CubeCount:
             return n, 0.5
         n, agreeing = self.vote(features)
         if self.trust is not None:
-            # A count no held-out blob was voted: nothing says it is ever right.
-            worth = self.trust[n][agreeing] if n < len(self.trust) else 0.0
-            return n, vote_trust.confidence(worth)
+            return n, vote_trust.worth(self.trust, str(n), agreeing)
         share = agreeing / min(NEIGHBOURS, len(self.counts))
         # min and max, not np.clip: the same number without numpy's call on a scalar.
         return n, min(1.0, max(0.0, float(2.0 * share - 1.0)))
@@ -176,15 +174,16 @@ class CubeCount:
             return votes[:, 0], votes[:, 1]
 
         won, agreeing, right = vote_trust.held_out_votes(groups, counts, vote)
-        model.trust = tuple(tuple(row) for row in vote_trust.trust_table(
-            won, agreeing, right, NEIGHBOURS))
+        model.trust = {str(n): tuple(row) for n, row in enumerate(vote_trust.trust_table(
+            won, agreeing, right, NEIGHBOURS))}
         return model
 
     def to_json(self) -> dict[str, object]:
         return {"features": list(FEATURES), "neighbours": NEIGHBOURS,
                 "per_cube": round(self.per_cube, 4), "largest": round(self.largest, 4),
                 "shade": round(self.shade, 4), "stir": round(self.stir, 4),
-                **({} if self.trust is None else {"trust": [list(t) for t in self.trust]}),
+                **({} if self.trust is None else
+                   {"trust": {n: list(row) for n, row in self.trust.items()}}),
                 "mean": [round(float(v), 4) for v in self.mean],
                 "scale": [round(float(v), 4) for v in self.scale],
                 "samples": [[round(float(v), 3) for v in row] for row in self.samples],
@@ -201,14 +200,7 @@ class CubeCount:
             if len(samples) != len(counts) or len(counts) == 0:
                 raise CubeCountError(f"{where}: {len(samples)} samples, {len(counts)} counts")
             raw = data.get("trust")
-            trust = None
-            if raw is not None:
-                if not isinstance(raw, list) or not raw or any(
-                        not isinstance(row, list) or len(row) != NEIGHBOURS + 1 for row in raw):
-                    raise CubeCountError(f"{where}: trust {raw!r} is not, per count, one "
-                                         f"share per number of agreeing neighbours (0 to "
-                                         f"{NEIGHBOURS})")
-                trust = tuple(tuple(float(v) for v in row) for row in raw)
+            trust = None if raw is None else vote_trust.read_table(raw, NEIGHBOURS)
             return cls(samples, counts, np.asarray(data["mean"], np.float32),
                        np.asarray(data["scale"], np.float32), float(str(data["per_cube"])),
                        float(str(data["largest"])), float(str(data["shade"])),

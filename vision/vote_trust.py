@@ -55,6 +55,23 @@ def confidence(trust: float) -> float:
     return min(1.0, max(0.0, 1.0 - (1.0 - trust) / (2.0 * TOLERATED)))
 
 
+def read_table(raw: object, k: int) -> dict[str, tuple[float, ...]]:
+    """A stored trust table: per label voted for (a word), one share per number of
+    agreeing neighbours (0..k). Raises `ValueError` saying what is wrong with it."""
+    if not isinstance(raw, dict) or not raw or any(
+            not isinstance(row, list) or len(row) != k + 1 for row in raw.values()):
+        raise ValueError(f"trust {raw!r} is not, per label voted for, one share per "
+                         f"number of agreeing neighbours (0 to {k})")
+    return {str(w): tuple(float(v) for v in row) for w, row in raw.items()}
+
+
+def worth(table: dict[str, tuple[float, ...]], label: str, agreeing: int) -> float:
+    """The zone confidence of a vote for `label` with `agreeing` neighbours: 0 for a
+    label no held-out blob was voted (nothing says such a vote is ever right)."""
+    row = table.get(label)
+    return 0.0 if row is None else confidence(row[agreeing])
+
+
 def held_out_votes(groups: np.ndarray, labels: np.ndarray,
                    vote: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

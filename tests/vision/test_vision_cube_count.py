@@ -53,12 +53,12 @@ def test_a_vote_that_held_out_frames_got_wrong_now_and_then_is_a_question() -> N
     misread. Crowded cubes hide each other: even a unanimous vote for two is a doubt."""
     stored = json.loads(FITTED.read_text(encoding="utf-8"))
     trust = stored["model"]["trust"]
-    for row in trust:
+    for row in trust.values():
         assert row == sorted(row)
         for share in row:
             assert (confidence(share) < DOUBTFUL) == (1.0 - share > TOLERATED)
-    assert confidence(trust[1][-1]) >= DOUBTFUL
-    assert confidence(trust[2][-1]) < DOUBTFUL
+    assert confidence(trust["1"][-1]) >= DOUBTFUL
+    assert confidence(trust["2"][-1]) < DOUBTFUL
     report = stored["report"]["trust"]
     assert report["wrong_taken_as_sure"] < report["wrong_counts"] / 3
 
@@ -82,7 +82,7 @@ def test_the_trust_of_a_vote_comes_from_held_out_tallies() -> None:
 def test_a_stored_trust_table_of_the_wrong_length_is_refused_naming_the_file(
         tmp_path: Path) -> None:
     stored = json.loads(FITTED.read_text(encoding="utf-8"))
-    for broken in ([1.0, 1.0], [[1.0, 1.0]], []):
+    for broken in ([1.0, 1.0], {"1": [1.0, 1.0]}, {}):
         stored["model"]["trust"] = broken
         path = tmp_path / "cubes.json"
         path.write_text(json.dumps(stored), encoding="utf-8")
