@@ -9,7 +9,7 @@ Here the confidence is what a vote for that count with that many agreeing neighb
 was worth on held-out frames (a fit without each fold of frames, counting that fold),
 kept with the model as data by the fitting script. Per count, because counts differ:
 a blob all nine neighbours call one cube was right 99.6 % of the time, one they all
-call two cubes 95 % (crowded cubes hide each other), so only the second is asked about.
+call two cubes 92 % (crowded cubes hide each other), so only the second is asked about.
 
 How often a count may be wrong before the referee should rather ask is a choice of the
 product, not a fitted number: `TOLERATED`. A vote that was right exactly that often
