@@ -212,7 +212,8 @@ class Question(TableEvent):
     #: the illegal act the reading would be, if it is one
     code: str | None
     player: str | None
-    #: why it is asked: ``doubtful``, ``setup``, ``standing``, ``untouched``, ``corrected`` …
+    #: why it is asked: ``doubtful``, ``setup``, ``standing``, ``untouched``, ``corrected``,
+    #: ``unaccounted`` (a cube left a reserve and is seen nowhere)
     why: str
     round: int
     turn: int

@@ -96,6 +96,24 @@ class Reading:
                 territories[t] = diff
         return Placement(player, taken, court, territories)
 
+    def unaccounted(self, game: Game, table: Table) -> Cubes:
+        """Cubes that left a reserve and lie on no tile and in no court.
+
+        A cube leaves a reserve only for a tile or a court (cubes go back to the supply
+        from courts, never from reserves), so on a table no hand is over, a cube
+        missing this way is in someone's hand out of sight or, far more often, one the
+        camera does not see: a blue cube on a blue lake, or a reserve misread.
+        """
+        left = NO_CUBES
+        arrived = NO_CUBES
+        for p in self.players:
+            seat = self.seat[p.name]
+            left += gained(game.reserve(p.name) - table.reserves.get(seat, NO_CUBES))
+            arrived += gained(table.courts.get(seat, NO_CUBES) - game.court(p.name))
+        for t in range(1, 16):
+            arrived += gained(table.territories[t - 1] - game.territory(t))
+        return gained(left - arrived)
+
     def emperor_steps(self, game: Game, table: Table) -> int:
         if table.emperor is None:
             return 0

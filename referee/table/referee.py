@@ -759,22 +759,6 @@ class TableReferee:
             + [z for z in tiles + reserves if z not in first and z not in short]
         )
 
-    def _unseen(self, game: Game, table: Table, number: int) -> Cubes | None:
-        """Territory ``number`` with the cubes that left the acting player's reserve and
-        lie nowhere the camera sees, when people say the tile reads wrong although it
-        reads as the game has it: a cube played onto tile art of its own colour is the
-        camera's commonest miss, and the cubes unaccounted for say which."""
-        if game.phase is not Phase.ACTION:
-            return None
-        actor = game.to_move if game.step is Step.CUBES else self.reading.next_player(game)
-        if actor is None:
-            return None
-        placement = self.reading.placement(game, table, actor)
-        missing = gained(gained(placement.taken) - gained(placement.placed))
-        if not missing.total():
-            return None
-        return table.territory(number) + missing
-
     def _rightful(self, part: str, table: Table) -> Value | None:
         """What belongs in ``part`` when the players say the camera is wrong there: the
         last accepted reading; in a set-up, what the set-up rules leave no doubt about
@@ -782,7 +766,9 @@ class TableReferee:
         not what the camera reads). On a tile where the camera lost cubes, the lost
         ones are put back and the new ones kept: played cubes never leave a tile, so
         losing one is the camera's mistake, while a cube played there meanwhile is the
-        next move (judged as usual)."""
+        next move (judged as usual). Cubes that left a reserve and lie nowhere the camera
+        sees are put on the tile too (a cube on tile art of its own colour is the
+        camera's commonest miss), unless what is new there is of another colour."""
         game = self.game
         if (
             part == "emperor"
@@ -792,23 +778,28 @@ class TableReferee:
             and game.step is Step.EMPEROR
         ):
             return None  # he was due to move: where to, only people can say
-        accepted = self._accepted
-        if accepted is not None and read(accepted, part) != read(table, part):
-            before, now = read(accepted, part), read(table, part)
-            if self.game is not None and isinstance(before, Cubes) and isinstance(now, Cubes):
-                lost = gained(before - now)
-                if lost.total() and part.startswith("territory"):
-                    return now + lost
-            return before
-        game = self.game
         kind, _, key = part.partition(" ")
+        accepted = self._accepted
+        if game is not None and kind == "territory":
+            now = table.territory(int(key))
+            before = (accepted.territory(int(key)) if accepted is not None
+                      else game.territory(int(key)))
+            # Played cubes never leave a tile: those the camera lost here are put back.
+            lost = gained(before - now)
+            # Cubes that left a reserve and lie nowhere seen lie here, unless what is
+            # new here is of other colours (then it is likelier a phantom of this art).
+            unseen = self.reading.unaccounted(game, table)
+            new = gained(now - before)
+            if any(n and not u for n, u in zip(new, unseen, strict=True)):
+                unseen = NO_CUBES
+            if unseen.total() or lost.total():
+                return now + lost + unseen
+        if accepted is not None and read(accepted, part) != read(table, part):
+            return read(accepted, part)
         if game is not None:
             names = {seat: name for name, seat in self._seat.items()}
             if kind == "territory":
-                number = int(key)
-                if game.territory(number) == read(table, part):
-                    return self._unseen(game, table, number)
-                return game.territory(number)
+                return game.territory(int(key))
             if kind == "castles":
                 return castle_of(game.owner(int(key)))
             if kind == "court" and key in names:
@@ -883,6 +874,15 @@ class TableReferee:
         if doubtful:
             part = doubts.parts(doubtful[0])[-1 if castle else 0]
             return self._ask(doubtful[0], part, table, problem, "doubtful")
+        if game is not None and self.reading.unaccounted(game, table).total():
+            # A cube left a reserve and lies nowhere the camera sees: the table as read
+            # cannot be, so the act it shows rests on a misread somewhere in the zones
+            # the problem names, likeliest where the vision was least sure.
+            unsure = [z for z in zones if not self._said(z, castle) and sure(z) < 1.0]
+            if unsure:
+                zone = min(unsure, key=sure)
+                part = doubts.parts(zone)[-1 if castle else 0]
+                return self._ask(zone, part, table, problem, "unaccounted")
         held = self._held_since is not None
         if held:
             self._held_zones += tuple(z for z in zones if z not in self._held_zones)

@@ -409,23 +409,57 @@ def test_the_emperor_moved_while_a_cube_lies_unseen_asks_about_the_doubtful_tile
     assert game is not None and game.territory(4).describe() == "1 green, 1 blue"
 
 
-def test_an_alarm_the_players_play_on_over_becomes_a_question_about_its_least_sure_zone() -> None:
+def test_a_cube_that_left_the_reserve_and_lies_nowhere_is_asked_about_not_buzzed() -> None:
     camera = anna_to_move()
     camera.cube("south", "red", "south")
     camera.cube("south", "red", "south")
     camera.mat.reserves["south"][1] -= 1  # a green onto territory 4: the camera misses it
-    camera.doubts = {"territory:4": 0.7, "territory:9": 0.9}  # a little doubt: no question
+    camera.doubts = {"territory:4": 0.7, "territory:9": 0.9}  # read with little doubt
+    camera.show()
+    events = camera.emperor(2)
+    assert kinds(events) == ["question"] and events[0].code == "turn-order"
+    assert events[0].why == "unaccounted" and events[0].zone == "territory:4"
+    answered = camera.referee.answer(False)  # the missing green is there
+    assert "cubes-played" in kinds(answered) and "emperor-moved" in kinds(answered)
+    game = camera.referee.game
+    assert game is not None and game.territory(4).describe() == "1 green, 1 blue"
+
+
+def test_a_reserve_that_loses_a_cube_nobody_played_is_asked_about_not_buzzed() -> None:
+    camera = anna_to_move()
+    camera.doubts = {"reserve:north": 0.89}
+    camera.mat.reserves["north"][2] -= 1  # Bob's yellow unseen: his turn has not come
+    events = camera.show()
+    assert kinds(events) == ["question"] and events[0].zone == "reserve:north"
+    assert events[0].why == "unaccounted"
+    answered = camera.referee.answer(False)
+    assert kinds(answered) == ["answered", "resolved"]
+
+
+def test_a_cube_held_out_of_sight_when_the_camera_is_sure_still_buzzes() -> None:
+    camera = anna_to_move()
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    camera.mat.reserves["south"][1] -= 1  # a green in Anna's hand, off the mat
     camera.show()
     events = camera.emperor(2)
     assert kinds(events) == ["illegal"] and events[0].code == "turn-order"
+
+
+def test_an_alarm_the_players_play_on_over_becomes_a_question_about_its_least_sure_zone() -> None:
+    camera = anna_to_move()
+    camera.doubts = {"territory:7": 0.7, "territory:9": 0.9}  # a little doubt: no question
+    camera.phantom(7, "yellow")  # with a hand: every cube is accounted for
+    events = camera.show()
+    assert kinds(events) == ["illegal"] and events[0].code == "not-in-reserve"
     camera.wait(UNTOUCHED_SECONDS)
-    assert kinds(camera.cylinder("red", "south")) == []  # the alarm stands, not 8 s yet
+    assert kinds(camera.cube("south", "red", "south")) == []  # the alarm stands, not 8 s yet
     camera.wait(UNTOUCHED_SECONDS)
-    events = camera.cylinder("red", "pool")  # play goes on over the alarm
+    events = camera.cube("south", "red", "south")  # play goes on over the alarm
     assert kinds(events) == ["question"] and events[0].why == "standing"
-    assert events[0].zone == "territory:4"
+    assert events[0].zone == "territory:7"
     answered = camera.referee.answer(False)
-    assert "cubes-played" in kinds(answered) and "emperor-moved" in kinds(answered)
+    assert "cubes-played" not in kinds(answered) and "resolved" in kinds(answered)
 
 
 def test_the_emperor_unseen_when_due_to_move_is_asked_about_and_a_correction_moves_him() -> None:
