@@ -28,6 +28,11 @@ from vision.snapshot import SnapshotJSON
 STILL_PIXELS = 2
 #: Grey levels a thumbnail pixel must move to count (sensor noise stays far below).
 STILL_LEVELS = 30
+#: The confidence of an emperor read on another tile while the tile he stood on, when no
+#: hand was over the table, still looks as it did: lifting him changes far more of its
+#: pixels than a zone needs to be read again, so that reading is another yellow blob
+#: taken for him, as likely as not (a product choice, not fitted: 0 asks at once).
+LEFT_UNTOUCHED = 0.0
 
 
 class Steady:
@@ -41,9 +46,15 @@ class Steady:
         self._snap: SnapshotJSON | None = None
         self._thumb: np.ndarray | None = None
         self._cells = len(atlas.cells)
+        self._tiles = {int(c.zone.raw["territory"]): c for c in atlas.cells
+                       if c.zone.kind == "territory"}
+        #: the tile the emperor was last read on with no hand over the table, and its
+        #: pixels then
+        self._anchor: tuple[int, np.ndarray] | None = None
 
     def reset(self) -> None:
         self._pixels = self._snap = self._thumb = None
+        self._anchor = None
 
     def still(self, thumb: np.ndarray) -> SnapshotJSON | None:
         """The last snapshot when this frame (its grey thumbnail) shows what the one
@@ -93,8 +104,33 @@ class Steady:
             cv2.copyTo(atlas_img, mask, self._pixels)
         else:
             self._pixels = atlas_img.copy()
+        if not snap["occluded"]:
+            self._doubt_emperor(snap, atlas_img)
         self._snap = _copied(snap)
         return snap
+
+    def _doubt_emperor(self, snap: SnapshotJSON, atlas_img: np.ndarray) -> None:
+        """Doubt an emperor read away from a tile that did not move (`LEFT_UNTOUCHED`).
+
+        Compared between frames with no hand over the table: during a hand his tile is
+        covered and any reading of him is as good as none."""
+        now = snap["emperor"]
+        anchor = self._anchor
+        if anchor is not None and now != anchor[0]:
+            tile, pixels = anchor
+            cell = self._tiles[tile]
+            crop = atlas_img[cell.y:cell.y + cell.h, cell.x:cell.x + cell.w]
+            moved = int(np.count_nonzero(
+                (_brightest(cv2.absdiff(crop, pixels)) > self.levels) & cell.mask))
+            if moved < self.least_px:
+                if now is not None:
+                    snap.setdefault("confidence", {})["emperor"] = LEFT_UNTOUCHED
+                return
+        if now is None or now not in self._tiles:
+            self._anchor = None
+            return
+        cell = self._tiles[now]
+        self._anchor = (now, atlas_img[cell.y:cell.y + cell.h, cell.x:cell.x + cell.w].copy())
 
 
 _Tree = TypeVar("_Tree")

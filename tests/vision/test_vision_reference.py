@@ -165,6 +165,40 @@ def test_a_still_zone_repeats_its_counts_and_a_moved_one_is_read_again() -> None
 
 
 
+def test_an_emperor_read_away_from_a_tile_that_did_not_move_is_doubted() -> None:
+    reader = Reader(LAYOUT)
+    atlas = reader.atlas
+    steady = Steady(atlas, changed_levels=24, least_px=16)
+    img = np.full((atlas.height, atlas.width, 3), 200, np.uint8)
+
+    def tile(n: int) -> tuple[slice, slice]:
+        cell = next(c for c in atlas.cells if c.zone.raw.get("territory") == n)
+        return slice(cell.y, cell.y + cell.h), slice(cell.x, cell.x + cell.w)
+
+    def seen(emperor: int, pixels: np.ndarray, occluded: bool = False) -> dict[str, object]:
+        snap = empty_snapshot(LAYOUT.seats(), mat=True)
+        snap["emperor"], snap["occluded"] = emperor, occluded
+        return dict(steady.merge(snap, pixels, steady.changed(pixels)))
+
+    assert "emperor" not in seen(3, img).get("confidence", {})  # type: ignore[operator]
+    hand = img.copy()
+    hand[tile(3)] = 60          # a hand over his tile and another one: no judgement
+    hand[tile(9)] = 60
+    seen(9, hand, occluded=True)
+    phantom = img.copy()
+    phantom[tile(9)] = 120      # something yellowish left on 9; tile 3 as it was
+    doubted = seen(9, phantom)
+    assert doubted["emperor"] == 9 and doubted["confidence"] == {"emperor": 0.0}
+    assert seen(9, phantom)["confidence"] == {"emperor": 0.0}   # while he reads there
+    back = seen(3, img)         # the light on 9 changes: he reads on 3 again
+    assert back["emperor"] == 3 and "emperor" not in back["confidence"]  # type: ignore[operator]
+    seen(9, phantom)
+    lifted = phantom.copy()
+    lifted[tile(3)] = 90        # now he is really lifted off 3 and put on 9
+    seen(9, lifted, occluded=True)
+    assert "emperor" not in seen(9, lifted)["confidence"]  # type: ignore[operator]
+
+
 def test_the_fitting_script_reproduces_its_stored_check() -> None:
     stored = json.loads(FITTED.read_text(encoding="utf-8"))
     fit_difference = script("fit_difference")
