@@ -208,6 +208,8 @@ class Reader:
         #: Per atlas cell index, whether this read's counts of the zone stand (`_counted`);
         #: None: every zone's do.
         self._moved: np.ndarray | None = None
+        #: This read took the emperor to be the widest yellow blob (`_emperor_among`).
+        self._guessed = False
         #: The integral image of the blob rows' pixels in zones counted (`_still`).
         self._counted_sum: np.ndarray | None = None
         self._pool = [c.index for c in self.atlas.of_kind("pool")]
@@ -377,6 +379,7 @@ class Reader:
         self._moved = None if hooked else self.steady.moved(changed)
         self._counted_sum = None
         self._confidence = {}
+        self._guessed = False  # the emperor taken to be the widest yellow blob
         hand = self.border.covered(frame, white)
         snap["occluded"] = bool(moving or hand or self.locator.hidden_markers > 0)
         index = colours.table_index(atlas[: self.atlas.colour_rows])
@@ -437,7 +440,7 @@ class Reader:
         self._count_discs(snap, atlas)
         snap["confidence"] = {k: round(v, 2) for k, v in sorted(self._confidence.items())
                               if v < 1.0}
-        return Snapshot.from_json(self.steady.merge(snap, atlas, changed))
+        return Snapshot.from_json(self.steady.merge(snap, atlas, changed, self._guessed))
 
     def balance(self, frame: np.ndarray, atlas: np.ndarray) -> WhiteField:
         """White-balance the atlas in place so paper reads `WHITE_LEVEL` in every channel.
@@ -789,6 +792,7 @@ class Reader:
             return
         cell, x0, y0, _, _, _ = yellows[best]
         snap["emperor"] = int(cell.zone.raw["territory"])
+        self._guessed = True
         dx, dy = self.parallax(x0, y0, self.layout.height_mm("emperor"))
         reach = 0.5 * self._sizes["emperor"] + float(np.hypot(dx, dy))
         cubes = snap["territories"][str(cell.zone.raw["territory"])]["cubes"]

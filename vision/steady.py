@@ -28,10 +28,11 @@ from vision.snapshot import SnapshotJSON
 STILL_PIXELS = 2
 #: Grey levels a thumbnail pixel must move to count (sensor noise stays far below).
 STILL_LEVELS = 30
-#: The confidence of an emperor read on another tile while the tile he stood on, when no
-#: hand was over the table, still looks as it did: lifting him changes far more of its
-#: pixels than a zone needs to be read again, so that reading is another yellow blob
-#: taken for him, as likely as not (a product choice, not fitted: 0 asks at once).
+#: The confidence of an emperor seen, by his shape, on another tile while the tile he was
+#: last seen on, by his shape, with no hand over the table, still looks as it did:
+#: lifting him changes far more of its pixels than a zone needs to be read again, so one
+#: of the two readings is another yellow blob taken for him (a product choice, not
+#: fitted: 0 asks at once).
 LEFT_UNTOUCHED = 0.0
 
 
@@ -88,9 +89,11 @@ class Steady:
         moved[changed] = True
         return moved
 
-    def merge(self, snap: SnapshotJSON, atlas_img: np.ndarray, changed: np.ndarray
-              ) -> SnapshotJSON:
-        """`snap` with every unchanged zone's counts as they were; remembers the result."""
+    def merge(self, snap: SnapshotJSON, atlas_img: np.ndarray, changed: np.ndarray,
+              guessed: bool = False) -> SnapshotJSON:
+        """`snap` with every unchanged zone's counts as they were; remembers the result.
+        `guessed`: the emperor was not seen by his shape, only taken to be the widest
+        yellow blob (there is always one emperor on the table)."""
         last = self._snap
         moved = self.moved(changed)
         if last is not None and moved is not None:
@@ -105,15 +108,21 @@ class Steady:
         else:
             self._pixels = atlas_img.copy()
         if not snap["occluded"]:
-            self._doubt_emperor(snap, atlas_img)
+            self._place_emperor(snap, atlas_img, guessed)
         self._snap = _copied(snap)
         return snap
 
-    def _doubt_emperor(self, snap: SnapshotJSON, atlas_img: np.ndarray) -> None:
-        """Doubt an emperor read away from a tile that did not move (`LEFT_UNTOUCHED`).
+    def _place_emperor(self, snap: SnapshotJSON, atlas_img: np.ndarray, guessed: bool
+                       ) -> None:
+        """Keep the emperor where he was last seen by his shape while that tile did not
+        move; doubt him seen by his shape elsewhere then (`LEFT_UNTOUCHED`).
 
         Compared between frames with no hand over the table: during a hand his tile is
-        covered and any reading of him is as good as none."""
+        covered and any reading of him is as good as none. A guess (the widest yellow
+        blob, when no blob has his shape: he stands in a still tile whose blobs were not
+        looked at again, or his shape is lost in hard light) never moves him off a tile
+        that did not move, and never anchors him: at set-up, before he is put down, it
+        may be a yellow cube."""
         now = snap["emperor"]
         anchor = self._anchor
         if anchor is not None and now != anchor[0]:
@@ -123,11 +132,14 @@ class Steady:
             moved = int(np.count_nonzero(
                 (_brightest(cv2.absdiff(crop, pixels)) > self.levels) & cell.mask))
             if moved < self.least_px:
-                if now is not None:
+                if guessed or now is None:
+                    snap["emperor"] = tile
+                else:
                     snap.setdefault("confidence", {})["emperor"] = LEFT_UNTOUCHED
                 return
-        if now is None or now not in self._tiles:
-            self._anchor = None
+        if now is None or guessed or now not in self._tiles:
+            if now != (anchor[0] if anchor is not None else None):
+                self._anchor = None
             return
         cell = self._tiles[now]
         self._anchor = (now, atlas_img[cell.y:cell.y + cell.h, cell.x:cell.x + cell.w].copy())
@@ -178,6 +190,9 @@ def _keep(snap: SnapshotJSON, last: SnapshotJSON, still: list[Cell], moved: np.n
 
     The emperor and the cylinders belong to whichever zone they stand in: they keep
     their last place while that zone is still and no zone that moved now shows them.
+    Not a place read with a hand over the table: they are found by looking around a
+    tile or a court card's dot, where a sleeve over the dot beside a still card is
+    taken for a cylinder, and that echo would then stand on the card after the hand.
     """
     confidence = dict(snap.get("confidence", {}))
     for cell in still:
@@ -203,6 +218,8 @@ def _keep(snap: SnapshotJSON, last: SnapshotJSON, still: list[Cell], moved: np.n
             if disc in last["discs"][seat]:
                 lying.add(disc)
             snap["discs"][seat] = sorted(lying)
+    if last["occluded"]:
+        return
     emperor = last["emperor"]
     new = snap["emperor"]
     if emperor is not None and ("territory", emperor) in still_keys and (
