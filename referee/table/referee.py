@@ -217,6 +217,9 @@ class TableReferee:
         self._judged: Table | None = None  # last table judged
         self._vouched: dict[str, tuple[Value, ...]] = {}  # zone -> reading people said is right
         self._rechecked: set[tuple[str, Value]] = set()  # corrections asked about again
+        #: corrections asked about because they may hide a cube seen nowhere (`_hiding`):
+        #: zone, reading, moves then
+        self._unhidden: set[tuple[str, Value, int]] = set()
         self._held_since: float | None = None  # when an alarm last held the game, till resolved
         self._held_zones: tuple[str, ...] = ()  # the zones the alarms since then rested on
         self._setup_asked: float | None = None  # when a doubtful set-up was first asked about
@@ -385,7 +388,19 @@ class TableReferee:
             raise RefusedError(said("there is no question to answer"))
         zone = question.zone
         parts = doubts.parts(zone)
-        if yes:
+        believed = self._mask(self.corrections.apply(table))
+        shown = doubts.counts(table, zone) != question.counts and doubts.counts(
+            believed, zone) == question.counts
+        if yes and shown:
+            # What was asked is what the referee believes, not the camera's reading (a
+            # correction hides a phantom the camera still sees): yes keeps that, and
+            # ties it to the reading now so that it holds while the camera reads so.
+            for part in parts:
+                if read(believed, part) != read(table, part):
+                    self.corrections.set(part, table, read(believed, part), self._moves())
+                    self._rechecked.add((part, read(table, part)))
+            answered = N_("%(clause)s Answered yes, the camera is right.")
+        elif yes:
             self._vouched[zone] = tuple(read(table, part) for part in parts)
             for part in parts:
                 self.corrections.drop(part)  # what people said before no longer holds
@@ -664,6 +679,28 @@ class TableReferee:
         unsure = [z for z in zones if not self._said(z) and self._certainty(z) < 1.0]
         return min(unsure, key=self._certainty) if unsure else None
 
+    def _hiding(self, unseen: Cubes) -> str | None:
+        """A tile whose correction hides cubes of a colour that left a reserve and is
+        seen nowhere, not asked about at this reading yet: people denied a phantom
+        there, and a real cube of its colour played onto the same spot reads exactly as
+        the phantom did, so the correction hides it. Asking costs one question; the
+        alternative is an alarm about a cube that is on the table. Asked once per
+        reading while no step is played (people may have denied this very reading as a
+        phantom before the cube came)."""
+        table = self.table
+        if table is None or not unseen.total():
+            return None
+        believed = self.corrections.apply(table)
+        for part in self.corrections.masking(table):
+            if not part.startswith("territory") or (
+                    part, read(table, part), self._moves()) in self._unhidden:
+                continue
+            now, said_ = read(table, part), read(believed, part)
+            assert isinstance(now, Cubes) and isinstance(said_, Cubes)
+            if any(h and u for h, u in zip(gained(now - said_), unseen, strict=True)):
+                return part
+        return None
+
     def _recheck(self) -> str | None:
         """A correction that now hides a reading the camera has not shown before, to ask
         about before an alarm. People corrected the zone when the camera read it wrong;
@@ -870,11 +907,18 @@ class TableReferee:
         def sure(zone: str) -> float:
             return self._certainty(zone, castle)
 
+        unseen = self.reading.unaccounted(game, table) if game is not None else NO_CUBES
+        hiding = self._hiding(unseen)
+        if hiding is not None:
+            assert self.table is not None
+            self._rechecked.add((hiding, read(self.table, hiding)))
+            self._unhidden.add((hiding, read(self.table, hiding), self._moves()))
+            return self._ask(doubts.zone_of(hiding), hiding, self.table, problem, "corrected")
         doubtful = sorted((zone for zone in zones if sure(zone) < DOUBTFUL), key=sure)
         if doubtful:
             part = doubts.parts(doubtful[0])[-1 if castle else 0]
             return self._ask(doubtful[0], part, table, problem, "doubtful")
-        if game is not None and self.reading.unaccounted(game, table).total():
+        if unseen.total():
             # A cube left a reserve and lies nowhere the camera sees: the table as read
             # cannot be, so the act it shows rests on a misread somewhere in the zones
             # the problem names, likeliest where the vision was least sure.

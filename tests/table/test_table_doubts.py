@@ -617,3 +617,52 @@ def test_a_vouched_reading_back_after_a_move_there_is_doubted_again() -> None:
     events = camera.show()
     assert "illegal" not in kinds(events)
     assert kinds(events) == ["question"] and events[0].zone == "territory:7"
+
+
+def test_yes_to_a_question_showing_a_denied_phantom_corrected_keeps_it_out() -> None:
+    """The question shows what the referee believes (the phantom people denied left
+    out); "yes" to it is not a yes to the camera's reading with the phantom."""
+    camera = anna_to_move()
+    camera.doubts = {"territory:7": 0.3}
+    camera.phantom(7, "yellow")  # on its green set-up cube; Anna has no yellow
+    camera.phantom(7, "yellow")
+    events = camera.show()
+    assert kinds(events) == ["question"] and events[0].zone == "territory:7"
+    camera.referee.answer(False)  # two phantoms
+    camera.mat.territories[6][2] -= 1  # the camera now sees one of them
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    events = camera.emperor(2)  # too early: her third cube is still in her reserve
+    assert kinds(events) == ["question"] and events[0].zone == "territory:7"
+    assert events[0].message == "1 green on territory 7?"  # as believed: no yellow
+    answered = camera.referee.answer(True)
+    assert kinds(answered)[-1] == "illegal" and answered[-1].code == "turn-order"
+    assert camera.referee.corrections.apply(camera.referee.table).territory(7).describe() == (
+        "1 green")
+
+
+def test_a_correction_hiding_a_cube_seen_nowhere_else_is_asked_about_before_an_alarm() -> None:
+    """People denied a red phantom on territory 7 (and a yellow one on 9, still seen);
+    later Anna plays a real red onto the same spot, which reads exactly as the phantom
+    did, and moves the emperor. Her red left the reserve and is seen nowhere else: the
+    referee asks about territory 7 as the camera reads it rather than buzz that she must
+    play her 3 cubes first."""
+    camera = anna_to_move()
+    camera.doubts = {"territory:7": 0.3, "territory:9": 0.3}
+    camera.phantom(7, "red")
+    assert kinds(camera.show()) == ["question"]
+    camera.referee.answer(False)
+    camera.phantom(9, "yellow")  # another phantom, denied too, still seen
+    assert kinds(camera.show()) == ["question"]
+    camera.referee.answer(False)
+    camera.doubts = {}
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    camera.mat.reserves["south"][0] -= 1  # her third red, onto the phantom's spot,
+    events = camera.emperor(2)  # and the emperor in one go
+    assert kinds(events) == ["question"] and events[0].zone == "territory:7"
+    assert events[0].message == "1 red, 1 green on territory 7?"
+    answered = camera.referee.answer(True)
+    assert "cubes-played" in kinds(answered) and "illegal" not in kinds(answered)
+    game = camera.referee.game
+    assert game is not None and game.territory(7).describe() == "1 red, 1 green"
