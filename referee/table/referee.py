@@ -831,6 +831,13 @@ class TableReferee:
                 unseen = NO_CUBES
             if unseen.total() or lost.total():
                 return now + lost + unseen
+        if game is not None and kind == "castles":
+            # A castle the rules built there, read with others beside it: "no" is about
+            # the others (a shadow or busy art taken for a second castle).
+            want, now_castles = castle_of(game.owner(int(key))), table.castle_on(int(key))
+            if want != NO_CASTLE and now_castles != want and all(
+                    n >= w for n, w in zip(now_castles, want, strict=True)):
+                return want
         if accepted is not None and read(accepted, part) != read(table, part):
             return read(accepted, part)
         if game is not None:

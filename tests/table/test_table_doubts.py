@@ -236,6 +236,27 @@ def test_no_about_a_tiles_cubes_keeps_the_castle_just_built_there() -> None:
     assert not any("castle" in chore for chore in camera.referee.pending())
 
 
+def test_no_about_a_castle_built_with_a_phantom_beside_it_keeps_the_built_one() -> None:
+    """The rules built a white castle on territory 2; the camera reads it with a grey
+    one beside it (a shadow taken for a castle). "No" is about the grey one: the white
+    castle stands, and nobody is told to build it again."""
+    camera = anna_to_move()
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", 2)
+    camera.cube("south", "red", "south")
+    assert "castle-built" in kinds(camera.emperor(2))
+    camera.doubts = {"territory:2": 0.3}
+    camera.mat.castles[1][2] += 1  # the phantom grey, as the white goes down
+    events = camera.castle(2, "white")
+    assert kinds(events) == ["question"] and events[0].part == "castles"
+    assert events[0].message == "2 castles: 1 white, 1 grey on territory 2?"
+    answered = camera.referee.answer(False)
+    assert "castles-placed" in kinds(answered)
+    camera.doubts = {}
+    assert "illegal" not in kinds(camera.wait(10))
+    assert not any("castle" in chore for chore in camera.referee.pending())
+
+
 def test_a_phantom_denied_then_a_real_cube_of_its_colour_is_asked_about_not_buzzed() -> None:
     camera = anna_to_move()
     camera.doubts = {"territory:7": 0.3}
