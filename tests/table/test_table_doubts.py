@@ -218,43 +218,45 @@ def test_a_tile_flickering_between_two_denied_readings_is_not_asked_about_again(
     assert "question" in kinds(camera.show())
 
 
-def test_no_about_a_tiles_cubes_keeps_the_castle_just_built_there() -> None:
+def castle_due_on_2() -> Camera:
+    """Anna's move built a white castle on territory 2 (for the players to put down)."""
     camera = anna_to_move()
     camera.cube("south", "red", "south")
     camera.cube("south", "red", 2)
     camera.cube("south", "red", "south")
     assert "castle-built" in kinds(camera.emperor(2))
+    return camera
+
+
+def no_castle_left_to_build(camera: Camera, answered: list[TableEvent]) -> None:
+    assert "castles-placed" in kinds(answered)
+    camera.doubts = {}
+    assert "illegal" not in kinds(camera.wait(10))
+    assert not any("castle" in chore for chore in camera.referee.pending())
+
+
+def test_no_about_a_tiles_cubes_keeps_the_castle_just_built_there() -> None:
+    camera = castle_due_on_2()
     camera.doubts = {"territory:2": 0.3}
     camera.phantom(2, "yellow")  # the castle goes down, and the camera sees a yellow too
     events = camera.castle(2, "white")
     assert kinds(events) == ["question"] and events[0].part == "territory"
     assert events[0].message == "1 red, 1 green, 1 yellow on territory 2?"
-    answered = camera.referee.answer(False)  # no yellow: the castle was not asked about
-    assert "castles-placed" in kinds(answered)
-    camera.doubts = {}
-    assert "illegal" not in kinds(camera.wait(10))
-    assert not any("castle" in chore for chore in camera.referee.pending())
+    # no yellow: the castle was not asked about
+    no_castle_left_to_build(camera, camera.referee.answer(False))
 
 
 def test_no_about_a_castle_built_with_a_phantom_beside_it_keeps_the_built_one() -> None:
     """The rules built a white castle on territory 2; the camera reads it with a grey
     one beside it (a shadow taken for a castle). "No" is about the grey one: the white
     castle stands, and nobody is told to build it again."""
-    camera = anna_to_move()
-    camera.cube("south", "red", "south")
-    camera.cube("south", "red", 2)
-    camera.cube("south", "red", "south")
-    assert "castle-built" in kinds(camera.emperor(2))
+    camera = castle_due_on_2()
     camera.doubts = {"territory:2": 0.3}
     camera.mat.castles[1][2] += 1  # the phantom grey, as the white goes down
     events = camera.castle(2, "white")
     assert kinds(events) == ["question"] and events[0].part == "castles"
     assert events[0].message == "2 castles: 1 white, 1 grey on territory 2?"
-    answered = camera.referee.answer(False)
-    assert "castles-placed" in kinds(answered)
-    camera.doubts = {}
-    assert "illegal" not in kinds(camera.wait(10))
-    assert not any("castle" in chore for chore in camera.referee.pending())
+    no_castle_left_to_build(camera, camera.referee.answer(False))
 
 
 def test_a_phantom_denied_then_a_real_cube_of_its_colour_is_asked_about_not_buzzed() -> None:
@@ -414,32 +416,26 @@ def test_a_set_up_that_looks_right_but_was_read_with_doubt_is_asked_about_first(
     assert kinds(answered)[:4] == ["answered", "resolved", "setup", "disc-chosen"]
 
 
-def test_the_emperor_moved_while_a_cube_lies_unseen_asks_about_the_doubtful_tile() -> None:
+@pytest.mark.parametrize(
+    ("doubts", "why"),
+    [
+        ({"territory:4": 0.3, "territory:9": 0.45}, "doubtful"),
+        # read with little doubt, but a cube left the reserve and lies nowhere
+        ({"territory:4": 0.7, "territory:9": 0.9}, "unaccounted"),
+    ],
+)
+def test_the_emperor_moved_while_a_cube_lies_unseen_asks_about_the_least_sure_tile(
+    doubts: dict[str, float], why: str
+) -> None:
     camera = anna_to_move()
     camera.cube("south", "red", "south")
     camera.cube("south", "red", "south")
     camera.mat.reserves["south"][1] -= 1  # a green onto territory 4: the camera misses it
-    camera.doubts = {"territory:4": 0.3, "territory:9": 0.45}
+    camera.doubts = doubts
     camera.show()
     events = camera.emperor(2)
     assert kinds(events) == ["question"] and events[0].code == "turn-order"
-    assert events[0].zone == "territory:4"  # the least sure tile first
-    answered = camera.referee.answer(False)  # the missing green is there
-    assert "cubes-played" in kinds(answered) and "emperor-moved" in kinds(answered)
-    game = camera.referee.game
-    assert game is not None and game.territory(4).describe() == "1 green, 1 blue"
-
-
-def test_a_cube_that_left_the_reserve_and_lies_nowhere_is_asked_about_not_buzzed() -> None:
-    camera = anna_to_move()
-    camera.cube("south", "red", "south")
-    camera.cube("south", "red", "south")
-    camera.mat.reserves["south"][1] -= 1  # a green onto territory 4: the camera misses it
-    camera.doubts = {"territory:4": 0.7, "territory:9": 0.9}  # read with little doubt
-    camera.show()
-    events = camera.emperor(2)
-    assert kinds(events) == ["question"] and events[0].code == "turn-order"
-    assert events[0].why == "unaccounted" and events[0].zone == "territory:4"
+    assert events[0].why == why and events[0].zone == "territory:4"  # least sure first
     answered = camera.referee.answer(False)  # the missing green is there
     assert "cubes-played" in kinds(answered) and "emperor-moved" in kinds(answered)
     game = camera.referee.game
