@@ -284,7 +284,9 @@ class Judgement:
                                 player=name,
                             ),
                             actor,
-                            (*reserve, f"court:{reading.seat[actor]}"),
+                            # and on his own reserve, read as if he took none of them
+                            (*reserve, f"court:{reading.seat[actor]}",
+                             f"reserve:{reading.seat[actor]}"),
                         )
                 if name == done:
                     return Problem(

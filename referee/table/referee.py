@@ -823,14 +823,20 @@ class TableReferee:
                       else game.territory(int(key)))
             # Played cubes never leave a tile: those the camera lost here are put back.
             lost = gained(before - now)
-            # Cubes that left a reserve and lie nowhere seen lie here, unless what is
-            # new here is of other colours (then it is likelier a phantom of this art).
-            unseen = self.reading.unaccounted(game, table)
+            # Cubes that left the acting player's reserve and lie nowhere seen lie here,
+            # unless what is new here is of other colours (then it is likelier a phantom
+            # of this art). Another reserve's cubes seen nowhere are a misread of that
+            # reserve: nobody else plays onto the tiles now.
+            unseen = self._unplaced(game, table)
             new = gained(now - before)
             if any(n and not u for n, u in zip(new, unseen, strict=True)):
                 unseen = NO_CUBES
             if unseen.total() or lost.total():
                 return now + lost + unseen
+        if game is not None and kind == "reserve":
+            kept = self._reserve_kept(game, table, key)
+            if kept is not None:
+                return kept
         if game is not None and kind == "castles":
             # A castle the rules built there, read with others beside it: "no" is about
             # the others (a shadow or busy art taken for a second castle).
@@ -864,6 +870,36 @@ class TableReferee:
         if kind == "cylinder":
             return "pool"
         return None
+
+    def _actor(self, game: Game) -> str | None:
+        """Who may put cubes down now: the mover in his cube step, the next player while
+        the refill goes on."""
+        if game.phase is not Phase.ACTION:
+            return None
+        return game.to_move if game.step is Step.CUBES else self.reading.next_player(game)
+
+    def _unplaced(self, game: Game, table: Table) -> Cubes:
+        """The cubes that left the acting player's reserve and that the table does not
+        show placed (on a tile or in his court)."""
+        actor = self._actor(game)
+        if actor is None:
+            return NO_CUBES
+        placement = self.reading.placement(game, table, actor)
+        return gained(gained(placement.taken) - gained(placement.placed))
+
+    def _reserve_kept(self, game: Game, table: Table, seat: str) -> Cubes | None:
+        """The acting player's reserve when people say the camera reads it wrong: as the
+        game had it, less the cubes of colours the camera sees gone from it and seen
+        placed this turn (on a tile or in his court). "No" is about the reading (a cube
+        missed in the heap, a phantom), not about the cubes he truly played: putting
+        those back made them come "not from his reserve". None: not the actor's."""
+        actor = self._actor(game)
+        if actor is None or self._seat.get(actor) != seat:
+            return None
+        placement = self.reading.placement(game, table, actor)
+        placed = gained(placement.placed)
+        left = gained(placement.taken)
+        return game.reserve(actor) - Cubes(min(a, b) for a, b in zip(left, placed, strict=True))
 
     # --------------------------------------------------------------- judging
 

@@ -683,3 +683,46 @@ def test_a_correction_hiding_a_cube_seen_nowhere_else_is_asked_about_before_an_a
     assert "cubes-played" in kinds(answered) and "illegal" not in kinds(answered)
     game = camera.referee.game
     assert game is not None and game.territory(7).describe() == "1 red, 1 green"
+
+
+def test_no_about_a_reserve_keeps_the_cubes_seen_played_from_it() -> None:
+    """Anna puts a red into her court; the camera reads her reserve with that red gone
+    and a phantom yellow in the heap. "No, the reserve reads wrong" takes the yellow
+    away, not the red she played: it did come from her reserve."""
+    camera = anna_to_move()
+    camera.doubts = {"reserve:south": 0.3}
+    camera.mat.reserves["south"][2] += 1  # the phantom
+    events = camera.cube("south", "red", "south")
+    assert kinds(events) == ["question"] and events[0].zone == "reserve:south"
+    answered = camera.referee.answer(False)
+    assert "illegal" not in kinds(answered) and "cubes-placed" in kinds(answered)
+    assert "1 red to the court" in str(answered[-1].message)
+
+
+def test_no_about_a_tile_does_not_put_another_reserves_misread_there() -> None:
+    """The camera loses territory 4's blue, and Bob's yellow in his reserve, during
+    Anna's turn. "No" about territory 4 puts its blue back; Bob's yellow seen nowhere is
+    a misread of his reserve (nobody but Anna plays onto the tiles now), not a cube
+    there."""
+    camera = anna_to_move()
+    camera.doubts = {"territory:4": 0.3}
+    camera.mat.territories[3][3] -= 1
+    camera.mat.reserves["north"][2] -= 1
+    events = camera.show()
+    assert kinds(events) == ["question"] and events[0].zone == "territory:4"
+    camera.referee.answer(False)
+    assert camera.referee.corrections.apply(camera.referee.table).territory(4).describe() == (
+        "1 blue")
+
+
+def test_a_cube_from_anothers_reserve_rests_on_the_takers_own_reserve_too() -> None:
+    """Anna puts her blue into her court; the camera reads her reserve as if she took
+    nothing (with doubt) and Bob's one blue short. "Anna took 1 blue from Bob's reserve"
+    rests on her own reserve as much as on his: it is asked about, not buzzed."""
+    camera = anna_to_move()
+    camera.doubts = {"reserve:south": 0.3}
+    camera.mat.courts["south"][3] += 1
+    camera.mat.reserves["north"][3] -= 1
+    events = camera.show()
+    assert kinds(events) == ["question"] and events[0].zone == "reserve:south"
+    assert events[0].code == "not-in-reserve"
