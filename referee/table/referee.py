@@ -837,6 +837,13 @@ class TableReferee:
             kept = self._reserve_kept(game, table, key)
             if kept is not None:
                 return kept
+            refiller = game.to_move if game.step is Step.REFILL else None
+            held = table.reserves.get(key, NO_CUBES)
+            if refiller is not None and self._seat.get(refiller) == key and gained(
+                    held - game.reserve(refiller)).total():
+                # His refill has begun: what he drew from the bag only people can say
+                # (going back to the reserve before it would undo the refill).
+                return None
         if game is not None and kind == "castles":
             # A castle the rules built there, read with others beside it: "no" is about
             # the others (a shadow or busy art taken for a second castle).

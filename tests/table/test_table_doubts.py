@@ -726,3 +726,24 @@ def test_a_cube_from_anothers_reserve_rests_on_the_takers_own_reserve_too() -> N
     events = camera.show()
     assert kinds(events) == ["question"] and events[0].zone == "reserve:south"
     assert events[0].code == "not-in-reserve"
+
+
+def test_no_about_a_reserve_being_refilled_asks_for_a_correction() -> None:
+    """Anna draws her refill; the camera reads one cube too many in her reserve (with
+    doubt). "No" cannot put the reserve back as it was before the refill (that would
+    undo the refill the table shows) nor guess what she drew: people say what is there."""
+    camera = anna_to_move()
+    for _ in range(3):
+        camera.cube("south", "red", "south")
+    camera.emperor(2)
+    camera.doubts = {"reserve:south": 0.3}
+    camera.mat.reserves["south"][3] += 3
+    events = camera.refill("south", "pink")  # 3 blue and a phantom pink
+    assert kinds(events) == ["question"] and events[0].zone == "reserve:south"
+    assert events[0].code == "refill-count"
+    with pytest.raises(ValueError, match="correct it by hand"):
+        camera.referee.answer(False)
+    camera.doubts = {}
+    events = camera.referee.correct("reserve south", {"red": 0, "green": 2, "blue": 4,
+                                                      "pink": 1})
+    assert "refilled" in kinds(events) and "illegal" not in kinds(events)
