@@ -78,6 +78,9 @@ def test_live_page_follows_the_game(browser: Any, table: tuple[PreviewHub, WebSe
     side = built[0].side
     assert f"{side} keeps it" in panel.inner_text()
     assert page.locator("#majority .strengths tr").count() == 2
+    # the contested table is drawn by a fetch 150 ms after the last event: wait for it
+    page.wait_for_function("document.querySelectorAll('#contested tbody tr').length > 0",
+                           timeout=3000)
     assert page.locator("#contested tbody tr").count() == len(hub.state()["units"])
     assert not errors
 
