@@ -803,9 +803,10 @@ class TableReferee:
         not what the camera reads). On a tile where the camera lost cubes, the lost
         ones are put back and the new ones kept: played cubes never leave a tile, so
         losing one is the camera's mistake, while a cube played there meanwhile is the
-        next move (judged as usual). Cubes that left a reserve and lie nowhere the camera
-        sees are put on the tile too (a cube on tile art of its own colour is the
-        camera's commonest miss), unless what is new there is of another colour."""
+        next move (judged as usual). Cubes that left the acting player's reserve and lie
+        nowhere the camera sees are put on the tile too (a cube on tile art of its own
+        colour is the camera's commonest miss), unless what is new there is of another
+        colour. A reserve, a castle: see `_reserve_kept` and the cases below."""
         game = self.game
         if (
             part == "emperor"
