@@ -51,6 +51,9 @@ AFFINE_NEAR = 6.0
 AFFINE_SHARE = 0.06
 AFFINE_LEAST = 24
 AFFINE_SPREAD = 25.0
+#: A fitted gain outside these multiples of the zone's plain gain (the median ratio) is
+#: a piece among the samples, not light: the plain gain is kept. A guard, not a fit.
+AFFINE_RANGE = (0.3, 3.0)
 
 
 #: The private PNG chunk (ancillary, safe to copy) that keeps the border, and its header.
@@ -368,7 +371,8 @@ class Comparison:
             # A channel whose pixels barely vary (plain paper) cannot tell a gain from an
             # offset: it keeps its gain.
             usable = np.asarray(enough[:, None] & (spread >= AFFINE_SPREAD)
-                                & (fitted > 0.3 * scale) & (fitted < 3.0 * scale))
+                                & (fitted > AFFINE_RANGE[0] * scale)
+                                & (fitted < AFFINE_RANGE[1] * scale))
             usable[0] = False
             scale = np.where(usable, fitted, scale).astype(np.float32)
             offset = np.where(usable, rm - scale * fm, offset).astype(np.float32)
