@@ -87,11 +87,7 @@ class Judgement:
         self.refiller = self.mover if self.action and self.step is Step.REFILL else None
         self.done = self.mover if self.action and self.step in (Step.EMPEROR, Step.REFILL) else None
         #: the player who may put cubes down now (the next one while the refill goes on)
-        self.actor: str | None = None
-        if self.action and self.step is Step.CUBES:
-            self.actor = self.mover
-        elif self.refiller is not None:
-            self.actor = reading.next_player(game)
+        self.actor = reading.actor(game)
         #: whether discs may leave the trays (the next round's, during the last refill)
         self.choosing = self.phase is Phase.OPENING or (
             self.refiller is not None and reading.next_player(game) is None

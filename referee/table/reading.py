@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from referee.announcements import N_, Said, said
-from referee.game import Game
+from referee.game import Game, Phase, Step
 from referee.moves import Move, PlayCubes, Refill
 from referee.pieces import CASTLE_COLOURS, NO_CUBES, Cubes
 from referee.setup import Player
@@ -137,6 +137,18 @@ class Reading:
         order = game.order_of_play()
         turn = game.turn_number
         return order[turn] if turn < len(order) else None
+
+    def actor(self, game: Game) -> str | None:
+        """Who may put cubes down now: the mover in his cube step, the next player while
+        the mover refills (he may start before the refill is done); nobody while the
+        emperor is due or the discs are chosen."""
+        if game.phase is not Phase.ACTION:
+            return None
+        if game.step is Step.CUBES:
+            return game.to_move
+        if game.step is Step.REFILL:
+            return self.next_player(game)
+        return None
 
     def cylinder_place(self, game: Game, colour: str) -> str:
         holder = game.controller(colour)  # type: ignore[arg-type]

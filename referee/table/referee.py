@@ -879,17 +879,10 @@ class TableReferee:
             return "pool"
         return None
 
-    def _actor(self, game: Game) -> str | None:
-        """Who may put cubes down now: the mover in his cube step, the next player while
-        the refill goes on."""
-        if game.phase is not Phase.ACTION:
-            return None
-        return game.to_move if game.step is Step.CUBES else self.reading.next_player(game)
-
     def _unplaced(self, game: Game, table: Table) -> Cubes:
         """The cubes that left the acting player's reserve and that the table does not
         show placed (on a tile or in his court)."""
-        actor = self._actor(game)
+        actor = self.reading.actor(game)
         if actor is None:
             return NO_CUBES
         placement = self.reading.placement(game, table, actor)
@@ -901,7 +894,7 @@ class TableReferee:
         placed this turn (on a tile or in his court). "No" is about the reading (a cube
         missed in the heap, a phantom), not about the cubes he truly played: putting
         those back made them come "not from his reserve". None: not the actor's."""
-        actor = self._actor(game)
+        actor = self.reading.actor(game)
         if actor is None or self._seat.get(actor) != seat:
             return None
         placement = self.reading.placement(game, table, actor)
