@@ -803,10 +803,13 @@ class TableReferee:
         not what the camera reads). On a tile where the camera lost cubes, the lost
         ones are put back and the new ones kept: played cubes never leave a tile, so
         losing one is the camera's mistake, while a cube played there meanwhile is the
-        next move (judged as usual). Cubes that left the acting player's reserve and lie
-        nowhere the camera sees are put on the tile too (a cube on tile art of its own
-        colour is the camera's commonest miss), unless what is new there is of another
-        colour. A reserve, a castle: see `_reserve_kept` and the cases below."""
+        next move (judged as usual) -- unless no reserve gave it: then it is the lost
+        cube seen in another colour. On a tile where the camera lost nothing, cubes
+        that left the acting player's reserve and lie nowhere the camera sees are put
+        there (a cube on tile art of its own colour is the camera's commonest miss),
+        unless what is new there is of another colour; not beside lost ones, where the
+        "no" is about those (cubes in a hand are nowhere yet). A reserve, a castle: see
+        `_reserve_kept` and the cases below."""
         game = self.game
         if (
             part == "emperor"
@@ -828,12 +831,19 @@ class TableReferee:
             # unless what is new here is of other colours (then it is likelier a phantom
             # of this art). Another reserve's cubes seen nowhere are a misread of that
             # reserve: nobody else plays onto the tiles now.
-            unseen = self._unplaced(game, table)
             new = gained(now - before)
+            if lost.total():
+                # The "no" is about the cubes the camera lost: those in a hand between
+                # the reserve and a tile are not here, and a new cube no reserve gave
+                # is the lost one seen in another colour.
+                phantom = Cubes(min(n, x) for n, x in zip(
+                    new, self._unsourced(game, table), strict=True))
+                return now - phantom + lost
+            unseen = self._unplaced(game, table)
             if any(n and not u for n, u in zip(new, unseen, strict=True)):
                 unseen = NO_CUBES
-            if unseen.total() or lost.total():
-                return now + lost + unseen
+            if unseen.total():
+                return now + unseen
         if game is not None and kind == "reserve":
             kept = self._reserve_kept(game, table, key)
             if kept is not None:
@@ -887,6 +897,15 @@ class TableReferee:
             return NO_CUBES
         placement = self.reading.placement(game, table, actor)
         return gained(gained(placement.taken) - gained(placement.placed))
+
+    def _unsourced(self, game: Game, table: Table) -> Cubes:
+        """The cubes the table shows placed this turn beyond those that left the acting
+        player's reserve: phantoms, or another's cubes (judged as such)."""
+        actor = self.reading.actor(game)
+        if actor is None:
+            return NO_CUBES
+        placement = self.reading.placement(game, table, actor)
+        return gained(gained(placement.placed) - gained(placement.taken))
 
     def _reserve_kept(self, game: Game, table: Table, seat: str) -> Cubes | None:
         """The acting player's reserve when people say the camera reads it wrong: as the

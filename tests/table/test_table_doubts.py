@@ -747,3 +747,45 @@ def test_no_about_a_reserve_being_refilled_asks_for_a_correction() -> None:
     events = camera.referee.correct("reserve south", {"red": 0, "green": 2, "blue": 4,
                                                       "pink": 1})
     assert "refilled" in kinds(events) and "illegal" not in kinds(events)
+
+
+def test_no_about_a_lost_cube_does_not_put_the_cubes_in_a_hand_on_its_tile() -> None:
+    """Anna has picked up two reds and holds them; meanwhile the camera loses the blue
+    on territory 4. "No" about territory 4 puts its blue back, not her reds: cubes in a
+    hand between the reserve and a tile are nowhere yet. She then plays them as usual."""
+    camera = anna_to_move()
+    camera.mat.reserves["south"][0] -= 2  # in her hand
+    camera.show()
+    camera.doubts = {"territory:4": 0.3}
+    camera.mat.territories[3][3] -= 1
+    events = camera.show()
+    assert kinds(events) == ["question"] and events[0].zone == "territory:4"
+    assert "illegal" not in kinds(camera.referee.answer(False))
+    corrected = camera.referee.corrections.apply(camera.referee.table)
+    assert corrected.territory(4).describe() == "1 blue"
+    camera.doubts = {}
+    camera.mat.courts["south"][0] += 2
+    camera.show()
+    events = camera.cube("south", "red", 5)
+    assert "cubes-played" in kinds(events) and "illegal" not in kinds(camera.events), events
+
+
+def test_no_about_a_cube_seen_in_another_colour_takes_the_phantom_away() -> None:
+    """The camera reads territory 4's blue as a yellow (with doubt): a yellow nobody
+    took from a reserve. "No" puts the blue back and takes the yellow away, instead of
+    keeping both and buzzing that a yellow came from nowhere."""
+    camera = anna_to_move()
+    camera.doubts = {"territory:4": 0.3}
+    camera.mat.territories[3][3] -= 1
+    camera.mat.territories[3][2] += 1
+    events = camera.show()
+    assert kinds(events) == ["question"] and events[0].zone == "territory:4"
+    assert events[0].message == "1 yellow on territory 4?"
+    assert "illegal" not in kinds(camera.referee.answer(False))
+    corrected = camera.referee.corrections.apply(camera.referee.table)
+    assert corrected.territory(4).describe() == "1 blue"
+    camera.doubts = {}
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    events = camera.cube("south", "green", 2)
+    assert "cubes-played" in kinds(events) and "illegal" not in kinds(camera.events), events
