@@ -223,6 +223,7 @@ class TableReferee:
         self._held_since: float | None = None  # when an alarm last held the game, till resolved
         self._held_zones: tuple[str, ...] = ()  # the zones the alarms since then rested on
         self._setup_asked: float | None = None  # when a doubtful set-up was first asked about
+        self._refill_asked: float | None = None  # when a doubtful refill was first asked about
         self._frames = 0
         self._candidate: Table | None = None  # last settled table with every tray full
         self._candidate_doubts: Mapping[str, float] = NO_DOUBTS  # the vision's, for it
@@ -247,7 +248,7 @@ class TableReferee:
             self.hands = True
         settled = self.settler.feed(snapshot)
         if settled is None:
-            return self._log(self._ask_untouched())
+            return self._log(self._unanswered() + self._ask_untouched())
         previous, self.table = self.table, settled
         self._note_hands(previous, settled)
         if self._ignore is not None:
@@ -1052,12 +1053,58 @@ class TableReferee:
                 self._chores = self._chores_stack.pop()
             del self._undone[len(self._undone) - kept :]
             return out + self._announce_moves(pushed[:kept]) + self._raise(problem, table)
+        unsure = self._unsure_refill(moves)
+        if unsure is not None:
+            k, zone = unsure
+            for _ in pushed[k:]:
+                self._pop(game)
+                self._chores = self._chores_stack.pop()
+            pushed = pushed[:k]
         if pushed:
             self._undone.clear()  # the game has caught up with the table
             self._undone_chores.clear()
+        if unsure is not None:
+            return out + self._announce_moves(pushed) + self._ask(
+                zone, None, table, None, "refill")
+        self._refill_asked = None
         if self.illegal is not None or self.question is not None:
             out.append(self._resolved())
         return self._announce(table, out + self._announce_moves(pushed))
+
+    def _unanswered(self) -> list[TableEvent]:
+        """The table judged again once a question about a refill has gone unanswered
+        for `SETUP_WAIT_SECONDS` (`_unsure_refill`): the table stands still, nobody is
+        there to answer, and the game should not wait for the next move to go on."""
+        question, asked, judged = self.question, self._refill_asked, self._judged
+        if question is None or question.why != "refill" or judged is None:
+            return []
+        if self.t is None or asked is None or self.t - asked < SETUP_WAIT_SECONDS:
+            return []
+        return self._rule(judged)
+
+    def _unsure_refill(self, moves: Sequence[Move]) -> tuple[int, str] | None:
+        """The first refill among ``moves`` read from a reserve the vision doubted and
+        nobody vouched for (its index and the reserve's zone), while it has been asked
+        about for less than `SETUP_WAIT_SECONDS`; else None.
+
+        What a player draws from the bag no rule foresees: a pink read as a red in the
+        heap is taken as drawn, and every later reading of that reserve, right at last,
+        then looks like a cube from nowhere (`refill-count`). So the refill is asked
+        about before it is played, like the set-up; unanswered (a recording, nobody
+        there), it is taken as read."""
+        for k, move in enumerate(moves):
+            if not isinstance(move, Refill):
+                continue
+            zone = f"reserve:{self._seat[move.player]}"
+            if self._certainty(zone) >= DOUBTFUL:
+                return None
+            if self._refill_asked is None:
+                self._refill_asked = self.t
+            asked = self._refill_asked
+            if self.t is not None and asked is not None and self.t - asked >= SETUP_WAIT_SECONDS:
+                return None
+            return k, zone
+        return None
 
     def _advance(
         self,

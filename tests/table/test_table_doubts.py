@@ -789,3 +789,45 @@ def test_no_about_a_cube_seen_in_another_colour_takes_the_phantom_away() -> None
     camera.cube("south", "red", "south")
     events = camera.cube("south", "green", 2)
     assert "cubes-played" in kinds(events) and "illegal" not in kinds(camera.events), events
+
+
+def anna_refills_with_doubt() -> Camera:
+    """Anna plays three reds and moves the emperor; she draws 2 blue and a pink, and
+    the camera, unsure of her heap, reads the pink as a red."""
+    camera = anna_to_move()
+    for _ in range(3):
+        camera.cube("south", "red", "south")
+    camera.emperor(2)
+    camera.doubts = {"reserve:south": 0.3}
+    camera.refill("south", "blue")
+    camera.refill("south", "blue")
+    return camera
+
+
+def test_a_refill_read_with_doubt_is_asked_about_before_it_is_played() -> None:
+    camera = anna_refills_with_doubt()
+    events = camera.refill("south", "red")  # truly a pink
+    assert kinds(events) == ["question"] and events[0].why == "refill"
+    assert events[0].zone == "reserve:south" and events[0].code is None
+    game = camera.referee.game
+    assert game is not None and game.step.value == "refill"  # not played on a doubt
+    with pytest.raises(ValueError, match="correct it by hand"):
+        camera.referee.answer(False)
+    events = camera.referee.correct(
+        "reserve south", {"red": 0, "green": 2, "blue": 3, "pink": 2})
+    assert "refilled" in kinds(events) and "illegal" not in kinds(events)
+    assert game.reserve("Anna").describe() == "2 green, 3 blue, 2 pink"
+
+
+def test_a_refill_read_with_doubt_nobody_answers_is_taken_as_read_after_a_while() -> None:
+    camera = anna_refills_with_doubt()
+    assert kinds(camera.refill("south", "pink")) == ["question"]
+    events = camera.wait(11)
+    assert "refilled" in kinds(events) and "illegal" not in kinds(events)
+
+
+def test_yes_to_a_refill_read_with_doubt_plays_it() -> None:
+    camera = anna_refills_with_doubt()
+    assert kinds(camera.refill("south", "pink")) == ["question"]
+    events = camera.referee.answer(True)
+    assert "refilled" in kinds(events) and "illegal" not in kinds(events)
