@@ -213,8 +213,8 @@ class Question(TableEvent):
     code: str | None
     player: str | None
     #: why it is asked: ``doubtful``, ``setup``, ``standing``, ``untouched``, ``corrected``,
-    #: ``unaccounted`` (a cube left a reserve and is seen nowhere), ``refill`` (a refill
-    #: read from a reserve the vision doubted)
+    #: ``unaccounted`` (a cube left a reserve and is seen nowhere, or is seen where no
+    #: reserve gave it), ``refill`` (a refill read from a reserve the vision doubted)
     why: str
     round: int
     turn: int

@@ -104,6 +104,19 @@ class Reading:
         missing this way is in someone's hand out of sight or, far more often, one the
         camera does not see: a blue cube on a blue lake, or a reserve misread.
         """
+        left, arrived = self._flows(game, table)
+        return gained(left - arrived)
+
+    def unsourced(self, game: Game, table: Table) -> Cubes:
+        """Cubes new on a tile or in a court that no reserve gave: the other side of
+        `unaccounted`. Every cube played comes out of a reserve, so such a cube is a
+        phantom or a cube missed in a reserve's heap, never a move."""
+        left, arrived = self._flows(game, table)
+        return gained(arrived - left)
+
+    def _flows(self, game: Game, table: Table) -> tuple[Cubes, Cubes]:
+        """The cubes gone from the reserves and those new on the tiles and in the courts,
+        by colour, between ``game`` and ``table``."""
         left = NO_CUBES
         arrived = NO_CUBES
         for p in self.players:
@@ -112,7 +125,7 @@ class Reading:
             arrived += gained(table.courts.get(seat, NO_CUBES) - game.court(p.name))
         for t in range(1, 16):
             arrived += gained(table.territories[t - 1] - game.territory(t))
-        return gained(left - arrived)
+        return left, arrived
 
     def emperor_steps(self, game: Game, table: Table) -> int:
         if table.emperor is None:

@@ -982,11 +982,15 @@ class TableReferee:
         if doubtful:
             part = doubts.parts(doubtful[0])[-1 if castle else 0]
             return self._ask(doubtful[0], part, table, problem, "doubtful")
-        if unseen.total():
-            # A cube left a reserve and lies nowhere the camera sees: the table as read
-            # cannot be, so the act it shows rests on a misread somewhere in the zones
-            # the problem names, likeliest where the vision was least sure.
-            unsure = [z for z in zones if not self._said(z, castle) and sure(z) < 1.0]
+        surplus = self.reading.unsourced(game, table) if game is not None else NO_CUBES
+        if unseen.total() or surplus.total():
+            # A cube left a reserve and lies nowhere the camera sees, or lies somewhere no
+            # reserve gave it: the table as read cannot be, so the act it shows rests on
+            # a misread somewhere in the zones the problem names or those the stray
+            # cubes left or reached, likeliest where the vision was least sure.
+            strays = self._reserves_losing(unseen, table) + self._zones_gaining(surplus, table)
+            suspects = zones + [z for z in strays if z not in zones]
+            unsure = [z for z in suspects if not self._said(z, castle) and sure(z) < 1.0]
             if unsure:
                 zone = min(unsure, key=sure)
                 part = doubts.parts(zone)[-1 if castle else 0]
@@ -1070,6 +1074,40 @@ class TableReferee:
         if self.illegal is not None or self.question is not None:
             out.append(self._resolved())
         return self._announce(table, out + self._announce_moves(pushed))
+
+    def _reserves_losing(self, unseen: Cubes, table: Table) -> list[str]:
+        """The reserves that the camera reads short of a colour among ``unseen`` cubes
+        (`Reading.unaccounted`): a reserve misread is as likely where such a cube went
+        as any zone the act names (a pink missed in a heap starts a turn nobody began)."""
+        game = self.game
+        if game is None:
+            return []
+        out = []
+        for p in self.players:
+            seat = self._seat[p.name]
+            short = gained(game.reserve(p.name) - table.reserves.get(seat, NO_CUBES))
+            if any(s and u for s, u in zip(short, unseen, strict=True)):
+                out.append(f"reserve:{seat}")
+        return out
+
+    def _zones_gaining(self, surplus: Cubes, table: Table) -> list[str]:
+        """The tiles and courts the camera reads with more cubes of a colour among
+        ``surplus`` (`Reading.unsourced`) than the game has there, and the reserves,
+        which a cube missed in the heap leaves looking full."""
+        game = self.game
+        if game is None or not surplus.total():
+            return []
+        out = []
+        for t in range(1, 16):
+            new = gained(table.territories[t - 1] - game.territory(t))
+            if any(n and x for n, x in zip(new, surplus, strict=True)):
+                out.append(f"territory:{t}")
+        for p in self.players:
+            seat = self._seat[p.name]
+            new = gained(table.courts.get(seat, NO_CUBES) - game.court(p.name))
+            if any(n and x for n, x in zip(new, surplus, strict=True)):
+                out.append(f"court:{seat}")
+        return out + [f"reserve:{self._seat[p.name]}" for p in self.players]
 
     def _unanswered(self) -> list[TableEvent]:
         """The table judged again once a question about a refill has gone unanswered

@@ -465,18 +465,32 @@ def test_a_cube_held_out_of_sight_when_the_camera_is_sure_still_buzzes() -> None
 
 def test_an_alarm_the_players_play_on_over_becomes_a_question_about_its_least_sure_zone() -> None:
     camera = anna_to_move()
-    camera.doubts = {"territory:7": 0.7, "territory:9": 0.9}  # a little doubt: no question
-    camera.phantom(7, "yellow")  # with a hand: every cube is accounted for
-    events = camera.show()
-    assert kinds(events) == ["illegal"] and events[0].code == "not-in-reserve"
+    camera.doubts = {"court:north": 0.7, "territory:9": 0.9}  # a little doubt: no question
+    events = camera.cube("south", "red", "north")  # with a hand, from her own reserve
+    assert kinds(events) == ["illegal"] and events[0].code == "wrong-court"
     camera.wait(UNTOUCHED_SECONDS)
     assert kinds(camera.cube("south", "red", "south")) == []  # the alarm stands, not 8 s yet
     camera.wait(UNTOUCHED_SECONDS)
     events = camera.cube("south", "red", "south")  # play goes on over the alarm
     assert kinds(events) == ["question"] and events[0].why == "standing"
-    assert events[0].zone == "territory:7"
+    assert events[0].zone == "court:north"
     answered = camera.referee.answer(False)
-    assert "cubes-played" not in kinds(answered) and "resolved" in kinds(answered)
+    assert "cubes-played" not in kinds(answered) and "illegal" not in kinds(answered)
+
+
+def test_a_phantom_no_reserve_gave_read_with_a_little_doubt_is_asked_about() -> None:
+    """A yellow appears on territory 7 under a hand, read with a little doubt (0.7: no
+    question by itself), while no reserve is short of a yellow: every cube played comes
+    out of a reserve, so the table as read cannot be. It is asked about, not buzzed;
+    "no" takes it away."""
+    camera = anna_to_move()
+    camera.doubts = {"territory:7": 0.7}
+    camera.phantom(7, "yellow")
+    events = camera.show()
+    assert kinds(events) == ["question"] and events[0].why == "unaccounted"
+    assert events[0].zone == "territory:7" and events[0].code == "not-in-reserve"
+    answered = camera.referee.answer(False)
+    assert "illegal" not in kinds(answered) and "resolved" in kinds(answered)
 
 
 def test_the_emperor_unseen_when_due_to_move_is_asked_about_and_a_correction_moves_him() -> None:
@@ -831,3 +845,20 @@ def test_yes_to_a_refill_read_with_doubt_plays_it() -> None:
     assert kinds(camera.refill("south", "pink")) == ["question"]
     events = camera.referee.answer(True)
     assert "refilled" in kinds(events) and "illegal" not in kinds(events)
+
+
+def test_a_turn_that_seems_begun_from_a_reserve_read_short_asks_about_that_reserve() -> None:
+    """Anna's castle on territory 2 is still to be built when the camera, a little
+    unsure of Bob's heap, reads it one pink short: Bob's turn seems begun before the
+    castles were done. That pink lies nowhere, so the reserve it left is asked about
+    with the rest before any alarm; "no" puts the heap back."""
+    camera = castle_due_on_2()
+    for _ in range(3):
+        camera.refill("south", "yellow")
+    camera.doubts = {"reserve:north": 0.75}
+    camera.mat.reserves["north"][4] -= 1
+    events = camera.show()
+    assert kinds(events) == ["question"] and events[0].why == "unaccounted", events
+    assert events[0].zone == "reserve:north"
+    answered = camera.referee.answer(False)
+    assert "illegal" not in kinds(answered)
