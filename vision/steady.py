@@ -34,6 +34,11 @@ STILL_LEVELS = 30
 #: of the two readings is another yellow blob taken for him (a product choice, not
 #: fitted: 0 asks at once).
 LEFT_UNTOUCHED = 0.0
+#: The confidence of an emperor guessed (the widest yellow blob, no blob having his
+#: shape) on a tile where he was not: a yellow cube on busy art may hold as wide a disc
+#: as the sliver of him the frame shows, so where he went only people can say (a
+#: product choice, not fitted: 0 asks at once when the move is judged wrong).
+GUESSED = 0.0
 
 
 class Steady:
@@ -122,7 +127,7 @@ class Steady:
         blob, when no blob has his shape: he stands in a still tile whose blobs were not
         looked at again, or his shape is lost in hard light) never moves him off a tile
         that did not move, and never anchors him: at set-up, before he is put down, it
-        may be a yellow cube."""
+        may be a yellow cube. A guess that moves him is doubted (`GUESSED`)."""
         now = snap["emperor"]
         anchor = self._anchor
         if anchor is not None and now != anchor[0]:
@@ -140,6 +145,8 @@ class Steady:
         if now is None or guessed or now not in self._tiles:
             if now != (anchor[0] if anchor is not None else None):
                 self._anchor = None
+                if guessed and now is not None:
+                    snap.setdefault("confidence", {})["emperor"] = GUESSED
             return
         cell = self._tiles[now]
         self._anchor = (now, atlas_img[cell.y:cell.y + cell.h, cell.x:cell.x + cell.w].copy())

@@ -814,12 +814,15 @@ class TableReferee:
         game = self.game
         if (
             part == "emperor"
-            and table.emperor is None
             and game is not None
             and game.phase is Phase.ACTION
             and game.step is Step.EMPEROR
+            and table.emperor != game.emperor
         ):
-            return None  # he was due to move: where to, only people can say
+            # He was due to move and is not read where he stood: not there either, most
+            # likely (a hand moved him, and his shape was lost); where to, only people
+            # can say.
+            return None
         kind, _, key = part.partition(" ")
         accepted = self._accepted
         if game is not None and kind == "territory":

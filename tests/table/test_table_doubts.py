@@ -862,3 +862,20 @@ def test_a_turn_that_seems_begun_from_a_reserve_read_short_asks_about_that_reser
     assert events[0].zone == "reserve:north"
     answered = camera.referee.answer(False)
     assert "illegal" not in kinds(answered)
+
+
+def test_no_about_where_the_emperor_is_read_when_due_to_move_asks_where_he_is() -> None:
+    """Anna moves the emperor too far (to 9, with disc 2); the camera loses his shape and
+    guesses him on territory 15 (doubted). "No, he is not on 15" does not say he stayed
+    where he was: it is refused with a sentence asking for a correction, and the
+    correction shows the real, illegal move."""
+    camera = anna_to_move()
+    for _ in range(3):
+        camera.cube("south", "red", "south")
+    camera.doubts = {"emperor": 0.0}
+    events = camera.emperor(15)
+    assert kinds(events) == ["question"] and events[0].zone == "emperor"
+    with pytest.raises(ValueError, match="correct it by hand"):
+        camera.referee.answer(False)
+    events = camera.referee.correct("emperor", 9)
+    assert "illegal" in kinds(events) and events[-1].code == "emperor-steps", events

@@ -194,7 +194,8 @@ def test_the_emperor_stays_on_a_tile_that_did_not_move() -> None:
     """Seen by his shape on one tile, he stays there while it looks as it did: a guess
     (the widest yellow blob) elsewhere is put back, his shape seen elsewhere is doubted;
     once his tile moved, he is where he is read. A guess never anchors him (at set-up,
-    before he is put down, the widest yellow blob is a cube)."""
+    before he is put down, the widest yellow blob is a cube), and a guess that puts him
+    on another tile is doubted: a yellow cube may hold as wide a disc as he shows."""
     reader = Reader(LAYOUT)
     atlas = reader.atlas
     steady = Steady(atlas, changed_levels=24, least_px=16)
@@ -211,7 +212,7 @@ def test_the_emperor_stays_on_a_tile_that_did_not_move() -> None:
         out = steady.merge(snap, pixels, steady.changed(pixels), guessed)
         return out["emperor"], out.get("confidence", {}).get("emperor")
 
-    assert seen(4, img, guessed=True) == (4, None)   # a yellow cube guessed at set-up
+    assert seen(4, img, guessed=True) == (4, 0.0)    # a yellow cube guessed at set-up
     placed = img.copy()
     placed[tile(8)] = 150                            # he is put down on 8
     assert seen(8, placed) == (8, None)              # seen by his shape: not doubted
@@ -230,6 +231,11 @@ def test_the_emperor_stays_on_a_tile_that_did_not_move() -> None:
     lifted[tile(8)] = 90                             # now really lifted off 8
     seen(9, lifted, occluded=True)
     assert seen(9, lifted) == (9, None)
+    gone = lifted.copy()
+    gone[tile(9)] = 100                              # lifted off 9, his shape lost now:
+    seen(12, gone, occluded=True)
+    assert seen(12, gone, guessed=True) == (12, 0.0)  # the widest yellow blob, doubted
+    assert seen(12, gone, guessed=True) == (12, 0.0)  # and on every frame after
 
 
 def test_the_fitting_script_reproduces_its_stored_check() -> None:
