@@ -9,7 +9,7 @@ and in the pool for cylinders, and texture on the striped disc slots.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -82,9 +82,12 @@ class Tuning:
 #: piece's colour).
 Blob = tuple[int, float, float, float, np.ndarray, tuple[int, ...],
              tuple[float, float] | None]
-#: A yellow territory blob: its zone, where it lies (mm), its area, the cubes it gave, and
-#: the blob.
-Yellow = tuple[Cell, float, float, float, int, np.ndarray]
+#: A yellow territory blob: its zone, where it lies (mm), its area, the cubes it gave, its
+#: box (x, y, w, h) and the blob.
+Yellow = tuple[Cell, float, float, float, int, tuple[int, ...], np.ndarray]
+#: Where the emperor reaches in the atlas: his foot (atlas px), how far and which way his
+#: top appears from it (px), and his base's radius (px).
+Reach = tuple[tuple[float, float], tuple[float, float], float]
 EMPEROR_FITTED = FITTED_DIR / "emperor.json"
 
 
@@ -715,7 +718,8 @@ class Reader:
                         self.collect_yellow.append((cell.zone.name, area / self._footprint_px(
                             "emperor", x, y), (ax, ay), blob, box, True))
                     yellows.append((cell, x, y, area, self._yellow_counted(
-                        snap, cell, blob, x, y, area, box, shade) if counted else 0, blob))
+                        snap, cell, blob, x, y, area, box, shade) if counted else 0, box,
+                        blob))
                 elif kind == "territory" and counted:
                     self._count_cube_blob(snap, cell, colour, blob, x, y, area, box=box,
                                           shade=shade)
@@ -739,7 +743,7 @@ class Reader:
                     emperors.append((inner, emp, cell, blob, box, x, y, area))
                     continue
                 yellows.append((cell, x, y, area, self._yellow_counted(
-                    snap, cell, blob, x, y, area, box, None) if counted else 0, blob))
+                    snap, cell, blob, x, y, area, box, None) if counted else 0, box, blob))
                 continue
             if counted:
                 self._count_cube_blob(snap, cell, colour, blob, x, y, area, box=box)
@@ -756,9 +760,23 @@ class Reader:
             snap["emperor"] = int(cell.zone.raw["territory"])
             if not self._counted(cell):
                 continue
+            # the yellow blobs of his tile no further from his blob than his base is wide
+            mine = [(b, m) for other, ox, oy, *_, b, m in yellows
+                    if other is cell and np.hypot(ox - x, oy - y) <= self._sizes["emperor"]]
+            reach = self._reach(cell, self._foot(blob, box, mine))
             for part, (px, py) in self._beside_emperor(blob, box):
-                self._count_cube_blob(snap, cell, "yellow", part,
-                                      *cell.mm(px, py, self.scale), beside=True)
+                # only what shows past his reach is weighed as a cube (a cube touching
+                # him stands out of it by most of its width, a sliver of him does not)
+                part &= ~_reached(part, box, reach)
+                if part.any():
+                    self._count_cube_blob(snap, cell, "yellow", part,
+                                          *cell.mm(px, py, self.scale), beside=True)
+            # A yellow blob apart from his body but mostly within his reach is the rest
+            # of him (his leaning top cut off by glare or a shadow), not a cube.
+            cubes = snap["territories"][str(cell.zone.raw["territory"])]["cubes"]
+            for other, _, _, _, n, other_box, other_blob in yellows:
+                if other is cell and n and _within(other_blob, other_box, reach) >= 0.5:
+                    cubes["yellow"] -= n
         for colour in best_cylinder:
             if snap["cylinders"][colour] is None:
                 snap["cylinders"][colour] = "pool"
@@ -790,13 +808,13 @@ class Reader:
         best = int(np.argmax(discs))
         if discs[best] < self.emperor_disc * self.scale:
             return
-        cell, x0, y0, _, _, _ = yellows[best]
+        cell, x0, y0, _, _, _, _ = yellows[best]
         snap["emperor"] = int(cell.zone.raw["territory"])
         self._guessed = True
         dx, dy = self.parallax(x0, y0, self.layout.height_mm("emperor"))
         reach = 0.5 * self._sizes["emperor"] + float(np.hypot(dx, dy))
         cubes = snap["territories"][str(cell.zone.raw["territory"])]["cubes"]
-        for other, x, y, _, n, _ in yellows:
+        for other, x, y, _, n, _, _ in yellows:
             if other is cell and np.hypot(x - x0, y - y0) <= reach:
                 cubes["yellow"] -= n
 
@@ -908,11 +926,12 @@ class Reader:
 
     def _beside_emperor(self, blob: np.ndarray, box: tuple[int, ...]
                         ) -> list[tuple[np.ndarray, tuple[float, float]]]:
-        """Parts of a yellow blob outside the emperor's round body: yellow cubes touching him.
+        """Parts of a yellow blob outside the emperor's round body: yellow cubes touching
+        him, or the narrower top of him leaning away (`_reach`).
 
-        An opening (holes filled) with a disc wider than a cube keeps only the emperor;
-        what the opening removes, away from his outline, is cubes (or nothing).
-        """
+        An opening (holes filled) with a disc wider than a cube keeps only his body;
+        what the opening removes, away from his outline, is cubes (or nothing). Each part
+        is a mask in ``box`` with its centre (atlas px)."""
         d = round(0.55 * self._sizes["emperor"] * self.scale) | 1
         pad = d // 2 + 2
         mask: np.ndarray = cv2.copyMakeBorder(blob.astype(np.uint8), pad, pad, pad, pad,
@@ -931,6 +950,38 @@ class Reader:
         bx, by = box[0], box[1]
         return [(cc == k, (bx + float(cents[k][0]), by + float(cents[k][1])))
                 for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= 4 * self.scale**2]
+
+    def _foot(self, blob: np.ndarray, box: tuple[int, ...],
+              near: Sequence[tuple[tuple[int, ...], np.ndarray]]) -> tuple[float, float]:
+        """Where the emperor stands (atlas px): the middle of the disc of his base's size
+        holding the most of his blob and of the yellow blobs ``near`` it (boxes and
+        masks). Glare or art breaks his ring into pieces, his lit side is thicker than
+        the rest, and cubes touch him: neither his widest inner disc nor his blob's
+        centroid is as steady."""
+        k = 2 * int(np.ceil(0.5 * self._sizes["emperor"] * self.scale)) + 1
+        x0, y0 = box[0] - k, box[1] - k
+        canvas = np.zeros((box[3] + 2 * k, box[2] + 2 * k), np.float32)
+        for (bx, by, bw, bh), mask in [(box[:4], blob), *((b[:4], m) for b, m in near)]:
+            left, top = max(bx, x0), max(by, y0)
+            right = min(bx + bw, x0 + canvas.shape[1])
+            bottom = min(by + bh, y0 + canvas.shape[0])
+            if right > left and bottom > top:
+                canvas[top - y0:bottom - y0, left - x0:right - x0] += mask[
+                    top - by:bottom - by, left - bx:right - bx]
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)).astype(np.float32)
+        held = cv2.filter2D(canvas, -1, disc, borderType=cv2.BORDER_CONSTANT)
+        _, _, _, (mx, my) = cv2.minMaxLoc(held)
+        return float(x0 + mx), float(y0 + my)
+
+    def _reach(self, cell: Cell, foot: tuple[float, float]) -> Reach:
+        """Where the emperor whose foot is at ``foot`` (atlas px) can show: his base's
+        disc swept from his foot to where the camera sees his top. He is far taller than
+        a cube, so away from the camera's nadir his top leans out of his base by more
+        than a cube's width; what shows of it past his round body is him."""
+        x, y = cell.mm(*foot, self.scale)
+        dx, dy = self.parallax(x, y, self.layout.height_mm("emperor"))
+        return (foot, (dx * self.scale, dy * self.scale),
+                0.5 * self._sizes["emperor"] * self.scale)
 
     def _close_ring(self, mask: np.ndarray) -> np.ndarray:
         """Seen from above the emperor is a yellow ring round his darker top; a notch in
@@ -1433,6 +1484,25 @@ def _elongation(blob: np.ndarray) -> float:
     points = cv2.findNonZero(blob.astype(np.uint8))
     w, h = cv2.minAreaRect(points)[1]
     return max(w, h) / max(1.0, min(w, h))
+
+
+def _reached(blob: np.ndarray, box: Sequence[int], reach: Reach) -> np.ndarray:
+    """Which of a blob's box pixels (``blob`` in its box at ``box[:2]``, atlas px) lie
+    within the emperor's ``reach`` (`Reader._reach`): no further from the segment from
+    his foot to his top's place than his base's radius."""
+    (fx, fy), (lx, ly), radius = reach
+    ys, xs = np.indices(blob.shape, dtype=np.float32)
+    px = xs + (box[0] - fx)
+    py = ys + (box[1] - fy)
+    length = lx * lx + ly * ly
+    t = np.clip((px * lx + py * ly) / length, 0.0, 1.0) if length > 1e-9 else 0.0
+    return np.asarray(blob & ((px - t * lx) ** 2 + (py - t * ly) ** 2 <= radius * radius))
+
+
+def _within(blob: np.ndarray, box: Sequence[int], reach: Reach) -> float:
+    """The share of a blob's pixels within the emperor's ``reach`` (`_reached`)."""
+    total = int(np.count_nonzero(blob))
+    return float(np.count_nonzero(_reached(blob, box, reach))) / total if total else 0.0
 
 
 def _run_length(cover: np.ndarray, gap: int, shortest: int = 3,
