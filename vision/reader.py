@@ -396,7 +396,10 @@ class Reader:
             unexplained, ratio = self._comparison.features(atlas, gains)
             fg = self._comparison.difference.decide(unexplained, ratio, piece_like)
             stale = self._comparison.stale(fg, piece_like)
-            if stale.any() and self._comparison.reregister(atlas, gains, stale, piece_like):
+            # Under a hand every tile it covers looks like another one: a nudged tile is
+            # looked for once the hand has gone, or it would never be looked for again.
+            if (stale.any() and not snap["occluded"]
+                    and self._comparison.reregister(atlas, gains, stale, piece_like)):
                 unexplained, ratio = self._comparison.features(atlas, gains)
                 fg = self._comparison.difference.decide(unexplained, ratio, piece_like)
                 stale = self._comparison.stale(fg, piece_like)

@@ -21,6 +21,7 @@ from vision.reader import DISCS_FITTED, EMPEROR_FITTED, Reader
 from vision.reference import FITTED, ROWS_FITTED, BareTable, BareTableError, RowModel
 from vision.render import landscape
 from vision.render import scene as scenes
+from vision.render.hands import Hand
 from vision.render.pieces import Piece
 from vision.snapshot import Snapshot, empty_snapshot
 from vision.steady import Steady
@@ -408,3 +409,23 @@ def test_a_nudged_tile_is_found_again(wide_table: tuple, search: bool,
         assert snap["confidence"].get("territory:5", 1.0) > 0.0
     else:   # read blind: the referee is told not to trust it
         assert snap["confidence"]["territory:5"] == 0.0
+
+
+def test_a_tile_a_hand_passed_over_is_still_found_again_once_nudged(
+        wide_table: tuple) -> None:
+    """A hand over a tile makes it look like another tile (no shift of the bare picture
+    explains a sleeve); a tile given up then was never looked for again, and every tile
+    has had a hand over it by the end of the set-up: a tile nudged later was read blind
+    (confidence 0, a question) for the rest of the game."""
+    calib, table, frame = wide_table
+    reader = reader_for(LAYOUT, calib)
+    assert reader.cubes is not None
+    reader.cubes = dataclasses.replace(reader.cubes, trust=None)   # as in the test above
+    x, y = scenes.territory_centre(LAYOUT, 5)
+    over = scenes.with_changes(table, table.pieces)
+    over.hands = [Hand((x, -250.0), (x, y), 80.0, (120, 150, 200), (90, 60, 40))]
+    hand = scenes.render(LAYOUT, over, 4325)
+    reader.use_bare(_nudged(reader, 5, 3, -3))
+    assert reader.read(hand).occluded
+    snap = reader.read(frame).to_json()
+    assert snap["confidence"].get("territory:5", 1.0) > 0.0
