@@ -393,6 +393,11 @@ class Corrections:
         believed = self.apply(table)
         return [zone for zone in self._by_zone if read(believed, zone) != read(table, zone)]
 
+    def made_at(self, zone: str) -> int | None:
+        """How many moves the game had when ``zone`` was corrected (None: it is not)."""
+        correction = self._by_zone.get(" ".join(_split(zone)).strip())
+        return None if correction is None else correction.moves
+
     def holds(self, zone: str, table: Table | None = None) -> bool:
         """Whether a correction of ``zone`` is in force (people said what is there); with
         the raw ``table``, only while the camera reads the zone as when it was made (a

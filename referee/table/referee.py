@@ -731,6 +731,22 @@ class TableReferee:
             parts = (parts[1],) if castles else (parts[0],)
         return any(self.corrections.holds(part, table) for part in parts)
 
+    def _corrected_before(self, zone: str, castles: bool | None = None) -> bool:
+        """Whether people corrected ``zone``'s cubes (a tile's: cubes can arrive there
+        unseen) before the game's last move, and nobody vouched for it since: what
+        they said was of an older table."""
+        if not zone.startswith("territory:") or castles:
+            return False
+        table = self.table
+        if table is not None and self._vouched.get(zone) == tuple(
+            read(table, part) for part in doubts.parts(zone)
+        ):
+            return False
+        part = doubts.parts(zone)[0]
+        made = self.corrections.made_at(part)
+        return made is not None and made < self._moves() and self.corrections.holds(
+            part, table)
+
     def _certainty(self, zone: str, castles: bool | None = None) -> float:
         """How sure the referee is of ``zone``'s reading: sure where people vouched for it
         or corrected it (``castles``: see `_said`), else as sure as the vision said when
@@ -993,9 +1009,14 @@ class TableReferee:
             # cubes left or reached, likeliest where the vision was least sure.
             strays = self._reserves_losing(unseen, table) + self._zones_gaining(surplus, table)
             suspects = zones + [z for z in strays if z not in zones]
-            unsure = [z for z in suspects if not self._said(z, castle) and sure(z) < 1.0]
+            # A tile people corrected before the last move stays a suspect: a cube
+            # played there since, missed by the camera, reads as the tile did then.
+            lost_on = {z: self.settler.confidence.get(z, 1.0) for z in suspects
+                       if unseen.total() and self._corrected_before(z, castle)}
+            unsure = [z for z in suspects if (not self._said(z, castle) or z in lost_on)
+                      and lost_on.get(z, sure(z)) < 1.0]
             if unsure:
-                zone = min(unsure, key=sure)
+                zone = min(unsure, key=lambda z: lost_on.get(z, sure(z)))
                 part = doubts.parts(zone)[-1 if castle else 0]
                 return self._ask(zone, part, table, problem, "unaccounted")
         held = self._held_since is not None

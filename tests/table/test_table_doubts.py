@@ -879,3 +879,31 @@ def test_no_about_where_the_emperor_is_read_when_due_to_move_asks_where_he_is() 
         camera.referee.answer(False)
     events = camera.referee.correct("emperor", 9)
     assert "illegal" in kinds(events) and events[-1].code == "emperor-steps", events
+
+
+def test_a_tile_corrected_before_the_last_move_is_asked_about_when_a_cube_lies_unseen() -> None:
+    """The camera lost territory 4's blue and people said it is there; moves later Anna
+    plays a green onto that tile, which the camera misses too: it reads the tile exactly
+    as when they corrected it, so the correction holds and hides nothing. Her green left
+    the reserve and lies nowhere: when she moves the emperor, the tile people spoke of
+    before the last move is asked about, not passed over as said (3-player camera game
+    900304 mild: "Carla must play her 4 cubes before moving the emperor")."""
+    camera = Camera()
+    camera.lay_out(RESERVES)
+    camera.doubts = {"territory:4": 0.3}
+    camera.mat.territories[3][3] -= 1  # the camera loses the blue cube on territory 4
+    camera.show()
+    camera.referee.correct("territory 4", {"blue": 1})  # people say it is there
+    camera.disc("south", 2)
+    camera.disc("north", 3)
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    camera.mat.reserves["south"][1] -= 1  # a green onto territory 4: the camera misses it
+    camera.show()
+    events = camera.emperor(2)
+    assert kinds(events) == ["question"] and events[0].zone == "territory:4", events
+    assert events[0].why == "unaccounted"
+    answered = camera.referee.answer(False)  # the missing green is there
+    assert "cubes-played" in kinds(answered) and "illegal" not in kinds(answered)
+    game = camera.referee.game
+    assert game is not None and game.territory(4).describe() == "1 green, 1 blue"
