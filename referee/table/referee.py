@@ -825,8 +825,9 @@ class TableReferee:
         that left the acting player's reserve and lie nowhere the camera sees are put
         there (a cube on tile art of its own colour is the camera's commonest miss),
         unless what is new there is of another colour; not beside lost ones, where the
-        "no" is about those (cubes in a hand are nowhere yet). A reserve, a castle: see
-        `_reserve_kept` and the cases below."""
+        "no" is about those (cubes in a hand are nowhere yet). Where more is new on the
+        tile than the reserves gave, only the surplus goes: the rest was played. A
+        reserve, a castle: see `_reserve_kept` and the cases below."""
         game = self.game
         if (
             part == "emperor"
@@ -864,6 +865,13 @@ class TableReferee:
                 unseen = NO_CUBES
             if unseen.total():
                 return now + unseen
+            # More new here than the reserves gave: the phantom is the surplus, and the
+            # rest came out of the acting player's reserve (a yellow played onto a field
+            # of yellow, read as two).
+            phantom = Cubes(min(n, x) for n, x in zip(
+                new, self._unsourced(game, table), strict=True))
+            if phantom.total() and phantom != new:
+                return now - phantom
         if game is not None and kind == "reserve":
             kept = self._reserve_kept(game, table, key)
             if kept is not None:

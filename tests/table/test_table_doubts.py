@@ -907,3 +907,23 @@ def test_a_tile_corrected_before_the_last_move_is_asked_about_when_a_cube_lies_u
     assert "cubes-played" in kinds(answered) and "illegal" not in kinds(answered)
     game = camera.referee.game
     assert game is not None and game.territory(4).describe() == "1 green, 1 blue"
+
+
+def test_no_about_a_tile_read_with_more_than_the_reserve_gave_keeps_the_played_cube() -> None:
+    """Anna plays a green onto territory 7 and the camera, with doubt, reads two there:
+    one more green than left her reserve. "No" takes away the surplus, not her cube too
+    (which then lay nowhere, and the emperor's move buzzed that she had not played her
+    cubes: 2-player camera game 900204 hard, a yellow on a field of yellow read as two)."""
+    camera = anna_to_move()
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    game = camera.referee.game
+    assert game is not None
+    greens = game.territory(7)[1]
+    camera.doubts = {"territory:7": 0.3}
+    camera.phantom(7, "green")  # the camera reads the green she puts there as two
+    events = camera.cube("south", "green", 7)
+    assert kinds(events) == ["question"] and events[0].zone == "territory:7", events
+    answered = camera.referee.answer(False)
+    assert "cubes-played" in kinds(answered) and "illegal" not in kinds(answered), answered
+    assert game.territory(7)[1] == greens + 1
