@@ -723,9 +723,7 @@ class TableReferee:
         for a correction of a tile's cubes says nothing of the castle on it."""
         table = self.table
         parts = doubts.parts(zone)
-        if table is not None and self._vouched.get(zone) == tuple(
-            read(table, part) for part in parts
-        ):
+        if self._vouched_now(zone):
             return True
         if castles is not None and len(parts) == 2:
             parts = (parts[1],) if castles else (parts[0],)
@@ -735,17 +733,18 @@ class TableReferee:
         """Whether people corrected ``zone``'s cubes (a tile's: cubes can arrive there
         unseen) before the game's last move, and nobody vouched for it since: what
         they said was of an older table."""
-        if not zone.startswith("territory:") or castles:
-            return False
-        table = self.table
-        if table is not None and self._vouched.get(zone) == tuple(
-            read(table, part) for part in doubts.parts(zone)
-        ):
+        if not zone.startswith("territory:") or castles or self._vouched_now(zone):
             return False
         part = doubts.parts(zone)[0]
         made = self.corrections.made_at(part)
         return made is not None and made < self._moves() and self.corrections.holds(
-            part, table)
+            part, self.table)
+
+    def _vouched_now(self, zone: str) -> bool:
+        """Whether people said yes to ``zone``'s reading as the camera reads it now."""
+        table = self.table
+        return table is not None and self._vouched.get(zone) == tuple(
+            read(table, part) for part in doubts.parts(zone))
 
     def _certainty(self, zone: str, castles: bool | None = None) -> float:
         """How sure the referee is of ``zone``'s reading: sure where people vouched for it
@@ -853,23 +852,22 @@ class TableReferee:
             # of this art). Another reserve's cubes seen nowhere are a misread of that
             # reserve: nobody else plays onto the tiles now.
             new = gained(now - before)
+            # What is new here beyond what the reserves gave is a phantom (or, beside a
+            # lost cube, that cube seen in another colour).
+            phantom = Cubes(min(n, x) for n, x in zip(
+                new, self._unsourced(game, table), strict=True))
             if lost.total():
                 # The "no" is about the cubes the camera lost: those in a hand between
-                # the reserve and a tile are not here, and a new cube no reserve gave
-                # is the lost one seen in another colour.
-                phantom = Cubes(min(n, x) for n, x in zip(
-                    new, self._unsourced(game, table), strict=True))
+                # the reserve and a tile are not here.
                 return now - phantom + lost
             unseen = self._unplaced(game, table)
             if any(n and not u for n, u in zip(new, unseen, strict=True)):
                 unseen = NO_CUBES
             if unseen.total():
                 return now + unseen
-            # More new here than the reserves gave: the phantom is the surplus, and the
-            # rest came out of the acting player's reserve (a yellow played onto a field
-            # of yellow, read as two).
-            phantom = Cubes(min(n, x) for n, x in zip(
-                new, self._unsourced(game, table), strict=True))
+            # More new here than the reserves gave: only the surplus goes, the rest came
+            # out of the acting player's reserve (a yellow played onto a field of yellow,
+            # read as two).
             if phantom.total() and phantom != new:
                 return now - phantom
         if game is not None and kind == "reserve":
@@ -1019,12 +1017,14 @@ class TableReferee:
             suspects = zones + [z for z in strays if z not in zones]
             # A tile people corrected before the last move stays a suspect: a cube
             # played there since, missed by the camera, reads as the tile did then.
-            lost_on = {z: self.settler.confidence.get(z, 1.0) for z in suspects
-                       if unseen.total() and self._corrected_before(z, castle)}
-            unsure = [z for z in suspects if (not self._said(z, castle) or z in lost_on)
-                      and lost_on.get(z, sure(z)) < 1.0]
+            def suspicion(zone: str) -> float:
+                if unseen.total() and self._corrected_before(zone, castle):
+                    return self.settler.confidence.get(zone, 1.0)
+                return sure(zone)
+
+            unsure = [z for z in suspects if suspicion(z) < 1.0]
             if unsure:
-                zone = min(unsure, key=lambda z: lost_on.get(z, sure(z)))
+                zone = min(unsure, key=suspicion)
                 part = doubts.parts(zone)[-1 if castle else 0]
                 return self._ask(zone, part, table, problem, "unaccounted")
         held = self._held_since is not None
