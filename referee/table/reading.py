@@ -114,6 +114,24 @@ class Reading:
         left, arrived = self._flows(game, table)
         return gained(arrived - left)
 
+    def vanished(self, game: Game, table: Table) -> Cubes:
+        """Cubes gone from the tiles that lie nowhere else on the table: on no other tile
+        and in no court or reserve beyond what those held.
+
+        A hand may take a played cube away, but a cube the camera lost in its tile's art
+        leaves the same reading, and gave the vision no blob to doubt."""
+        gone = NO_CUBES
+        found = NO_CUBES
+        for t in range(1, 16):
+            change = table.territories[t - 1] - game.territory(t)
+            gone += lost(change)
+            found += gained(change)
+        for p in self.players:
+            seat = self.seat[p.name]
+            found += gained(table.courts.get(seat, NO_CUBES) - game.court(p.name))
+            found += gained(table.reserves.get(seat, NO_CUBES) - game.reserve(p.name))
+        return gained(gone - found)
+
     def _flows(self, game: Game, table: Table) -> tuple[Cubes, Cubes]:
         """The cubes gone from the reserves and those new on the tiles and in the courts,
         by colour, between ``game`` and ``table``."""

@@ -882,11 +882,11 @@ class TableReferee:
                 # (going back to the reserve before it would undo the refill).
                 return None
         if game is not None and kind == "castles":
-            # A castle the rules built there, read with others beside it: "no" is about
-            # the others (a shadow or busy art taken for a second castle).
+            # A castle the rules built there, read with others beside it or in another
+            # colour: "no" is about the others (a shadow or busy art taken for a second
+            # castle) or the colour (white under a warm lamp read grey), not the castle.
             want, now_castles = castle_of(game.owner(int(key))), table.castle_on(int(key))
-            if want != NO_CASTLE and now_castles != want and all(
-                    n >= w for n, w in zip(now_castles, want, strict=True)):
+            if want != NO_CASTLE and now_castles != want and sum(now_castles) >= sum(want):
                 return want
         if accepted is not None and read(accepted, part) != read(table, part):
             return read(accepted, part)
@@ -1008,11 +1008,14 @@ class TableReferee:
             part = doubts.parts(doubtful[0])[-1 if castle else 0]
             return self._ask(doubtful[0], part, table, problem, "doubtful")
         surplus = self.reading.unsourced(game, table) if game is not None else NO_CUBES
-        if unseen.total() or surplus.total():
+        vanished = (self.reading.vanished(game, table)
+                    if game is not None and problem.code == "cube-moved" else NO_CUBES)
+        if unseen.total() or surplus.total() or vanished.total():
             # A cube left a reserve and lies nowhere the camera sees, or lies somewhere no
-            # reserve gave it: the table as read cannot be, so the act it shows rests on
-            # a misread somewhere in the zones the problem names or those the stray
-            # cubes left or reached, likeliest where the vision was least sure.
+            # reserve gave it, or left a tile for nowhere on the table: the act the table
+            # shows more likely rests on a misread somewhere in the zones the problem
+            # names or those the stray cubes left or reached, likeliest where the vision
+            # was least sure (a cube it lost gave it no blob to doubt).
             strays = self._reserves_losing(unseen, table) + self._zones_gaining(surplus, table)
             suspects = zones + [z for z in strays if z not in zones]
             # A tile people corrected before the last move stays a suspect: a cube

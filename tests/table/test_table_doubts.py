@@ -259,6 +259,19 @@ def test_no_about_a_castle_built_with_a_phantom_beside_it_keeps_the_built_one() 
     no_castle_left_to_build(camera, camera.referee.answer(False))
 
 
+def test_no_about_a_castle_built_read_in_another_colour_keeps_the_built_one() -> None:
+    """The rules built a white castle on territory 2; under a warm lamp the camera reads
+    it grey. "No" is about its colour, not about a castle being there: the white castle
+    stands, and nobody is told to build it again (2-player hard camera game 900205: the
+    "no" took the castle away, `castle-missing` buzzed, and the game never went on)."""
+    camera = castle_due_on_2()
+    camera.doubts = {"territory:2": 0.3}
+    events = camera.castle(2, "grey")
+    assert kinds(events) == ["question"] and events[0].part == "castles"
+    assert events[0].message == "A grey castle on territory 2?"
+    no_castle_left_to_build(camera, camera.referee.answer(False))
+
+
 def test_a_phantom_denied_then_a_real_cube_of_its_colour_is_asked_about_not_buzzed() -> None:
     camera = anna_to_move()
     camera.doubts = {"territory:7": 0.3}
@@ -782,6 +795,22 @@ def test_no_about_a_lost_cube_does_not_put_the_cubes_in_a_hand_on_its_tile() -> 
     camera.show()
     events = camera.cube("south", "red", 5)
     assert "cubes-played" in kinds(events) and "illegal" not in kinds(camera.events), events
+
+
+def test_a_cube_gone_from_the_table_is_asked_about_before_the_buzzer() -> None:
+    """The camera loses territory 4's blue, reading the tile with some doubt though not
+    enough to ask at once. A cube that vanished from the table (on no other tile, in no
+    court or reserve) gave the vision no blob to doubt: far more often lost in the art
+    than taken away by a hand (3-player hard camera game 900305: "1 pink left territory
+    6" buzzed on a pink the camera had lost). Asked first; "yes" is the real act."""
+    camera = anna_to_move()
+    camera.doubts = {"territory:4": 0.75}
+    camera.mat.territories[3][3] -= 1
+    events = camera.show()
+    assert kinds(events) == ["question"] and events[0].code == "cube-moved"
+    assert events[0].zone == "territory:4"
+    answered = camera.referee.answer(True)
+    assert kinds(answered)[-1] == "illegal" and answered[-1].code == "cube-moved"
 
 
 def test_no_about_a_cube_seen_in_another_colour_takes_the_phantom_away() -> None:
