@@ -31,6 +31,12 @@ CLUSTER_MM = 60.0    # size of the border stretch the covered samples must crowd
 MIN_COVERED = 8      # covered samples before the frame counts as occluded
 MOTION = 3.5         # mean grey-level change of the thumbnail
 CLIPPED = 250.0      # a paper channel this bright may be saturated
+#: A border stretch that reads covered, and has not changed as an arm changes paper, for
+#: this long is no arm: an arm over the table moves (the longest reach of a hand in the
+#: camera games is under a second). It is light that changed there since the bare table
+#: was learnt (a lamp's spot drifted, a shade fell), and what it shows now becomes that
+#: stretch's reference.
+HELD_SECONDS = 5.0
 HANDS_FITTED = Path(__file__).with_name("fitted") / "hands.json"
 
 
@@ -118,6 +124,10 @@ class BorderWatch:
         self.reference: np.ndarray | None = None
         self.bounds = HandBounds.load()
         self._seen: np.ndarray | None = None
+        #: per border point, since when nothing changed there as an arm changes paper
+        #: (NaN: not watched yet), and its paper then
+        self._since = np.full(len(self.points_mm), np.nan)
+        self._then = np.full((len(self.points_mm), 3), np.nan, np.float32)
         #: the last white field's samples: design matrix, plane, values (None before one)
         self._fit: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
@@ -222,9 +232,18 @@ class BorderWatch:
         None: against the fitted plane alone. A profile of another layout is ignored."""
         ok = reference is not None and reference.shape == (len(self.points_mm), 3)
         self.reference = reference if ok else None
+        self._since[:] = np.nan             # what held still was held against the old one
 
-    def covered(self, frame: np.ndarray, white: WhiteField) -> bool:
-        """True when enough border paper is dark or off-colour: an arm over the edge."""
+    def covered(self, frame: np.ndarray, white: WhiteField, t: float | None = None) -> bool:
+        """True when enough border paper is dark or off-colour: an arm over the edge.
+
+        With the bare table's border learnt and the stream's time `t` given, a covered
+        border where nothing changed as an arm changes it for `HELD_SECONDS` is taken
+        into the reference: from then on only what changes again there is an arm.
+        Without that, a lamp that drifts during the evening could leave a stretch a few
+        per cent darker for good, and every later frame would be taken for a hand: the
+        referee would never see the table still again (2-player hard camera game 900205
+        lost its last 70 seconds so)."""
         if self._fit is None:
             return False
         design, coef, values = self._fit
@@ -235,15 +254,45 @@ class BorderWatch:
         balanced = v / np.maximum(1.0, f)
         chroma = balanced.max(axis=1) - balanced.min(axis=1)
         bad = (bright < DARK) | (chroma > 0.2)
-        if self.reference is not None and self.bounds is not None and self._seen is not None:
-            ref = self.reference[self._seen]
-            known = ~np.isnan(ref).any(axis=1)
-            moved = balanced[known] / np.maximum(0.02, ref[known])
-            bad[known] = hand_like(moved, self.bounds)
-        if int(bad.sum()) < MIN_COVERED:
+        if self.reference is None or self.bounds is None or self._seen is None:
+            return self._crowded(design[:n][bad])
+        ref = self.reference[self._seen]
+        known = ~np.isnan(ref).any(axis=1)
+        bad[known] = hand_like(balanced[known] / np.maximum(0.02, ref[known]), self.bounds)
+        if t is not None:
+            bad &= ~self._held_still(np.flatnonzero(self._seen), balanced, t)
+        return self._crowded(design[:n][bad])
+
+    def _held_still(self, where: np.ndarray, balanced: np.ndarray, t: float) -> np.ndarray:
+        """Which of the border points `where` (paper `balanced`) have not changed as an
+        arm changes paper for `HELD_SECONDS` by time `t`: background, whose paper becomes
+        the reference there (each point timed on its own: an arm reaching in elsewhere
+        does not reset the others)."""
+        assert self.reference is not None and self.bounds is not None
+        since, then = self._since[where], self._then[where]
+        timed = ~np.isnan(since) & (since <= t)
+        stirred = np.zeros(len(where), bool)
+        stirred[timed] = hand_like(balanced[timed] / np.maximum(0.02, then[timed]),
+                                   self.bounds)
+        restart = ~timed | stirred
+        since[restart] = t
+        then[restart] = balanced[restart]
+        held: np.ndarray = t - since >= HELD_SECONDS
+        since[held] = t
+        then[held] = balanced[held]
+        self._since[where], self._then[where] = since, then
+        if held.any():
+            self.reference = self.reference.copy()
+            self.reference[where[held]] = balanced[held]
+        return held
+
+    @staticmethod
+    def _crowded(bad: np.ndarray) -> bool:
+        """Do the covered samples (rows of the white field's design matrix) crowd into
+        one stretch of the border, as an arm does (it is one place)?"""
+        if len(bad) < MIN_COVERED:
             return False
-        # An arm is one place: bad samples must crowd into one stretch of the border.
-        pts = design[: len(values)][:n][bad][:, 1:] * 900.0 / CLUSTER_MM
+        pts = bad[:, 1:] * 900.0 / CLUSTER_MM
         cells = np.floor(pts).astype(np.int64)
         _, counts = np.unique(cells[:, 0] * 1000 + cells[:, 1], return_counts=True)
         return int(counts.max()) >= MIN_COVERED

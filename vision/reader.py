@@ -383,7 +383,7 @@ class Reader:
         self._counted_sum = None
         self._confidence = {}
         self._guessed = False  # the emperor taken to be the widest yellow blob
-        hand = self.border.covered(frame, white)
+        hand = self.border.covered(frame, white, t)
         snap["occluded"] = bool(moving or hand or self.locator.hidden_markers > 0)
         index = colours.table_index(atlas[: self.atlas.colour_rows])
         if self._comparison is not None:
