@@ -51,7 +51,7 @@ from referee.moves import ChooseDisc, Move, MoveEmperor, PlayCubes, Refill, move
 from referee.pieces import CASTLE_COLOURS, COLOUR_INDEX, COLOURS, NO_CUBES, SEATS, Cubes
 from referee.record import Record
 from referee.replay import replay
-from referee.setup import Player, Setup
+from referee.setup import Player, Setup, reserve_size
 from referee.state import DISC_CYCLE
 from referee.table import doubts
 from referee.table.corrections import Corrections, Value, read, write
@@ -195,7 +195,7 @@ class TableReferee:
                 tuple(players),
                 tuple(c for c in COLOURS for _ in range(3)),
                 1,
-                {p.name: ["red"] * (9 if len(players) == 3 else 7) for p in players},
+                {p.name: ["red"] * reserve_size(len(players)) for p in players},
             )
             _probe.check()
         except BadSetupError as exc:
@@ -782,6 +782,13 @@ class TableReferee:
             found.append("emperor")
         return found
 
+    def _short_reserves(self, table: Table) -> list[str]:
+        """The reserves read with fewer cubes than the set-up gives each player."""
+        size = reserve_size(len(self.players))
+        reserves = [f"reserve:{self._seat[p.name]}" for p in self.players]
+        return [z for z in reserves
+                if table.reserves.get(z.split(":")[1], NO_CUBES).total() < size]
+
     def _setup_zones(self, table: Table) -> list[str]:
         """The zones that can make a set-up wrong, the likeliest first (they are asked
         about in this order): tiles without exactly one cube or with a castle, courts
@@ -797,7 +804,7 @@ class TableReferee:
             for n in range(1, 16)
             if any(ring[i] != 3 for i, c in enumerate(table.territory(n)) if c)
         ]
-        size = 9 if len(self.players) == 3 else 7
+        size = reserve_size(len(self.players))
         reserves = [f"reserve:{self._seat[p.name]}" for p in self.players]
         short = [
             z for z in reserves if table.reserves.get(z.split(":")[1], NO_CUBES).total() != size
@@ -1398,11 +1405,12 @@ class TableReferee:
             assert error is not None
             zones = tuple(self._setup_zones(table))
             problem = Problem(error.code, error.message, error.player, zones)
-            odd = self._setup_anomalies(table)
+            odd = self._setup_anomalies(table) + self._short_reserves(table)
             unsaid = [zone for zone in zones if zone in odd and not self._said(zone)]
             if unsaid:
-                # a tile with two cubes or none is as likely the camera's mistake as the
-                # players', and nobody has played yet: ask before any alarm
+                # a tile with two cubes or none, a reserve short of cubes, is as likely
+                # the camera's mistake as the players' (a cube it missed gave it no blob
+                # to doubt), and nobody has played yet: ask before any alarm
                 part = doubts.parts(unsaid[0])[0]
                 return self._ask(unsaid[0], part, table, problem, "doubtful")
             return self._raise(problem, table)

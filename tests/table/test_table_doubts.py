@@ -404,6 +404,22 @@ def test_two_tiles_read_empty_of_one_colour_are_both_put_right_by_no() -> None:
     assert game is not None and game.setup.territories == PLAIN
 
 
+def test_a_reserve_read_short_at_set_up_is_asked_about_before_the_buzzer() -> None:
+    """The camera misses a pink in Bob's heap at set-up, reading the reserve with some
+    doubt though not enough to ask at once: a cube it missed gave it no blob to doubt,
+    so a reserve short of the set-up's cubes is asked about before any alarm, like a
+    tile read empty (4-player hard camera game 900404 buzzed `bad-setup` so). "Yes" is
+    the players' mistake, and the alarm."""
+    camera = Camera()
+    camera.doubts = {"reserve:north": 0.89}
+    camera.lay_out({"south": RESERVES["south"], "north": "green yellow yellow blue blue pink"})
+    events = camera.disc("south", 2)
+    assert kinds(events) == ["question"] and events[0].code == "bad-setup"
+    assert events[0].zone == "reserve:north"
+    answered = camera.referee.answer(True)
+    assert kinds(answered)[-1] == "illegal" and answered[-1].code == "bad-setup"
+
+
 def test_no_about_an_empty_tile_the_rules_leave_open_is_refused_and_a_correction_does() -> None:
     camera = Camera()
     missed_at_set_up(camera, 7, 8)  # a green and a yellow missed: which is where?
