@@ -115,11 +115,12 @@ class Reading:
         return gained(arrived - left)
 
     def vanished(self, game: Game, table: Table) -> Cubes:
-        """Cubes gone from the tiles that lie nowhere else on the table: on no other tile
-        and in no court or reserve beyond what those held.
+        """Cubes gone from the tiles that lie on no other tile and in no court beyond
+        what those held.
 
         A hand may take a played cube away, but a cube the camera lost in its tile's art
-        leaves the same reading, and gave the vision no blob to doubt."""
+        leaves the same reading, and gave the vision no blob to doubt. What a reserve
+        gained is no sign of where it went: during a refill it comes from the bag."""
         gone = NO_CUBES
         found = NO_CUBES
         for t in range(1, 16):
@@ -129,7 +130,6 @@ class Reading:
         for p in self.players:
             seat = self.seat[p.name]
             found += gained(table.courts.get(seat, NO_CUBES) - game.court(p.name))
-            found += gained(table.reserves.get(seat, NO_CUBES) - game.reserve(p.name))
         return gained(gone - found)
 
     def _flows(self, game: Game, table: Table) -> tuple[Cubes, Cubes]:

@@ -829,6 +829,22 @@ def test_a_cube_gone_from_the_table_is_asked_about_before_the_buzzer() -> None:
     assert kinds(answered)[-1] == "illegal" and answered[-1].code == "cube-moved"
 
 
+def test_a_cube_lost_from_a_tile_during_a_refill_of_its_colour_is_asked_about() -> None:
+    """Anna draws a blue from the bag as the camera loses territory 4's blue: her heap's
+    new blue came from the bag, not from the tile, and says nothing of where the lost
+    one went (3-player hard camera game 900301: "1 yellow left territory 7" buzzed
+    twice while Carla drew a yellow)."""
+    camera = anna_to_move()
+    for _ in range(3):
+        camera.cube("south", "red", "south")
+    camera.emperor(2)
+    camera.doubts = {"territory:4": 0.75}
+    camera.mat.territories[3][3] -= 1
+    events = camera.refill("south", "blue")
+    assert "illegal" not in kinds(events)
+    assert kinds(events)[-1] == "question" and events[-1].zone == "territory:4"
+
+
 def test_no_about_a_cube_seen_in_another_colour_takes_the_phantom_away() -> None:
     """The camera reads territory 4's blue as a yellow (with doubt): a yellow nobody
     took from a reserve. "No" puts the blue back and takes the yellow away, instead of
