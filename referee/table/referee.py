@@ -1261,11 +1261,11 @@ class TableReferee:
     def _released(
         self, game: Game, table: Table, pushed: int, wrong: bool
     ) -> tuple[Table, tuple[list[list[Event]], list[Move], Problem | None]] | None:
-        """``table`` with its corrected tiles as the camera now reads them, and the steps
-        it shows played, when that shows the game going on as the rules allow and
-        ``table`` (on which ``pushed`` steps were played) shows something ``wrong`` or
-        fewer steps; else None (and ``game`` as it was). The corrections of those tiles
-        are dropped then.
+        """``table`` with its corrected tiles and reserves as the camera now reads them,
+        and the steps it shows played, when that shows the game going on as the rules
+        allow and ``table`` (on which ``pushed`` steps were played) shows something
+        ``wrong`` or fewer steps; else None (and ``game`` as it was). The corrections of
+        those zones are dropped then.
 
         A tile people corrected keeps what they said while the camera reads it as it did
         then (`referee.table.corrections`): a phantom denied, but also the very reading
@@ -1274,14 +1274,17 @@ class TableReferee:
         tile, or looks short or out of order. Cubes come out of a reserve the camera
         reads well, so a reading the rules accept as the next step, reserve and all,
         is the table; a phantom, with no cube gone from the player's reserve, is not
-        accepted and stays corrected."""
+        accepted and stays corrected. A reserve people corrected for a cube the camera
+        misses in the heap reads the same once that very cube is played (4-player hard
+        camera game 900404: "1 pink came onto the table but not from Bob's reserve"):
+        the reading, court or tile and all, is then the next step too."""
         raw = self.table
         if raw is None:
             return None
         hidden = [
             part
             for part in self.corrections.masking(raw)
-            if part.startswith("territory") and part not in self._untouched
+            if part.startswith(("territory", "reserve")) and part not in self._untouched
         ]
         if not hidden:
             return None

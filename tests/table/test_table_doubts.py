@@ -420,6 +420,29 @@ def test_a_reserve_read_short_at_set_up_is_asked_about_before_the_buzzer() -> No
     assert kinds(answered)[-1] == "illegal" and answered[-1].code == "bad-setup"
 
 
+def test_a_cube_people_said_lies_unseen_in_a_reserve_is_played_when_it_leaves() -> None:
+    """The camera misses Anna's pink in her heap at set-up; people correct her reserve.
+    When she plays that very pink, her reserve reads as it did when corrected, so the
+    correction still holds it there, and the pink in her court looked like a cube from
+    nowhere (4-player hard camera game 900404). The reading, reserve and court, is her
+    next step: it is played."""
+    camera = Camera()
+    camera.doubts = {"reserve:south": 0.3}
+    camera.lay_out({"south": "red red red green green blue", "north": RESERVES["north"]})
+    assert kinds(camera.disc("south", 2)) == ["question"]
+    camera.referee.correct("reserve south", {"red": 3, "green": 2, "blue": 1, "pink": 1})
+    camera.disc("north", 3)
+    camera.doubts = {}
+    camera.mat.courts["south"][4] += 1
+    events = camera.show()
+    assert kinds(events) == ["cubes-placed"], events
+    camera.cube("south", "red", "south")
+    assert kinds(camera.cube("south", "red", 2))[0] == "cubes-played"
+    game = camera.referee.game
+    assert game is not None and game.court("Anna").describe() == "1 red, 1 pink"
+    assert "illegal" not in kinds(camera.events)
+
+
 def test_no_about_an_empty_tile_the_rules_leave_open_is_refused_and_a_correction_does() -> None:
     camera = Camera()
     missed_at_set_up(camera, 7, 8)  # a green and a yellow missed: which is where?
