@@ -1093,6 +1093,11 @@ class TableReferee:
             if released is not None:
                 table, (pushed, moves, problem) = released
         if problem is not None:
+            revised = self._revised(game, table, len(pushed), problem)
+            if revised is not None:
+                undone, (pushed, moves, problem) = revised
+                out.append(undone)
+        if problem is not None:
             kept = self._redone(moves)
             for _ in pushed[kept:]:
                 self._pop(game)
@@ -1215,6 +1220,54 @@ class TableReferee:
         if game.is_over:
             return done, played, None
         return done, played, find_problem(self.reading, game, table, self._chores)
+
+    def _revised(
+        self, game: Game, table: Table, pushed: int, problem: Problem
+    ) -> tuple[Undone, tuple[list[list[Event]], list[Move], Problem | None]] | None:
+        """The cubes played last taken back and judged again on ``table`` (with what
+        followed them: ``pushed`` steps), when people said the camera is right about a
+        tile those cubes seem to have left (``problem``: `cube-moved`; yes to the camera's
+        reading, or a correction that holds) and the table,
+        judged again, no longer shows that problem; else None (and ``game`` as it
+        was).
+
+        A move is taken from the table as read: a phantom on one tile can complete a
+        turn whose real cube lies on another, read there with phantoms of its own (4-player
+        hard camera game 900400: Bob's green taken as played on territory 7, where the
+        camera saw a phantom, while his real green lay on 14). When the phantom goes and
+        people say the tile is as the camera now reads it, the cube did not leave it: it
+        was never there, and the move is judged again from the table as it is."""
+        zone = problem.zones[0] if problem.zones else ""
+        if (
+            problem.code != "cube-moved"
+            or not zone.startswith("territory:")
+            or not self._said(zone, castles=False)
+        ):
+            return None
+        self._take_back(game, pushed)
+        last = game.move_stack[-1] if game.move_stack else None
+        if isinstance(last, PlayCubes) and game.step is Step.EMPEROR:
+            after = self._chores
+            self._take_back(game, 1)
+            result = self._advance(game, table)
+            found = result[2]
+            if found is None or (found.code, found.zones) != (problem.code, problem.zones):
+                # (what is wrong now, if anything, is judged as usual: asked about or
+                # buzzed, but not the cube that never lay on the tile people vouched for)
+                message = said(
+                    "The camera misread territory %(territory)s: %(player)s's move is judged "
+                    "again.",
+                    territory=int(zone.split(":")[1]),
+                    player=last.player,
+                )
+                return Undone(t=self.t, message=message, move=move_to_json(last)), result
+            self._take_back(game, len(result[0]))
+            self._push(game, last)
+            self._chores_stack.append(self._chores)
+            self._chores = after
+        again = self._advance(game, table)
+        assert len(again[0]) == pushed
+        return None
 
     def _take_back(self, game: Game, steps: int) -> None:
         for _ in range(steps):
