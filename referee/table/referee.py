@@ -1339,23 +1339,25 @@ class TableReferee:
             for part in self.corrections.masking(raw)
             if part.startswith(("territory", "reserve")) and part not in self._untouched
         ]
-        if not hidden:
-            return None
-        released = table
-        for part in hidden:
-            released = write(released, part, read(raw, part))
-        if released == table:
-            return None
-        self._take_back(game, pushed)
-        result = self._advance(game, released)
-        if result[2] is None and (wrong or len(result[0]) > pushed):
-            for part in hidden:
-                self.corrections.drop(part)
-            self._judged = released
-            return released, result
-        self._take_back(game, len(result[0]))
-        again = self._advance(game, table)
-        assert len(again[0]) == pushed
+        # Each correction alone, then all of them: another zone people corrected (a
+        # phantom denied elsewhere) must not keep the one that hides the step hidden.
+        tries = [[part] for part in hidden] + ([hidden] if len(hidden) > 1 else [])
+        for parts in tries:
+            released = table
+            for part in parts:
+                released = write(released, part, read(raw, part))
+            if released == table:
+                continue
+            self._take_back(game, pushed)
+            result = self._advance(game, released)
+            if result[2] is None and (wrong or len(result[0]) > pushed):
+                for part in parts:
+                    self.corrections.drop(part)
+                self._judged = released
+                return released, result
+            self._take_back(game, len(result[0]))
+            again = self._advance(game, table)
+            assert len(again[0]) == pushed
         return None
 
     def _doubted(self, problem: Problem, table: Table) -> bool:
