@@ -1339,9 +1339,13 @@ class TableReferee:
             for part in self.corrections.masking(raw)
             if part.startswith(("territory", "reserve")) and part not in self._untouched
         ]
-        # Each correction alone, then all of them: another zone people corrected (a
-        # phantom denied elsewhere) must not keep the one that hides the step hidden.
-        tries = [[part] for part in hidden] + ([hidden] if len(hidden) > 1 else [])
+        # All of them, then each reserve's alone: a phantom people denied on a tile must
+        # not keep a cube they said lies unseen in a heap from being played. (A tile's
+        # correction released alone takes a phantom for a move whenever a cube of its
+        # colour left the reserve for somewhere the camera missed: a wrong record.)
+        tries = [hidden]
+        if len(hidden) > 1:
+            tries += [[part] for part in hidden if part.startswith("reserve")]
         for parts in tries:
             released = table
             for part in parts:

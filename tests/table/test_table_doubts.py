@@ -443,6 +443,29 @@ def test_a_cube_people_said_lies_unseen_in_a_reserve_is_played_when_it_leaves() 
     assert "illegal" not in kinds(camera.events)
 
 
+def test_a_cube_said_unseen_in_a_heap_is_played_while_a_phantom_denied_elsewhere_stands() -> None:
+    """As above, with a yellow phantom people denied on territory 9, still seen: the
+    corrections released all at once show a yellow from nowhere, so the reserve's is
+    tried alone (4-player hard camera game 900404: a denied phantom on territory 4 kept
+    Bob's pink, corrected into his heap, from being played)."""
+    camera = Camera()
+    camera.doubts = {"reserve:south": 0.3}
+    camera.lay_out({"south": "red red red green green blue", "north": RESERVES["north"]})
+    assert kinds(camera.disc("south", 2)) == ["question"]
+    camera.referee.correct("reserve south", {"red": 3, "green": 2, "blue": 1, "pink": 1})
+    camera.disc("north", 3)
+    camera.doubts = {"territory:9": 0.3}
+    camera.phantom(9, "yellow")
+    assert kinds(camera.show()) == ["question"]
+    camera.referee.answer(False)
+    camera.doubts = {}
+    camera.mat.courts["south"][4] += 1
+    events = camera.show()
+    assert kinds(events) == ["cubes-placed"], events
+    game = camera.referee.game
+    assert game is not None and game.territory(9).describe() == "1 blue"
+
+
 def test_no_about_an_empty_tile_the_rules_leave_open_is_refused_and_a_correction_does() -> None:
     camera = Camera()
     missed_at_set_up(camera, 7, 8)  # a green and a yellow missed: which is where?
@@ -724,13 +747,12 @@ def test_yes_to_a_question_showing_a_denied_phantom_corrected_keeps_it_out() -> 
         "1 green")
 
 
-def test_a_correction_hiding_a_cube_seen_nowhere_else_is_released_alone() -> None:
+def test_a_correction_hiding_a_cube_seen_nowhere_else_is_asked_about_before_an_alarm() -> None:
     """People denied a red phantom on territory 7 (and a yellow one on 9, still seen);
     later Anna plays a real red onto the same spot, which reads exactly as the phantom
-    did, and moves the emperor. Her red left the reserve: released alone, territory 7's
-    reading is her move, played without an alarm or a question; the yellow phantom
-    people denied on 9 stays denied (released with it, the table would show a yellow
-    from nowhere, and 7 was asked about instead)."""
+    did, and moves the emperor. Her red left the reserve and is seen nowhere else: the
+    referee asks about territory 7 as the camera reads it rather than buzz that she must
+    play her 3 cubes first."""
     camera = anna_to_move()
     camera.doubts = {"territory:7": 0.3, "territory:9": 0.3}
     camera.phantom(7, "red")
@@ -744,11 +766,12 @@ def test_a_correction_hiding_a_cube_seen_nowhere_else_is_released_alone() -> Non
     camera.cube("south", "red", "south")
     camera.mat.reserves["south"][0] -= 1  # her third red, onto the phantom's spot,
     events = camera.emperor(2)  # and the emperor in one go
-    assert "cubes-played" in kinds(events) and "illegal" not in kinds(events), events
-    assert "question" not in kinds(events)
+    assert kinds(events) == ["question"] and events[0].zone == "territory:7"
+    assert events[0].message == "1 red, 1 green on territory 7?"
+    answered = camera.referee.answer(True)
+    assert "cubes-played" in kinds(answered) and "illegal" not in kinds(answered)
     game = camera.referee.game
     assert game is not None and game.territory(7).describe() == "1 red, 1 green"
-    assert game.territory(9).describe() == "1 blue"
 
 
 def test_no_about_a_reserve_keeps_the_cubes_seen_played_from_it() -> None:
