@@ -827,9 +827,10 @@ class TableReferee:
         ones are put back and the new ones kept: played cubes never leave a tile, so
         losing one is the camera's mistake, while a cube played there meanwhile is the
         next move (judged as usual) -- unless no reserve gave it: then it is the lost
-        cube seen in another colour. On a tile where the camera lost nothing, cubes
-        that left the acting player's reserve and lie nowhere the camera sees are put
-        there (a cube on tile art of its own colour is the camera's commonest miss),
+        cube seen in another colour. On a tile where the camera lost nothing, the cube
+        that left the acting player's reserve and lies nowhere the camera sees is put
+        there (a cube on tile art of its own colour is the camera's commonest miss; of
+        two or more, which lies here only people can say: None),
         unless what is new there is of another colour; not beside lost ones, where the
         "no" is about those (cubes in a hand are nowhere yet). Where more is new on the
         tile than the reserves gave, only the surplus goes: the rest was played. A
@@ -870,6 +871,10 @@ class TableReferee:
             unseen = self._unplaced(game, table)
             if any(n and not u for n, u in zip(new, unseen, strict=True)):
                 unseen = NO_CUBES
+            if unseen.total() > 1:
+                # More than one cube unseen: which of them lies here, only people can
+                # say (the camera may have missed another on another tile).
+                return None
             if unseen.total():
                 return now + unseen
             # More new here than the reserves gave: only the surplus goes, the rest came

@@ -920,6 +920,32 @@ def test_a_move_taken_from_a_phantom_is_judged_again_once_people_say_it_is_not_t
     assert game.territory(7).describe() == "1 green"
 
 
+def test_no_about_a_tile_while_two_cubes_lie_unseen_asks_which_by_hand() -> None:
+    """Anna plays a green onto territory 2 and a blue onto 4, and the camera misses
+    both. "No" about territory 2 says the camera is wrong there, not which of her
+    unseen cubes lies there: putting both on it made a wrong record (3-player camera
+    game 900306: Bob's blue, missed on 14, recorded on 13 beside his green). It is
+    refused with a sentence asking for a correction; once one is said, "no" about the
+    other tile puts the one cube left unseen there."""
+    camera = anna_to_move()
+    camera.doubts = {"territory:2": 0.3, "territory:4": 0.3}
+    camera.cube("south", "red", "south")
+    camera.mat.reserves["south"][1] -= 1  # a green onto territory 2, unseen
+    camera.mat.reserves["south"][3] -= 1  # her blue onto territory 4, unseen
+    events = camera.emperor(3)
+    assert kinds(events) == ["question"] and events[0].zone in ("territory:2", "territory:4")
+    with pytest.raises(ValueError, match="correct it by hand"):
+        camera.referee.answer(False)
+    camera.referee.correct("territory 2", {"green": 2})
+    question = camera.referee.question
+    assert question is not None and question.zone == "territory:4"
+    events = camera.referee.answer(False)
+    assert "cubes-played" in kinds(events) and "illegal" not in kinds(events), events
+    game = camera.referee.game
+    assert game is not None and game.territory(2).describe() == "2 green"
+    assert game.territory(4).describe() == "2 blue"
+
+
 def test_no_about_a_cube_seen_in_another_colour_takes_the_phantom_away() -> None:
     """The camera reads territory 4's blue as a yellow (with doubt): a yellow nobody
     took from a reserve. "No" puts the blue back and takes the yellow away, instead of
