@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from referee.announcements import said
 from referee.errors import RefusedError
 from referee.pieces import CASTLE_COLOURS, COLOURS, SEATS, Cubes
-from referee.table.reading import NO_CASTLE
+from referee.table.reading import NO_CASTLE, gained
 from referee.table.snapshot import CYLINDER_PLACES, Table
 
 Value = object
@@ -344,6 +344,23 @@ def _floor(correction: Correction, seen: Value) -> Cubes | None:
     return Cubes(max(v, n - max(0, o - v)) for n, o, v in zip(seen, old, said, strict=True))
 
 
+def _heap(correction: Correction, seen: Value) -> Cubes | None:
+    """What a corrected reserve holds when the camera reads it differently now, or None
+    when the correction said no cube lies unseen there.
+
+    A cube people said lies in the heap where the camera does not see it (a pink among
+    reds under a warm lamp) stays unseen when the player takes other cubes from the
+    heap: it is still there, beside what the camera reads now. Dropping the correction
+    instead counted every unseen cube as taken the moment another one was (4-player hard
+    camera game 900405: "took 4 cubes"). One of its colour that the camera now reads
+    more of is that cube seen at last."""
+    old, said_ = correction.seen, correction.value
+    if not (isinstance(old, Cubes) and isinstance(said_, Cubes) and isinstance(seen, Cubes)):
+        return None
+    unseen = gained(gained(said_ - old) - gained(seen - old))
+    return seen + unseen if unseen.total() else None
+
+
 class Corrections:
     """The corrections in force, by zone."""
 
@@ -409,14 +426,16 @@ class Corrections:
 
     def apply(self, table: Table) -> Table:
         """The raw ``table`` with the corrections still in force; stale ones are dropped,
-        but a tile's cubes stay as people said, whatever the camera reads (`_floor`)."""
+        but a tile's cubes stay as people said, whatever the camera reads (`_floor`), and
+        a heap's unseen cubes stay unseen in it (`_heap`)."""
         if not self._by_zone:
             return table
         for zone, correction in list(self._by_zone.items()):
             seen = read(table, zone)
             value = correction.value
             if not correction.covers(seen):
-                floor = _floor(correction, seen) if zone.startswith("territory") else None
+                floor = (_floor(correction, seen) if zone.startswith("territory") else
+                         _heap(correction, seen) if zone.startswith("reserve") else None)
                 if floor is None:
                     del self._by_zone[zone]
                     continue

@@ -1348,26 +1348,45 @@ class TableReferee:
         # not keep a cube they said lies unseen in a heap from being played. (A tile's
         # correction released alone takes a phantom for a move whenever a cube of its
         # colour left the reserve for somewhere the camera missed: a wrong record.)
-        tries = [hidden]
-        if len(hidden) > 1:
-            tries += [[part] for part in hidden if part.startswith("reserve")]
-        for parts in tries:
+        heaps = [part for part in hidden if part.startswith("reserve")]
+        # A heap first gives up only the unseen cubes the table shows played from
+        # nowhere (the rest people said lie there still do), alone when others hide too.
+        tries = [(heaps, True)] if heaps else []
+        tries += [(hidden, False)]
+        tries += [([part], True) for part in heaps] if len(hidden) > 1 else []
+        for parts, spent in tries:
+            self._take_back(game, pushed)
             released = table
             for part in parts:
-                released = write(released, part, read(raw, part))
-            if released == table:
-                continue
-            self._take_back(game, pushed)
-            result = self._advance(game, released)
-            if result[2] is None and (wrong or len(result[0]) > pushed):
-                for part in parts:
-                    self.corrections.drop(part)
-                self._judged = released
-                return released, result
-            self._take_back(game, len(result[0]))
+                released = write(released, part, self._spent(game, table, part) if spent
+                                 else read(raw, part))
+            if released != table:
+                result = self._advance(game, released)
+                if result[2] is None and (wrong or len(result[0]) > pushed):
+                    for part in parts:
+                        left = read(released, part)
+                        if not spent or left == read(raw, part):
+                            self.corrections.drop(part)
+                        else:
+                            self.corrections.set(part, raw, left,
+                                                 self.corrections.made_at(part) or 0)
+                    self._judged = released
+                    return released, result
+                self._take_back(game, len(result[0]))
             again = self._advance(game, table)
             assert len(again[0]) == pushed
         return None
+
+    def _spent(self, game: Game, table: Table, part: str) -> Value:
+        """A corrected heap (``part`` of ``table``, the corrections applied) less the
+        cubes people said lie unseen in it that the table shows played from nowhere."""
+        raw = self.table
+        assert raw is not None
+        believed, seen = read(table, part), read(raw, part)
+        assert isinstance(believed, Cubes) and isinstance(seen, Cubes)
+        unseen = gained(believed - seen)
+        played = self.reading.unsourced(game, table)
+        return believed - Cubes(min(u, p) for u, p in zip(unseen, played, strict=True))
 
     def _doubted(self, problem: Problem, table: Table) -> bool:
         """Whether ``problem`` rests on a zone the camera doubts: a question, no alarm."""

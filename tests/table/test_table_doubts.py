@@ -466,6 +466,34 @@ def test_a_cube_said_unseen_in_a_heap_is_played_while_a_phantom_denied_elsewhere
     assert game is not None and game.territory(9).describe() == "1 blue"
 
 
+def test_one_of_two_cubes_said_unseen_in_a_heap_is_played_from_it() -> None:
+    """The camera misses both of Bob's pinks in his heap; people correct his reserve.
+    He plays one (his heap reads as before: it never showed them), then takes a blue
+    and a yellow: the pink came from the two people said lie unseen there, and the other
+    one is unseen there still, not taken with the blue and the yellow (4-player hard
+    camera game 900405: two false not-in-reserve alarms about Anna's unseen pinks)."""
+    camera = Camera()
+    camera.doubts = {"reserve:north": 0.3}
+    camera.lay_out({"south": RESERVES["south"], "north": "green yellow yellow blue blue"})
+    assert kinds(camera.disc("south", 2)) == ["question"]
+    camera.referee.correct("reserve north", {"green": 1, "yellow": 2, "blue": 2, "pink": 2})
+    camera.disc("north", 3)
+    camera.doubts = {}
+    for _ in range(3):
+        camera.cube("south", "red", "south")
+    camera.emperor(2)
+    for colour in ("blue", "green", "yellow"):
+        camera.refill("south", colour)
+    camera.mat.territories[4][4] += 1  # one of Bob's unseen pinks onto territory 5
+    assert kinds(camera.show()) == ["cubes-placed"]
+    camera.cube("north", "blue", "north")
+    assert kinds(camera.cube("north", "yellow", "north"))[0] == "cubes-played"
+    game = camera.referee.game
+    assert game is not None and game.territory(5).describe() == "2 pink"
+    assert game.reserve("Bob").describe() == "1 green, 1 yellow, 1 blue, 1 pink"
+    assert "illegal" not in kinds(camera.events)
+
+
 def test_no_about_an_empty_tile_the_rules_leave_open_is_refused_and_a_correction_does() -> None:
     camera = Camera()
     missed_at_set_up(camera, 7, 8)  # a green and a yellow missed: which is where?
