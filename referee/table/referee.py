@@ -782,12 +782,13 @@ class TableReferee:
             found.append("emperor")
         return found
 
-    def _short_reserves(self, table: Table) -> list[str]:
-        """The reserves read with fewer cubes than the set-up gives each player."""
+    def _odd_reserves(self, table: Table) -> dict[str, int]:
+        """The reserves read with another number of cubes than the set-up gives each
+        player: their zones, and how many cubes more (or, below 0, fewer) they hold."""
         size = reserve_size(len(self.players))
-        reserves = [f"reserve:{self._seat[p.name]}" for p in self.players]
-        return [z for z in reserves
-                if table.reserves.get(z.split(":")[1], NO_CUBES).total() < size]
+        held = {f"reserve:{seat}": table.reserves.get(seat, NO_CUBES).total() - size
+                for seat in (self._seat[p.name] for p in self.players)}
+        return {zone: n for zone, n in held.items() if n}
 
     def _setup_zones(self, table: Table) -> list[str]:
         """The zones that can make a set-up wrong, the likeliest first (they are asked
@@ -804,11 +805,8 @@ class TableReferee:
             for n in range(1, 16)
             if any(ring[i] != 3 for i, c in enumerate(table.territory(n)) if c)
         ]
-        size = reserve_size(len(self.players))
         reserves = [f"reserve:{self._seat[p.name]}" for p in self.players]
-        short = [
-            z for z in reserves if table.reserves.get(z.split(":")[1], NO_CUBES).total() != size
-        ]
+        short = list(self._odd_reserves(table))
         tiles = [f"territory:{n}" for n in odd] + [
             f"territory:{n}" for n in range(1, 16) if n not in odd
         ]
@@ -1232,9 +1230,8 @@ class TableReferee:
         """The cubes played last taken back and judged again on ``table`` (with what
         followed them: ``pushed`` steps), when people said the camera is right about a
         tile those cubes seem to have left (``problem``: `cube-moved`; yes to the camera's
-        reading, or a correction that holds) and the table,
-        judged again, no longer shows that problem; else None (and ``game`` as it
-        was).
+        reading, or a correction that holds) and the table, judged again, no longer
+        shows that problem; else None (and ``game`` as it was).
 
         A move is taken from the table as read: a phantom on one tile can complete a
         turn whose real cube lies on another, read there with phantoms of its own (4-player
@@ -1323,7 +1320,8 @@ class TableReferee:
         and the steps it shows played, when that shows the game going on as the rules
         allow and ``table`` (on which ``pushed`` steps were played) shows something
         ``wrong`` or fewer steps; else None (and ``game`` as it was). The corrections of
-        those zones are dropped then.
+        those zones are dropped then, but a heap's keeps the cubes people said lie unseen
+        there that the table does not show played (`_spent`).
 
         A tile people corrected keeps what they said while the camera reads it as it did
         then (`referee.table.corrections`): a phantom denied, but also the very reading
@@ -1344,13 +1342,13 @@ class TableReferee:
             for part in self.corrections.masking(raw)
             if part.startswith(("territory", "reserve")) and part not in self._untouched
         ]
-        # All of them, then each reserve's alone: a phantom people denied on a tile must
-        # not keep a cube they said lies unseen in a heap from being played. (A tile's
-        # correction released alone takes a phantom for a move whenever a cube of its
-        # colour left the reserve for somewhere the camera missed: a wrong record.)
+        # First the heaps, each giving up only the unseen cubes the table shows played
+        # from nowhere (the rest people said lie there still do); then every correction
+        # as the camera reads it; then each heap alone, so that a phantom people denied
+        # on a tile does not keep a cube unseen in a heap from being played. A tile's
+        # correction is never released alone: it would take a denied phantom for a move
+        # whenever a cube of its colour left the reserve for a spot the camera missed.
         heaps = [part for part in hidden if part.startswith("reserve")]
-        # A heap first gives up only the unseen cubes the table shows played from
-        # nowhere (the rest people said lie there still do), alone when others hide too.
         tries = [(heaps, True)] if heaps else []
         tries += [(hidden, False)]
         tries += [([part], True) for part in heaps] if len(hidden) > 1 else []
@@ -1491,7 +1489,8 @@ class TableReferee:
             assert error is not None
             zones = tuple(self._setup_zones(table))
             problem = Problem(error.code, error.message, error.player, zones)
-            odd = self._setup_anomalies(table) + self._short_reserves(table)
+            odd = self._setup_anomalies(table) + [
+                zone for zone, n in self._odd_reserves(table).items() if n < 0]
             unsaid = [zone for zone in zones if zone in odd and not self._said(zone)]
             if unsaid:
                 # a tile with two cubes or none, a reserve short of cubes, is as likely

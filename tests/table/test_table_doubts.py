@@ -420,18 +420,25 @@ def test_a_reserve_read_short_at_set_up_is_asked_about_before_the_buzzer() -> No
     assert kinds(answered)[-1] == "illegal" and answered[-1].code == "bad-setup"
 
 
-def test_a_cube_people_said_lies_unseen_in_a_reserve_is_played_when_it_leaves() -> None:
-    """The camera misses Anna's pink in her heap at set-up; people correct her reserve.
-    When she plays that very pink, her reserve reads as it did when corrected, so the
-    correction still holds it there, and the pink in her court looked like a cube from
-    nowhere (4-player hard camera game 900404). The reading, reserve and court, is her
-    next step: it is played."""
+def pink_unseen_in_annas_heap() -> Camera:
+    """Set up with the camera missing Anna's pink in her heap, and people correcting her
+    reserve; Anna to move."""
     camera = Camera()
     camera.doubts = {"reserve:south": 0.3}
     camera.lay_out({"south": "red red red green green blue", "north": RESERVES["north"]})
     assert kinds(camera.disc("south", 2)) == ["question"]
     camera.referee.correct("reserve south", {"red": 3, "green": 2, "blue": 1, "pink": 1})
     camera.disc("north", 3)
+    return camera
+
+
+def test_a_cube_people_said_lies_unseen_in_a_reserve_is_played_when_it_leaves() -> None:
+    """The camera misses Anna's pink in her heap at set-up; people correct her reserve.
+    When she plays that very pink, her reserve reads as it did when corrected, so the
+    correction still holds it there, and the pink in her court looked like a cube from
+    nowhere (4-player hard camera game 900404). The reading, reserve and court, is her
+    next step: it is played."""
+    camera = pink_unseen_in_annas_heap()
     camera.doubts = {}
     camera.mat.courts["south"][4] += 1
     events = camera.show()
@@ -448,12 +455,7 @@ def test_a_cube_said_unseen_in_a_heap_is_played_while_a_phantom_denied_elsewhere
     corrections released all at once show a yellow from nowhere, so the reserve's is
     tried alone (4-player hard camera game 900404: a denied phantom on territory 4 kept
     Bob's pink, corrected into his heap, from being played)."""
-    camera = Camera()
-    camera.doubts = {"reserve:south": 0.3}
-    camera.lay_out({"south": "red red red green green blue", "north": RESERVES["north"]})
-    assert kinds(camera.disc("south", 2)) == ["question"]
-    camera.referee.correct("reserve south", {"red": 3, "green": 2, "blue": 1, "pink": 1})
-    camera.disc("north", 3)
+    camera = pink_unseen_in_annas_heap()
     camera.doubts = {"territory:9": 0.3}
     camera.phantom(9, "yellow")
     assert kinds(camera.show()) == ["question"]
