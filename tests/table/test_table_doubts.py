@@ -547,6 +547,32 @@ def test_the_emperor_moved_while_a_cube_lies_unseen_asks_about_the_least_sure_ti
     assert game is not None and game.territory(4).describe() == "1 green, 1 blue"
 
 
+def test_the_emperor_read_too_far_on_a_doubtful_tile_is_asked_about_before_the_buzzer() -> None:
+    camera = anna_to_move()
+    for _ in range(3):
+        camera.cube("south", "red", "south")
+    # He stands on territory 3, two steps on, as disc 2 allows; the camera, unsure of
+    # territory 5, takes him to stand there (900405 hard: a yellow cube read as him,
+    # he as yellow cubes).
+    camera.doubts = {"territory:5": 0.0}
+    events = camera.emperor(5)
+    assert kinds(events) == ["question"] and events[0].zone == "emperor"
+    assert events[0].message == "The emperor on territory 5?"
+    events = camera.referee.correct("emperor", 3)
+    assert "emperor-moved" in kinds(events) and "illegal" not in kinds(events)
+    game = camera.referee.game
+    assert game is not None and game.emperor == 3
+
+
+def test_the_emperor_moved_too_far_where_the_camera_is_sure_still_buzzes() -> None:
+    camera = anna_to_move()
+    camera.doubts = {"territory:9": 0.0}  # a tile far from his way
+    for _ in range(3):
+        camera.cube("south", "red", "south")
+    events = camera.emperor(5)
+    assert kinds(events) == ["illegal"] and events[0].code == "emperor-steps"
+
+
 def test_a_reserve_that_loses_a_cube_nobody_played_is_asked_about_not_buzzed() -> None:
     camera = anna_to_move()
     camera.doubts = {"reserve:north": 0.89}
