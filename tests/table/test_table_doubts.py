@@ -79,6 +79,14 @@ def anna_to_move() -> Camera:
     return camera
 
 
+def anna_to_move_the_emperor() -> Camera:
+    """Anna has put her three cubes (red, into her court): the emperor is hers to move."""
+    camera = anna_to_move()
+    for _ in range(3):
+        camera.cube("south", "red", "south")
+    return camera
+
+
 def kinds(events: list[TableEvent]) -> list[str]:
     return [e.kind for e in events]
 
@@ -145,9 +153,7 @@ def test_yes_to_a_question_about_an_untouched_move_plays_it() -> None:
 
 
 def test_a_real_illegal_act_after_a_hand_still_raises_illegal() -> None:
-    camera = anna_to_move()
-    for _ in range(3):
-        camera.cube("south", "red", "south")
+    camera = anna_to_move_the_emperor()
     events = camera.cube("south", "green", 5)  # a fourth cube
     assert kinds(events) == ["illegal"] and events[0].code == "cube-count"
     camera.mat.reserves["south"][1] += 1
@@ -548,9 +554,7 @@ def test_the_emperor_moved_while_a_cube_lies_unseen_asks_about_the_least_sure_ti
 
 
 def test_the_emperor_read_too_far_on_a_doubtful_tile_is_asked_about_before_the_buzzer() -> None:
-    camera = anna_to_move()
-    for _ in range(3):
-        camera.cube("south", "red", "south")
+    camera = anna_to_move_the_emperor()
     # He stands on territory 3, two steps on, as disc 2 allows; the camera, unsure of
     # territory 5, takes him to stand there (900405 hard: a yellow cube read as him,
     # he as yellow cubes).
@@ -625,9 +629,7 @@ def test_a_phantom_no_reserve_gave_read_with_a_little_doubt_is_asked_about() -> 
 
 
 def test_the_emperor_unseen_when_due_to_move_is_asked_about_and_a_correction_moves_him() -> None:
-    camera = anna_to_move()
-    for _ in range(3):
-        camera.cube("south", "red", "south")
+    camera = anna_to_move_the_emperor()
     camera.mat.emperor = None  # he moved; the camera lost him on busy art
     camera.show()
     events = camera.refill("south", "blue")  # the refill begins: he must have moved
@@ -877,9 +879,7 @@ def test_no_about_a_reserve_being_refilled_asks_for_a_correction() -> None:
     """Anna draws her refill; the camera reads one cube too many in her reserve (with
     doubt). "No" cannot put the reserve back as it was before the refill (that would
     undo the refill the table shows) nor guess what she drew: people say what is there."""
-    camera = anna_to_move()
-    for _ in range(3):
-        camera.cube("south", "red", "south")
+    camera = anna_to_move_the_emperor()
     camera.emperor(2)
     camera.doubts = {"reserve:south": 0.3}
     camera.mat.reserves["south"][3] += 3
@@ -936,9 +936,7 @@ def test_a_cube_lost_from_a_tile_during_a_refill_of_its_colour_is_asked_about() 
     new blue came from the bag, not from the tile, and says nothing of where the lost
     one went (3-player hard camera game 900301: "1 yellow left territory 7" buzzed
     twice while Carla drew a yellow)."""
-    camera = anna_to_move()
-    for _ in range(3):
-        camera.cube("south", "red", "south")
+    camera = anna_to_move_the_emperor()
     camera.emperor(2)
     camera.doubts = {"territory:4": 0.75}
     camera.mat.territories[3][3] -= 1
@@ -1026,9 +1024,7 @@ def test_no_about_a_cube_seen_in_another_colour_takes_the_phantom_away() -> None
 def anna_refills_with_doubt() -> Camera:
     """Anna plays three reds and moves the emperor; she draws 2 blue and a pink, and
     the camera, unsure of her heap, reads the pink as a red."""
-    camera = anna_to_move()
-    for _ in range(3):
-        camera.cube("south", "red", "south")
+    camera = anna_to_move_the_emperor()
     camera.emperor(2)
     camera.doubts = {"reserve:south": 0.3}
     camera.refill("south", "blue")
@@ -1087,9 +1083,7 @@ def test_no_about_where_the_emperor_is_read_when_due_to_move_asks_where_he_is() 
     guesses him on territory 15 (doubted). "No, he is not on 15" does not say he stayed
     where he was: it is refused with a sentence asking for a correction, and the
     correction shows the real, illegal move."""
-    camera = anna_to_move()
-    for _ in range(3):
-        camera.cube("south", "red", "south")
+    camera = anna_to_move_the_emperor()
     camera.doubts = {"emperor": 0.0}
     events = camera.emperor(15)
     assert kinds(events) == ["question"] and events[0].zone == "emperor"
