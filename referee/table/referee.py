@@ -998,28 +998,28 @@ class TableReferee:
         """An illegal act, if the camera is sure of what shows it; else a question."""
         zones = list(problem.zones) or self._zones_off(table)
         game = self.game
-        if (
-            table.emperor is None
-            and game is not None
-            and game.phase is Phase.ACTION
-            and game.step is Step.EMPEROR
-            and "emperor" not in zones
-        ):
-            # he is due to move and the camera lost him: whatever looks wrong now (a
-            # castle where he stopped, the refill begun) may be his move unseen
-            zones.insert(0, "emperor")
-        castle = problem.code.startswith("castle")
+        due = game is not None and game.phase is Phase.ACTION and game.step is Step.EMPEROR
         # Where the camera doubts the tile it sees the emperor on, a yellow blob taken
         # for him is likelier than a wrong move (900405 hard: he, on territory 4, read as
         # yellow cubes, and a cube on territory 7 as he).
         strides = (
-            self._emperor_doubt(table) if problem.code == EmperorStepsError.code else 1.0
+            self._emperor_doubt(table)
+            if due or problem.code == EmperorStepsError.code
+            else 1.0
         )
+        castle = problem.code.startswith("castle")
 
         def sure(zone: str) -> float:
             if zone == "emperor" and not self._said(zone):
                 return min(self._certainty(zone, castle), strides)
             return self._certainty(zone, castle)
+
+        if due and "emperor" not in zones and sure("emperor") < DOUBTFUL:
+            # he is due to move and the camera lost him, or doubts him or the tile it
+            # sees him on: whatever looks wrong now (a castle where he stopped, the
+            # refill begun) may be his move unseen (900208 mild: he, moved onto
+            # territory 10, read as a yellow cube there, and still seen on territory 7)
+            zones.insert(0, "emperor")
 
         unseen = self.reading.unaccounted(game, table) if game is not None else NO_CUBES
         hiding = self._hiding(unseen)

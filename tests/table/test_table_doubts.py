@@ -568,6 +568,29 @@ def test_the_emperor_read_too_far_on_a_doubtful_tile_is_asked_about_before_the_b
     assert game is not None and game.emperor == 3
 
 
+def test_the_refill_begun_with_the_emperor_seen_on_a_doubtful_tile_is_asked_about() -> None:
+    camera = anna_to_move_the_emperor()
+    game = camera.referee.game
+    assert game is not None
+    start = game.emperor
+    # Anna moves him two steps and refills; the camera, unsure of the tile it saw him
+    # leave, still takes him to stand there (900208 mild: he, moved onto territory 10,
+    # read as a yellow cube, and still seen on territory 7).
+    camera.doubts = {f"territory:{start}": 0.0}
+    events = camera.refill("south", "green")
+    assert kinds(events) == ["question"] and events[0].zone == "emperor"
+    assert events[0].message == f"The emperor on territory {start}?"
+    events = camera.referee.correct("emperor", start + 2)
+    assert "emperor-moved" in kinds(events) and "illegal" not in kinds(events)
+
+
+def test_the_refill_begun_before_the_emperor_moved_where_the_camera_is_sure_buzzes() -> None:
+    camera = anna_to_move_the_emperor()
+    camera.doubts = {"territory:9": 0.0}  # a tile far from his way
+    events = camera.refill("south", "green")
+    assert kinds(events) == ["illegal"] and events[0].code == "turn-order"
+
+
 def test_the_emperor_moved_too_far_where_the_camera_is_sure_still_buzzes() -> None:
     camera = anna_to_move()
     camera.doubts = {"territory:9": 0.0}  # a tile far from his way
