@@ -258,7 +258,7 @@ class BorderWatch:
             return self._crowded(design[:n][bad])
         ref = self.reference[self._seen]
         known = ~np.isnan(ref).any(axis=1)
-        bad[known] = hand_like(balanced[known] / np.maximum(0.02, ref[known]), self.bounds)
+        bad[known] = hand_like(_over(balanced[known], ref[known]), self.bounds)
         if t is not None:
             bad &= ~self._held_still(np.flatnonzero(self._seen), balanced, t)
         return self._crowded(design[:n][bad])
@@ -267,13 +267,20 @@ class BorderWatch:
         """Which of the border points `where` (paper `balanced`) have not changed as an
         arm changes paper for `HELD_SECONDS` by time `t`: background, whose paper becomes
         the reference there (each point timed on its own: an arm reaching in elsewhere
-        does not reset the others)."""
+        does not reset the others).
+
+        An arm leaving is such a change as much as an arm coming: timed from the arm's
+        first frame alone, an arm that came back to the same stretch five seconds later
+        matched its own old paper there and became background, and the reach went
+        unflagged (4-player hard camera game 900407: a disc taken with no hand seen, so
+        held back as a misread while the next player took theirs)."""
         assert self.reference is not None and self.bounds is not None
         since, then = self._since[where], self._then[where]
         timed = ~np.isnan(since) & (since <= t)
         stirred = np.zeros(len(where), bool)
-        stirred[timed] = hand_like(balanced[timed] / np.maximum(0.02, then[timed]),
-                                   self.bounds)
+        now, before = balanced[timed], then[timed]
+        stirred[timed] = (hand_like(_over(now, before), self.bounds)
+                          | hand_like(_over(before, now), self.bounds))
         restart = ~timed | stirred
         since[restart] = t
         then[restart] = balanced[restart]
@@ -296,6 +303,13 @@ class BorderWatch:
         cells = np.floor(pts).astype(np.int64)
         _, counts = np.unique(cells[:, 0] * 1000 + cells[:, 1], return_counts=True)
         return int(counts.max()) >= MIN_COVERED
+
+
+def _over(paper: np.ndarray, before: np.ndarray) -> np.ndarray:
+    """Border paper over what it was (n x 3 each): what `hand_like` judges (a point
+    that read black before counts as 2 % of white, not as nothing)."""
+    moved: np.ndarray = paper / np.maximum(0.02, before)
+    return moved
 
 
 class MotionWatch:
