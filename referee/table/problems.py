@@ -45,6 +45,9 @@ class Problem:
     #: the vision zones (``territory:7``, ``reserve:south`` …) whose reading shows it;
     #: empty: the referee takes every zone that differs from the game
     zones: tuple[str, ...] = ()
+    #: the table shows a step that comes after the emperor's move (his mover's refill, a
+    #: castle): while he is due to move, his move made unseen would explain it
+    follows_emperor: bool = False
 
 
 class ProblemFound(Exception):
@@ -233,6 +236,7 @@ class Judgement:
                         said("%(player)s must move the emperor before refilling", player=name),
                         name,
                         reserve,
+                        follows_emperor=True,
                     )
                 else:
                     return Problem(
@@ -492,6 +496,7 @@ class Judgement:
                 unearned,
                 who,
                 (f"territory:{t}",),
+                follows_emperor=True,
             )
         for t in range(1, 16):
             seen = table.castles[t - 1]

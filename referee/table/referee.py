@@ -1002,9 +1002,10 @@ class TableReferee:
         # Where the camera doubts the tile it sees the emperor on, a yellow blob taken
         # for him is likelier than a wrong move (900405 hard: he, on territory 4, read as
         # yellow cubes, and a cube on territory 7 as he).
+        unseen_move = due and problem.follows_emperor
         strides = (
             self._emperor_doubt(table)
-            if due or problem.code == EmperorStepsError.code
+            if unseen_move or problem.code == EmperorStepsError.code
             else 1.0
         )
         castle = problem.code.startswith("castle")
@@ -1014,11 +1015,14 @@ class TableReferee:
                 return min(self._certainty(zone, castle), strides)
             return self._certainty(zone, castle)
 
-        if due and "emperor" not in zones and sure("emperor") < DOUBTFUL:
-            # he is due to move and the camera lost him, or doubts him or the tile it
-            # sees him on: whatever looks wrong now (a castle where he stopped, the
-            # refill begun) may be his move unseen (900208 mild: he, moved onto
-            # territory 10, read as a yellow cube there, and still seen on territory 7)
+        if due and "emperor" not in zones and (
+            table.emperor is None or (unseen_move and sure("emperor") < DOUBTFUL)
+        ):
+            # he is due to move and the camera lost him: whatever looks wrong now (a
+            # castle where he stopped, the refill begun) may be his move unseen; so may
+            # what follows his move (the refill begun, a castle) where the camera doubts
+            # him or the tile it sees him on (900208 mild: he, moved onto territory 10,
+            # read as a yellow cube there, and still seen on territory 7)
             zones.insert(0, "emperor")
 
         unseen = self.reading.unaccounted(game, table) if game is not None else NO_CUBES
