@@ -854,6 +854,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--light", default="mild,hard", help="mild and/or hard (default both)")
     parser.add_argument("--games", type=int, default=1, help="games per table size (default 1)")
     parser.add_argument(
+        "--first-game",
+        type=int,
+        default=0,
+        metavar="K",
+        help="start at each table size's game K (0-based; default 0): run games kept for a "
+        "later check without the earlier ones",
+    )
+    parser.add_argument(
         "--rounds", type=int, default=3, help="rounds per game, 0 = the whole game (default 3)"
     )
     parser.add_argument(
@@ -911,6 +919,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         parser.error(f"--light {args.light!r}: choose from {', '.join(LIGHTS)}")
     if not 1 <= args.games <= 100:
         parser.error("--games: 1 to 100 (each table size has 100 seeds)")
+    if not 0 <= args.first_game <= 100 - args.games:
+        parser.error(
+            f"--first-game {args.first_game}: 0 to {100 - args.games} with --games "
+            f"{args.games} (each table size has 100 seeds)"
+        )
     if args.rounds < 0:
         parser.error("--rounds must be 0 (whole game) or more")
     if not 0 <= args.illegal <= 1:
@@ -935,6 +948,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
+def game_specs(args: argparse.Namespace) -> list[GameSpec]:
+    """The games the arguments ask for: per table size, ``--games`` seeds from game
+    ``--first-game`` on, each in every light asked."""
+    base = TUNE_SEED if args.tune else HELD_OUT_SEED
+    return [
+        GameSpec(n, base + 100 * n + g, args.rounds, args.illegal, light)
+        for n in args.player_counts
+        for g in range(args.first_game, args.first_game + args.games)
+        for light in args.lights
+    ]
+
+
 def run(args: argparse.Namespace) -> int:
     carolus = carolus_command()
     try:
@@ -943,13 +968,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--cache {args.cache}: cannot create ({exc.strerror or exc})") from None
     layout = load_project()
     caps = detect_caps(layout, args.variety)
-    base = TUNE_SEED if args.tune else HELD_OUT_SEED
-    specs = [
-        GameSpec(n, base + 100 * n + g, args.rounds, args.illegal, light)
-        for n in args.player_counts
-        for g in range(args.games)
-        for light in args.lights
-    ]
+    specs = game_specs(args)
     print(
         f"camera games: {len(specs)} game(s), {'tuning' if args.tune else 'held-out'} seeds, "
         f"{args.rounds or 'all'} round(s), illegal {args.illegal:g}, "

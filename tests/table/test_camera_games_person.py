@@ -12,6 +12,7 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
 from table_games import source, stream_of
 
 from referee.record import load
@@ -57,3 +58,17 @@ def test_the_person_answers_from_the_true_table_and_the_game_is_followed(tmp_pat
     }
     colour = record.setup.territories[first - 1]
     assert f"Corrected territory {first}: 1 {colour} (the camera saw no cubes)." in stdout
+
+
+def test_games_kept_for_a_later_check_are_run_without_the_earlier_ones() -> None:
+    args = camera_games.parse_args(
+        ["--players", "2,4", "--light", "hard", "--games", "2", "--first-game", "9"])
+    assert [(s.players, s.seed, s.light) for s in camera_games.game_specs(args)] == [
+        (2, 900209, "hard"), (2, 900210, "hard"), (4, 900409, "hard"), (4, 900410, "hard")]
+
+
+def test_a_first_game_past_the_seeds_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        camera_games.parse_args(["--games", "5", "--first-game", "97"])
+    assert exit_.value.code == 2
+    assert "--first-game 97: 0 to 95 with --games 5" in capsys.readouterr().err
