@@ -1015,15 +1015,17 @@ class TableReferee:
                 return min(self._certainty(zone, castle), strides)
             return self._certainty(zone, castle)
 
-        if due and "emperor" not in zones and (
-            table.emperor is None or (unseen_move and sure("emperor") < DOUBTFUL)
-        ):
-            # he is due to move and the camera lost him: whatever looks wrong now (a
-            # castle where he stopped, the refill begun) may be his move unseen; so may
-            # what follows his move (the refill begun, a castle) where the camera doubts
-            # him or the tile it sees him on (900208 mild: he, moved onto territory 10,
-            # read as a yellow cube there, and still seen on territory 7)
-            zones.insert(0, "emperor")
+        if due and "emperor" not in zones:
+            if table.emperor is None:
+                # he is due to move and the camera lost him: whatever looks wrong now (a
+                # castle where he stopped, the refill begun) may be his move unseen
+                zones.insert(0, "emperor")
+            elif unseen_move and sure("emperor") < DOUBTFUL:
+                # so may what follows his move (the refill begun, a castle) where the
+                # camera doubts him or the tile it sees him on (900208 mild: he, moved
+                # onto territory 10, read as a yellow cube there, and still seen on
+                # territory 7); the act's own zones, as doubtful, are asked first
+                zones.append("emperor")
 
         unseen = self.reading.unaccounted(game, table) if game is not None else NO_CUBES
         hiding = self._hiding(unseen)

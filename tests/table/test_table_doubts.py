@@ -584,6 +584,19 @@ def test_the_refill_begun_with_the_emperor_seen_on_a_doubtful_tile_is_asked_abou
     assert "emperor-moved" in kinds(events) and "illegal" not in kinds(events)
 
 
+def test_a_castle_read_on_a_doubtful_tile_is_asked_about_before_the_emperor() -> None:
+    camera = anna_to_move_the_emperor()
+    game = camera.referee.game
+    assert game is not None
+    start = game.emperor
+    # a grey castle the camera reads on an empty tile far from his way (900210 mild);
+    # the emperor, due to move, is read on a tile it doubts as well: the castle's own
+    # tile is what the act rests on, so it is asked first
+    camera.doubts = {f"territory:{start}": 0.0, "territory:9": 0.0}
+    events = camera.castle(9, "grey")
+    assert kinds(events) == ["question"] and events[0].zone == "territory:9"
+
+
 def test_the_refill_begun_before_the_emperor_moved_where_the_camera_is_sure_buzzes() -> None:
     camera = anna_to_move_the_emperor()
     camera.doubts = {"territory:9": 0.0}  # a tile far from his way
