@@ -358,19 +358,26 @@ class Comparison:
             # In float64: a zone's sums of squares pass what float32 holds exactly.
             f, r = pixels64 * good, bare64 * good
             sums = np.add.reduceat(np.concatenate([good[None].astype(np.float64), f, r,
-                                                   f * pixels64, f * bare64]), starts, axis=1)
+                                                   f * pixels64, f * bare64, r * bare64]),
+                                   starts, axis=1)
             n = np.zeros(cells, np.float64)
             n[present] = sums[0]
             enough = n >= AFFINE_LEAST
             each = np.maximum(n, 1.0)[:, None]
-            moments = np.zeros((4, cells, 3), np.float64)
-            moments[:, present] = sums[1:].reshape(4, 3, -1).transpose(0, 2, 1)
+            moments = np.zeros((5, cells, 3), np.float64)
+            moments[:, present] = sums[1:].reshape(5, 3, -1).transpose(0, 2, 1)
             fm, rm = moments[0] / each, moments[1] / each
             spread = moments[2] / each - fm * fm
             fitted = (moments[3] / each - fm * rm) / np.maximum(spread, 1e-6)
             # A channel whose pixels barely vary (plain paper) cannot tell a gain from an
-            # offset: it keeps its gain.
+            # offset: it keeps its gain. The bare table's pixels must vary, not only the
+            # frame's: a lamp's fall-off or a shade's soft edge spreads the frame's paper
+            # while the bare paper stays one grey, and the line fitted to that flattened
+            # every colour towards the paper's (4-player hard camera game 900405: pink
+            # cubes in a reserve read as paper all game, gain 0.5 and offset 110 in green).
+            bare_spread = moments[4] / each - rm * rm
             usable = np.asarray(enough[:, None] & (spread >= AFFINE_SPREAD)
+                                & (bare_spread >= AFFINE_SPREAD)
                                 & (fitted > AFFINE_RANGE[0] * scale)
                                 & (fitted < AFFINE_RANGE[1] * scale))
             usable[0] = False

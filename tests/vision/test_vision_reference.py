@@ -28,6 +28,7 @@ from vision.steady import Steady
 
 ROOT = Path(__file__).resolve().parents[2]
 LAYOUT = load_layout(None)
+SAMPLES = Path(__file__).with_name("samples")
 
 
 def _calibration_of(table: scenes.Scene, seed: int, hard: bool = False) -> dict:
@@ -482,3 +483,36 @@ def test_an_arm_that_comes_back_to_the_same_stretch_later_is_an_arm_again(
     back = occlusion.HELD_SECONDS + 0.4
     assert reader.read(arm, back).occluded
     assert reader.read(arm, back + 0.2).occluded
+
+
+def test_pink_cubes_in_a_shaded_reserve_differ_from_the_bare_paper(
+        wide_table: tuple) -> None:
+    """Plain paper cannot tell a gain from an offset, whatever the frame shows there: a
+    shade's soft edge spreads the frame's paper while the bare paper stays one grey, and
+    the line fitted to that flattened every colour towards the paper's. The sample is a
+    reserve of 4-player hard camera game 900405 at 85 s (atlas pixels, balanced), whose
+    two pink cubes were read as paper all game."""
+    calib, _, _ = wide_table
+    reader = reader_for(LAYOUT, calib)
+    assert reader.bare is not None
+    cell = next(c for c in reader.atlas.cells
+                if c.zone.kind == "reserve" and c.zone.seat == "south")
+    bare, frame = (cv2.imread(str(SAMPLES / f"shaded-reserve-{kind}.png"))
+                   for kind in ("bare", "frame"))
+    assert bare.shape == frame.shape == (cell.h, cell.w, 3)
+    where = (slice(cell.y, cell.y + cell.h), slice(cell.x, cell.x + cell.w))
+    reference = reader.bare.atlas.copy()
+    reference[where] = bare
+    reader.use_bare(BareTable(reference))
+    comparison = reader._comparison
+    assert comparison is not None
+    atlas = reference.copy()
+    atlas[where] = frame
+    b, g, r = (frame[..., k].astype(int) for k in range(3))
+    pink = np.zeros(atlas.shape[:2], bool)
+    pink[where] = (r - g > 40) & (b - g > 20)     # the two cubes' lit tops and sides
+    assert pink.sum() > 60
+    gains = comparison.gains(atlas)
+    unexplained, ratio = comparison.features(atlas, gains)
+    fg = comparison.difference.decide(unexplained, ratio, pink[:comparison.rows])
+    assert fg[pink[:comparison.rows]].mean() > 0.8
