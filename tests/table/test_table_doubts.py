@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from table_games import ANNA, BOB, PLAIN, Script, referee_run, source, stream_of
 
+from referee.pieces import COLOURS
 from referee.table.events import TableEvent
 from referee.table.settle import UNTOUCHED_SECONDS, Settler
 from referee.table.simulate import Mat
@@ -1008,6 +1009,29 @@ def test_a_move_taken_from_a_phantom_is_judged_again_once_people_say_it_is_not_t
     game = camera.referee.game
     assert game is not None and game.territory(5).describe() == "1 green, 1 pink"
     assert game.territory(7).describe() == "1 green"
+
+
+def test_no_about_a_cube_read_in_another_colour_than_the_one_gone_asks_which_by_hand() -> None:
+    """Anna plays her blue onto territory 11 and the camera, unsure, reads it green: as
+    many cubes new there as left her reserve unseen, in another colour. A phantom of the
+    art, or her blue misread: "no" said the first, put the tile back as it was, and the
+    blue was then seen nowhere; the turn went wrong (4-player hard camera game 900409).
+    Only people can say which: "no" is refused, a correction plays the cube."""
+    camera = anna_to_move()
+    camera.doubts = {"territory:11": 0.3}
+    camera.mat.reserves["south"][3] -= 1   # her blue leaves the reserve ...
+    camera.mat.territories[10][1] += 1     # ... and is read green on territory 11
+    events = camera.show()
+    assert kinds(events) == ["question"] and events[0].zone == "territory:11"
+    with pytest.raises(ValueError, match="correct it by hand"):
+        camera.referee.answer(False)
+    game = camera.referee.game
+    assert game is not None
+    held = dict(zip(COLOURS, game.territory(11), strict=True))
+    events = camera.referee.correct("territory 11", {**held, "blue": held["blue"] + 1})
+    assert "illegal" not in kinds(events), events
+    placed = [e for e in events if e.kind == "cubes-placed"]
+    assert placed and "1 blue on territory 11" in placed[-1].message
 
 
 def test_no_about_a_tile_while_two_cubes_lie_unseen_asks_which_by_hand() -> None:
