@@ -912,6 +912,14 @@ class TableReferee:
             want, now_castles = castle_of(game.owner(int(key))), table.castle_on(int(key))
             if want != NO_CASTLE and now_castles != want and sum(now_castles) >= sum(want):
                 return want
+        if game is None and kind == "territory":
+            # At set-up the last accepted reading is the camera's word alone (900311
+            # mild: territory 13's blue read yellow, then empty; "no" to the empty
+            # tile put the yellow back, a fourth, and `bad-setup` sounded): what the
+            # three of each colour leave no doubt about comes first.
+            counted = setup_cube(table, int(key))
+            if counted is not None:
+                return counted
         if accepted is not None and read(accepted, part) != read(table, part):
             return read(accepted, part)
         if game is not None:

@@ -531,6 +531,24 @@ def test_a_set_up_that_looks_right_but_was_read_with_doubt_is_asked_about_first(
     assert kinds(answered)[:4] == ["answered", "resolved", "setup", "disc-chosen"]
 
 
+def test_no_about_a_set_up_tile_read_empty_gives_the_colour_the_count_leaves() -> None:
+    """Territory 4's blue read yellow (a fourth yellow), then empty: "no" to the empty
+    tile put back the yellow the camera had read before, and `bad-setup` sounded
+    (3-player mild camera game 900311). The three of each colour leave only blue."""
+    camera = Camera()
+    camera.doubts = {"territory:4": 0.2}
+    misread = list(PLAIN)
+    misread[3] = "yellow"
+    camera.lay_out(RESERVES, misread)
+    camera.mat.territories[3][COLOURS.index("yellow")] -= 1  # read empty as Anna
+    events = camera.disc("south", 2)                          # takes her first disc
+    assert kinds(events) == ["question"] and events[0].message == "No cubes on territory 4?"
+    answered = camera.referee.answer(False)
+    assert "illegal" not in kinds(answered) and "setup" in kinds(answered), answered
+    game = camera.referee.game
+    assert game is not None and game.setup.territories == PLAIN
+
+
 def test_a_set_up_doubted_on_tiles_of_one_colour_is_taken_on_the_count() -> None:
     """Territories 4 and 9 both read blue, with doubt: any misread among them would
     break the three of each colour the set-up is checked against, so nobody is asked
