@@ -307,6 +307,9 @@ class Comparison:
         self._sampled = (ys * zone_index.shape[1] + xs,
                          np.ascontiguousarray(bare.atlas[ys, xs].T, np.float32) + 2.0)
         self._bare64 = self._sampled[1].astype(np.float64)
+        # its squares, for the bare table's own spread in each zone's light fit (the
+        # same every read: worked out once, not twice a frame)
+        self._bare64_sq = self._bare64 * self._bare64
         self._index = index
         self._zone_px = np.bincount(index.ravel(), minlength=self._cells + 1)
         self._lost: set[int] = set()
@@ -358,7 +361,8 @@ class Comparison:
             # In float64: a zone's sums of squares pass what float32 holds exactly.
             f, r = pixels64 * good, bare64 * good
             sums = np.add.reduceat(np.concatenate([good[None].astype(np.float64), f, r,
-                                                   f * pixels64, f * bare64, r * bare64]),
+                                                   f * pixels64, f * bare64,
+                                                   good * self._bare64_sq]),
                                    starts, axis=1)
             n = np.zeros(cells, np.float64)
             n[present] = sums[0]
