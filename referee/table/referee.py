@@ -1017,17 +1017,17 @@ class TableReferee:
         # Where the camera doubts the tile it sees the emperor on, a yellow blob taken
         # for him is likelier than a wrong move (900405 hard: he, on territory 4, read as
         # yellow cubes, and a cube on territory 7 as he).
-        unseen_move = due and problem.follows_emperor
-        strides = (
+        moved_unseen = due and problem.follows_emperor
+        his_tile = (
             self._emperor_doubt(table)
-            if unseen_move or problem.code == EmperorStepsError.code
+            if moved_unseen or problem.code == EmperorStepsError.code
             else 1.0
         )
         castle = problem.code.startswith("castle")
 
         def sure(zone: str) -> float:
             if zone == "emperor" and not self._said(zone):
-                return min(self._certainty(zone, castle), strides)
+                return min(self._certainty(zone, castle), his_tile)
             return self._certainty(zone, castle)
 
         if due and "emperor" not in zones:
@@ -1035,7 +1035,7 @@ class TableReferee:
                 # he is due to move and the camera lost him: whatever looks wrong now (a
                 # castle where he stopped, the refill begun) may be his move unseen
                 zones.insert(0, "emperor")
-            elif unseen_move and sure("emperor") < DOUBTFUL:
+            elif moved_unseen and sure("emperor") < DOUBTFUL:
                 # so may what follows his move (the refill begun, a castle) where the
                 # camera doubts him or the tile it sees him on (900208 mild: he, moved
                 # onto territory 10, read as a yellow cube there, and still seen on
