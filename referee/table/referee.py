@@ -406,7 +406,7 @@ class TableReferee:
             for part in parts:
                 self.corrections.drop(part)  # what people said before no longer holds
             answered = N_("%(clause)s Answered yes, the camera is right.")
-        elif question.why == "corrected":
+        elif question.why == "corrected" and not self._heap_said_before(parts):
             answered = N_("%(clause)s Answered no, the camera is wrong.")  # what was said holds
         else:
             fixes = {}
@@ -739,6 +739,21 @@ class TableReferee:
         made = self.corrections.made_at(part)
         return made is not None and made < self._moves() and self.corrections.holds(
             part, self.table)
+
+    def _heap_said_before(self, parts: tuple[str, ...]) -> bool:
+        """Whether people corrected one of these reserves before the game's last move.
+        What they said then still shapes the heap (cubes unseen in it stay unseen), but
+        it was said of an older heap: since then cubes left it and a refill may have
+        come out of the bag. "No" to the camera's reading of it now is a new statement,
+        judged as any other (900309 hard: Carla's reserve corrected before her turn,
+        her refill's two greens unseen; "no" kept the old correction, the refill was
+        never complete, and Anna's castle buzzed as unearned)."""
+        return any(
+            part.startswith("reserve")
+            and (made := self.corrections.made_at(part)) is not None
+            and made < self._moves()
+            for part in parts
+        )
 
     def _vouched_now(self, zone: str) -> bool:
         """Whether people said yes to ``zone``'s reading as the camera reads it now."""

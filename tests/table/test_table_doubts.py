@@ -964,6 +964,40 @@ def test_no_about_a_reserve_being_refilled_asks_for_a_correction() -> None:
     assert "refilled" in kinds(events) and "illegal" not in kinds(events)
 
 
+def test_no_about_a_heap_corrected_before_her_refill_asks_for_a_correction() -> None:
+    """People said at set-up that Anna's pink lies unseen in her heap. Turns later she
+    draws her refill and the camera misses the yellow she drew; Bob's refill, begun,
+    asks about her reserve. "No" cannot keep what was said at set-up (her refill would
+    never be complete, and Bob's buzzed: 3-player hard camera game 900309) nor guess
+    what she drew: people say what is there, and the game goes on."""
+    camera = pink_unseen_in_annas_heap()
+    camera.doubts = {}
+    for _ in range(3):
+        camera.cube("south", "red", "south")
+    camera.cylinder("red", "south")
+    camera.emperor(2)
+    camera.refill("south", "blue")
+    camera.doubts = {"reserve:south": 0.3}
+    camera.refill("south", "green")  # and a yellow the camera does not see
+    for colour, to in (("green", "north"), ("yellow", "north"), ("blue", 5)):
+        camera.cube("north", colour, to)
+    camera.emperor(3)
+    events = camera.refill("north", "red")
+    assert kinds(events) == ["question"] and events[0].zone == "reserve:south"
+    with pytest.raises(ValueError, match="correct it by hand"):
+        camera.referee.answer(False)
+    camera.doubts = {}
+    events = camera.referee.correct(
+        "reserve south", {"green": 3, "yellow": 1, "blue": 2, "pink": 1})
+    assert "refilled" in kinds(events), events
+    camera.refill("north", "red")
+    camera.refill("north", "pink")
+    assert "illegal" not in kinds(camera.events)
+    game = camera.referee.game
+    assert game is not None and game.reserve("Anna").describe() == (
+        "3 green, 1 yellow, 2 blue, 1 pink")
+
+
 def test_no_about_a_lost_cube_does_not_put_the_cubes_in_a_hand_on_its_tile() -> None:
     """Anna has picked up two reds and holds them; meanwhile the camera loses the blue
     on territory 4. "No" about territory 4 puts its blue back, not her reds: cubes in a
