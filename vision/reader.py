@@ -1144,6 +1144,9 @@ class Reader:
                 self.debug.append(("row", cell.zone.seat, colour, length, along, n))
             snap["courts"][cell.zone.seat][colour] = max(0, n)
         best: dict[str, float] = {}
+        # Where the cylinder of each colour was seen so far: the pool, by its blobs.
+        sightings: dict[str, list[str | None]] = {
+            c: ["pool"] for c, place in snap["cylinders"].items() if place == "pool"}
         stack = self._dots_stack
         # A cylinder stands on its card's dot of its own colour. Where the bare table shows
         # the card, the dot is background; a card laid after it (a calibration frame may
@@ -1161,9 +1164,18 @@ class Reader:
                 area = float((seen == colours.CLASS_OF[colour]).sum())
             x, y = cell.zone.raw["rows_mm"][colour][0]
             need = 0.4 * self._footprint_px("cylinder", x, y)
+            if area >= need:
+                sightings.setdefault(colour, []).append(cell.zone.seat)
             if area >= need and area > best.get(colour, 0):
                 best[colour] = area
                 snap["cylinders"][colour] = cell.zone.seat
+        for colour, places in sightings.items():
+            if len(places) > 1:
+                # One piece seen in two places: one sighting is wrong, and which, the
+                # camera cannot say (900211 hard: a shaded card's green dot read as the
+                # green cylinder, which stood in the pool, seen there too). The referee
+                # asks rather than buzz a cylinder on a court that does not control it.
+                self._confidence[f"cylinder:{colour}"] = 0.0
 
     def _counted(self, cell: Cell) -> bool:
         """Do this read's counts of `cell` stand? Not for a zone that did not move since

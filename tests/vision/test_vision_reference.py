@@ -516,3 +516,29 @@ def test_pink_cubes_in_a_shaded_reserve_differ_from_the_bare_paper(
     unexplained, ratio = comparison.features(atlas, gains)
     fg = comparison.difference.decide(unexplained, ratio, pink[:comparison.rows])
     assert fg[pink[:comparison.rows]].mean() > 0.8
+
+
+def test_a_cylinder_seen_in_the_pool_and_on_a_card_is_doubted() -> None:
+    """One piece seen in two places: one sighting is wrong, and the camera cannot say
+    which (2-player hard camera game 900211: a shaded card's green dot read as the green
+    cylinder, standing in the pool and seen there too, and a buzz sounded for a cylinder
+    on a court that does not control green). Two green cylinders drawn, one in the pool
+    and one on the south card's dot, are that double sighting; one alone is sure."""
+    rng = np.random.default_rng(4244)
+    table = scenes.random_scene(LAYOUT, rng, hand_probability=0.0, variety="wide")
+    reader = Reader(LAYOUT)
+    reader.use_bare(reader.learn_bare(scenes.render(LAYOUT, scenes.with_changes(table, []), 31)))
+    px, py = LAYOUT.of_kind("pool")[0].centre()
+    court = next(z for z in LAYOUT.of_kind("court") if z.seat == "south")
+    dx, dy = court.raw["rows_mm"]["green"][0]
+    pooled = Piece("cylinder", "green", px, py)
+
+    def read(*pieces: Piece) -> Snapshot:
+        reader.steady.reset()  # each frame read whole, as after a hand
+        return reader.read(scenes.render(LAYOUT, scenes.with_changes(table, list(pieces)), 32))
+
+    alone = read(pooled)
+    assert alone.cylinders["green"] == "pool" and alone.certainty("cylinder:green") == 1.0
+    twice = read(pooled, Piece("cylinder", "green", dx, dy))
+    assert twice.cylinders["green"] in ("pool", "south")
+    assert twice.certainty("cylinder:green") < 0.5
