@@ -406,7 +406,8 @@ class TableReferee:
             for part in parts:
                 self.corrections.drop(part)  # what people said before no longer holds
             answered = N_("%(clause)s Answered yes, the camera is right.")
-        elif question.why == "corrected" and not self._heap_said_before(parts):
+        elif question.why == "corrected" and not any(
+                self._refilling(part, believed) for part in parts):
             answered = N_("%(clause)s Answered no, the camera is wrong.")  # what was said holds
         else:
             fixes = {}
@@ -740,21 +741,6 @@ class TableReferee:
         return made is not None and made < self._moves() and self.corrections.holds(
             part, self.table)
 
-    def _heap_said_before(self, parts: tuple[str, ...]) -> bool:
-        """Whether people corrected one of these reserves before the game's last move.
-        What they said then still shapes the heap (cubes unseen in it stay unseen), but
-        it was said of an older heap: since then cubes left it and a refill may have
-        come out of the bag. "No" to the camera's reading of it now is a new statement,
-        judged as any other (900309 hard: Carla's reserve corrected before her turn,
-        her refill's two greens unseen; "no" kept the old correction, the refill was
-        never complete, and Anna's castle buzzed as unearned)."""
-        return any(
-            part.startswith("reserve")
-            and (made := self.corrections.made_at(part)) is not None
-            and made < self._moves()
-            for part in parts
-        )
-
     def _vouched_now(self, zone: str) -> bool:
         """Whether people said yes to ``zone``'s reading as the camera reads it now."""
         table = self.table
@@ -913,10 +899,7 @@ class TableReferee:
             kept = self._reserve_kept(game, table, key)
             if kept is not None:
                 return kept
-            refiller = game.to_move if game.step is Step.REFILL else None
-            held = table.reserves.get(key, NO_CUBES)
-            if refiller is not None and self._seat.get(refiller) == key and gained(
-                    held - game.reserve(refiller)).total():
+            if self._refilling(part, table):
                 # His refill has begun: what he drew from the bag only people can say
                 # (going back to the reserve before it would undo the refill).
                 return None
@@ -961,6 +944,23 @@ class TableReferee:
         if kind == "cylinder":
             return "pool"
         return None
+
+    def _refilling(self, part: str, table: Table) -> bool:
+        """Whether ``part`` is the reserve of the player refilling now, and ``table`` shows
+        his refill begun. Nobody but he can say what came out of the bag: "no" to it
+        leaves nothing to go by, not even what people said of that heap before (900309
+        hard: a correction of Carla's heap, made in Bob's turn, was kept against her
+        refill's unseen greens; the refill was never complete, and Anna's castle buzzed
+        as unearned)."""
+        game = self.game
+        kind, _, seat = part.partition(" ")
+        if game is None or kind != "reserve" or game.step is not Step.REFILL:
+            return False
+        refiller = game.to_move
+        if refiller is None or self._seat.get(refiller) != seat:
+            return False
+        held = table.reserves.get(seat, NO_CUBES)
+        return bool(gained(held - game.reserve(refiller)).total())
 
     def _unplaced(self, game: Game, table: Table) -> Cubes:
         """The cubes that left the acting player's reserve and that the table does not
