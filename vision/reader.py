@@ -1164,9 +1164,10 @@ class Reader:
                 area = float((seen == colours.CLASS_OF[colour]).sum())
             x, y = cell.zone.raw["rows_mm"][colour][0]
             need = 0.4 * self._footprint_px("cylinder", x, y)
-            if area >= need:
-                sightings.setdefault(colour, []).append(cell.zone.seat)
-            if area >= need and area > best.get(colour, 0):
+            if area < need:
+                continue
+            sightings.setdefault(colour, []).append(cell.zone.seat)
+            if area > best.get(colour, 0):
                 best[colour] = area
                 snap["cylinders"][colour] = cell.zone.seat
         for colour, places in sightings.items():
