@@ -870,11 +870,19 @@ class TableReferee:
             # lost cube, that cube seen in another colour).
             phantom = Cubes(min(n, x) for n, x in zip(
                 new, self._unsourced(game, table), strict=True))
+            unseen = self._unplaced(game, table)
             if lost.total():
+                if any(n and u for n, u in zip(lost, unseen, strict=True)):
+                    # Cubes of a colour the camera lost here also left the acting
+                    # player's reserve unseen: in his hand, or here beside the lost
+                    # ones, missed as they were (a whole game, 900213 mild: Bob's pink
+                    # onto territory 8 and one already there both unseen; "no" put one
+                    # back, and his emperor move buzzed as a turn of two cubes). How many
+                    # lie here only people can say.
+                    return None
                 # The "no" is about the cubes the camera lost: those in a hand between
                 # the reserve and a tile are not here.
                 return now - phantom + lost
-            unseen = self._unplaced(game, table)
             if any(n and not u for n, u in zip(new, unseen, strict=True)):
                 if new.total() == unseen.total():
                     # As many new here, in other colours, as left the reserve unseen:

@@ -1019,6 +1019,31 @@ def test_no_about_a_lost_cube_does_not_put_the_cubes_in_a_hand_on_its_tile() -> 
     assert "cubes-played" in kinds(events) and "illegal" not in kinds(camera.events), events
 
 
+def test_no_about_a_lost_cube_where_one_of_its_colour_went_unseen_asks_how_many() -> None:
+    """Anna plays her blue onto territory 4, and the camera reads the tile empty: the
+    blue already there lost, hers unseen. Her blue may still be in her hand, or lie
+    there beside the lost one: "no" cannot say which, and putting back only the lost
+    one made her emperor move buzz as a turn of two cubes (a whole game, 900213 mild).
+    People say how many lie there, and the turn is played."""
+    camera = anna_to_move()
+    camera.doubts = {"territory:4": 0.3}
+    camera.mat.reserves["south"][3] -= 1
+    camera.mat.territories[3][3] -= 1  # read empty: its blue lost, hers unseen
+    events = camera.show()
+    assert kinds(events) == ["question"] and events[0].zone == "territory:4"
+    with pytest.raises(ValueError, match="correct it by hand"):
+        camera.referee.answer(False)
+    events = camera.referee.correct("territory 4", {"blue": 2})
+    assert "illegal" not in kinds(events)
+    camera.doubts = {}
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    events = camera.emperor(2)
+    assert "illegal" not in kinds(camera.events) and "emperor-moved" in kinds(events), events
+    game = camera.referee.game
+    assert game is not None and game.territory(4).describe() == "2 blue"
+
+
 def test_a_cube_gone_from_the_table_is_asked_about_before_the_buzzer() -> None:
     """The camera loses territory 4's blue, reading the tile with some doubt though not
     enough to ask at once. A cube that vanished from the table (on no other tile, in no
