@@ -407,7 +407,8 @@ class TableReferee:
                 self.corrections.drop(part)  # what people said before no longer holds
             answered = N_("%(clause)s Answered yes, the camera is right.")
         elif question.why == "corrected" and not any(
-                self._refilling(part, believed) for part in parts):
+                self._refilling(part, believed) or self._hides_unseen(part, table, believed)
+                for part in parts):
             answered = N_("%(clause)s Answered no, the camera is wrong.")  # what was said holds
         else:
             fixes = {}
@@ -969,6 +970,22 @@ class TableReferee:
             return False
         held = table.reserves.get(seat, NO_CUBES)
         return bool(gained(held - game.reserve(refiller)).total())
+
+    def _hides_unseen(self, part: str, raw: Table, believed: Table) -> bool:
+        """Whether what people said of tile ``part`` hides cubes the camera reads there
+        of a colour that left the acting player's reserve and lies nowhere else: a real
+        cube played where a phantom of its colour was denied reads as the phantom did.
+        "No" to the camera's reading then says nothing of that cube (whole game 900313
+        hard: Carla's red onto territory 5, where a red phantom was denied at set-up;
+        the camera read a pink phantom beside it, "no" kept the tile without her red,
+        and her emperor move buzzed as a turn of three cubes)."""
+        game = self.game
+        if game is None or not part.startswith("territory"):
+            return False
+        now, said_ = read(raw, part), read(believed, part)
+        assert isinstance(now, Cubes) and isinstance(said_, Cubes)
+        unseen = self._unplaced(game, believed)
+        return any(h and u for h, u in zip(gained(now - said_), unseen, strict=True))
 
     def _unplaced(self, game: Game, table: Table) -> Cubes:
         """The cubes that left the acting player's reserve and that the table does not

@@ -1044,6 +1044,34 @@ def test_no_about_a_lost_cube_where_one_of_its_colour_went_unseen_asks_how_many(
     assert game is not None and game.territory(4).describe() == "2 blue"
 
 
+def test_no_about_a_tile_whose_correction_hides_a_played_cube_asks_how_many() -> None:
+    """People denied a red phantom on territory 5. Anna then plays a red there, which
+    reads as the phantom did, and the camera sees a yellow phantom beside it. "No" to
+    "1 red, 1 yellow, 1 pink on territory 5?" says the camera is wrong, not that her red
+    is not there: keeping what people said hid it, and her emperor move buzzed as a
+    turn of two cubes (a whole game, 900313 hard). People say what lies there."""
+    camera = anna_to_move()
+    camera.doubts = {"territory:5": 0.3}
+    camera.phantom(5, "red")
+    assert kinds(camera.show()) == ["question"]
+    camera.referee.answer(False)
+    camera.mat.reserves["south"][0] -= 1  # her red onto territory 5, read as the phantom
+    camera.phantom(5, "yellow")
+    events = camera.show()
+    assert kinds(events) == ["question"] and events[0].zone == "territory:5"
+    with pytest.raises(ValueError, match="correct it by hand"):
+        camera.referee.answer(False)
+    camera.mat.territories[4][2] -= 1  # the yellow phantom gone
+    camera.referee.correct("territory 5", {"red": 1, "pink": 1})
+    camera.doubts = {}
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    events = camera.emperor(2)
+    assert "illegal" not in kinds(camera.events) and "emperor-moved" in kinds(events), events
+    game = camera.referee.game
+    assert game is not None and game.territory(5).describe() == "1 red, 1 pink"
+
+
 def test_a_cube_gone_from_the_table_is_asked_about_before_the_buzzer() -> None:
     """The camera loses territory 4's blue, reading the tile with some doubt though not
     enough to ask at once. A cube that vanished from the table (on no other tile, in no
