@@ -1019,6 +1019,23 @@ def test_no_about_a_lost_cube_does_not_put_the_cubes_in_a_hand_on_its_tile() -> 
     assert "cubes-played" in kinds(events) and "illegal" not in kinds(camera.events), events
 
 
+def counted_by_hand(camera: Camera, tile: int, cubes: dict[str, int], holds: str) -> None:
+    """"No" about ``tile`` is refused with the sentence asking for a count; people give
+    it, and Anna ends her turn (two reds into her court, the emperor moved) with no
+    alarm, the tile holding what they said."""
+    with pytest.raises(ValueError, match="correct it by hand"):
+        camera.referee.answer(False)
+    every = {colour: cubes.get(colour, 0) for colour in COLOURS}  # what lies there, all of it
+    assert "illegal" not in kinds(camera.referee.correct(f"territory {tile}", every))
+    camera.doubts = {}
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    events = camera.emperor(2)
+    assert "illegal" not in kinds(camera.events) and "emperor-moved" in kinds(events), events
+    game = camera.referee.game
+    assert game is not None and game.territory(tile).describe() == holds
+
+
 def test_no_about_a_lost_cube_where_one_of_its_colour_went_unseen_asks_how_many() -> None:
     """Anna plays her blue onto territory 4, and the camera reads the tile empty: the
     blue already there lost, hers unseen. Her blue may still be in her hand, or lie
@@ -1031,17 +1048,7 @@ def test_no_about_a_lost_cube_where_one_of_its_colour_went_unseen_asks_how_many(
     camera.mat.territories[3][3] -= 1  # read empty: its blue lost, hers unseen
     events = camera.show()
     assert kinds(events) == ["question"] and events[0].zone == "territory:4"
-    with pytest.raises(ValueError, match="correct it by hand"):
-        camera.referee.answer(False)
-    events = camera.referee.correct("territory 4", {"blue": 2})
-    assert "illegal" not in kinds(events)
-    camera.doubts = {}
-    camera.cube("south", "red", "south")
-    camera.cube("south", "red", "south")
-    events = camera.emperor(2)
-    assert "illegal" not in kinds(camera.events) and "emperor-moved" in kinds(events), events
-    game = camera.referee.game
-    assert game is not None and game.territory(4).describe() == "2 blue"
+    counted_by_hand(camera, 4, {"blue": 2}, "2 blue")
 
 
 def test_no_about_a_tile_whose_correction_hides_a_played_cube_asks_how_many() -> None:
@@ -1059,17 +1066,8 @@ def test_no_about_a_tile_whose_correction_hides_a_played_cube_asks_how_many() ->
     camera.phantom(5, "yellow")
     events = camera.show()
     assert kinds(events) == ["question"] and events[0].zone == "territory:5"
-    with pytest.raises(ValueError, match="correct it by hand"):
-        camera.referee.answer(False)
-    camera.mat.territories[4][2] -= 1  # the yellow phantom gone
-    camera.referee.correct("territory 5", {"red": 1, "pink": 1})
-    camera.doubts = {}
-    camera.cube("south", "red", "south")
-    camera.cube("south", "red", "south")
-    events = camera.emperor(2)
-    assert "illegal" not in kinds(camera.events) and "emperor-moved" in kinds(events), events
-    game = camera.referee.game
-    assert game is not None and game.territory(5).describe() == "1 red, 1 pink"
+    camera.mat.territories[4][2] -= 1  # the yellow phantom goes at the next frame
+    counted_by_hand(camera, 5, {"red": 1, "pink": 1}, "1 red, 1 pink")
 
 
 def test_a_cube_gone_from_the_table_is_asked_about_before_the_buzzer() -> None:
