@@ -390,6 +390,8 @@ class TableReferee:
         zone = question.zone
         parts = doubts.parts(zone)
         believed = self._mask(self.corrections.apply(table))
+        # the cubes the acting player took that the table shows nowhere
+        played = NO_CUBES if self.game is None else self._unplaced(self.game, believed)
         shown = doubts.counts(table, zone) != question.counts and doubts.counts(
             believed, zone) == question.counts
         if yes and shown:
@@ -407,9 +409,14 @@ class TableReferee:
                 self.corrections.drop(part)  # what people said before no longer holds
             answered = N_("%(clause)s Answered yes, the camera is right.")
         elif question.why == "corrected" and not any(
-                self._refilling(part, believed) or self._hides_unseen(part, table, believed)
+                self._refilling(part, believed) or self._hides(part, played, believed)
                 for part in parts):
-            answered = N_("%(clause)s Answered no, the camera is wrong.")  # what was said holds
+            # What was said holds, unless it was said of a heap before its refill, or it
+            # hides a cube the acting player played there (whole game 900313 hard:
+            # Carla's red onto territory 5, where a red phantom was denied at set-up,
+            # read as that phantom; "no" kept the tile without it, and her emperor move
+            # buzzed as a turn of three cubes): then people say what lies there.
+            answered = N_("%(clause)s Answered no, the camera is wrong.")
         else:
             fixes = {}
             asked = question.part  # "castles": the tile's cubes were not in question
@@ -695,14 +702,23 @@ class TableReferee:
             return None
         believed = self.corrections.apply(table)
         for part in self.corrections.masking(table):
-            if not part.startswith("territory") or (
-                    part, read(table, part), self._moves()) in self._unhidden:
+            if (part, read(table, part), self._moves()) in self._unhidden:
                 continue
-            now, said_ = read(table, part), read(believed, part)
-            assert isinstance(now, Cubes) and isinstance(said_, Cubes)
-            if any(h and u for h, u in zip(gained(now - said_), unseen, strict=True)):
+            if self._hides(part, unseen, believed):
                 return part
         return None
+
+    def _hides(self, part: str, unseen: Cubes, believed: Table) -> bool:
+        """Whether what people said of tile ``part`` (``believed``) hides cubes the
+        camera reads there now of the colours of ``unseen`` (cubes that left a reserve
+        and are seen nowhere): a real cube played where a phantom of its colour was
+        denied reads as the phantom did."""
+        table = self.table
+        if table is None or not part.startswith("territory"):
+            return False
+        now, said_ = read(table, part), read(believed, part)
+        assert isinstance(now, Cubes) and isinstance(said_, Cubes)
+        return any(h and u for h, u in zip(gained(now - said_), unseen, strict=True))
 
     def _recheck(self) -> str | None:
         """A correction that now hides a reading the camera has not shown before, to ask
@@ -970,22 +986,6 @@ class TableReferee:
             return False
         held = table.reserves.get(seat, NO_CUBES)
         return bool(gained(held - game.reserve(refiller)).total())
-
-    def _hides_unseen(self, part: str, raw: Table, believed: Table) -> bool:
-        """Whether what people said of tile ``part`` hides cubes the camera reads there
-        of a colour that left the acting player's reserve and lies nowhere else: a real
-        cube played where a phantom of its colour was denied reads as the phantom did.
-        "No" to the camera's reading then says nothing of that cube (whole game 900313
-        hard: Carla's red onto territory 5, where a red phantom was denied at set-up;
-        the camera read a pink phantom beside it, "no" kept the tile without her red,
-        and her emperor move buzzed as a turn of three cubes)."""
-        game = self.game
-        if game is None or not part.startswith("territory"):
-            return False
-        now, said_ = read(raw, part), read(believed, part)
-        assert isinstance(now, Cubes) and isinstance(said_, Cubes)
-        unseen = self._unplaced(game, believed)
-        return any(h and u for h, u in zip(gained(now - said_), unseen, strict=True))
 
     def _unplaced(self, game: Game, table: Table) -> Cubes:
         """The cubes that left the acting player's reserve and that the table does not
