@@ -239,6 +239,10 @@ class Judgement:
                         follows_emperor=True,
                     )
                 else:
+                    # While a refill goes on, the next player's draw more likely shows
+                    # that refill read short (a cube missed in the heap holds it, and his
+                    # move waits behind it): it rests on that heap's reading too.
+                    heap = () if refiller is None else (f"reserve:{reading.seat[refiller]}",)
                     return Problem(
                         "refill-count",
                         said(
@@ -247,7 +251,7 @@ class Judgement:
                             cubes=grown.colours(),
                         ),
                         name,
-                        reserve,
+                        (*reserve, *heap),
                     )
             out = gained(taken[name])
             if not out.total():
@@ -455,8 +459,11 @@ class Judgement:
             self.next_started
             or any(not automatic(m) for m in game.move_stack[chores.castles_at + 1 :])
         )
+        waiting = self.move_waiting()
         for t in range(1, 16):
             seen = table.castles[t - 1]
+            if t in waiting:
+                continue
             if t in chores.castles:
                 old, new = chores.castles[t]
                 allowed = {
@@ -523,6 +530,21 @@ class Judgement:
                     (f"territory:{t}",),
                 )
         return None
+
+    def move_waiting(self) -> tuple[int, ...]:
+        """The territories of the emperor's new place, where the table shows the next
+        player's whole move (his cubes down, the emperor moved: `emperor` allows it)
+        while the refill before it goes on: a castle there is that move's, judged once
+        the refill is complete and the move played (900313 hard, a whole game: a pink
+        missed in Anna's heap held her refill, and Carla's castle buzzed as unearned)."""
+        game, table, actor = self.game, self.table, self.actor
+        if self.refiller is None or actor is None or table.emperor is None:
+            return ()
+        if not self.reading.emperor_steps(game, table):
+            return ()
+        if self.reading.placement(game, table, actor).placed.total() < game.cubes_to_play(actor):
+            return ()
+        return next(unit for unit in game.units() if table.emperor in unit)
 
     def cylinders(self) -> Problem | None:
         """A cylinder on a court that does not control its colour."""

@@ -1317,3 +1317,39 @@ def test_no_about_a_tile_read_with_more_than_the_reserve_gave_keeps_the_played_c
     answered = camera.referee.answer(False)
     assert "cubes-played" in kinds(answered) and "illegal" not in kinds(answered), answered
     assert game.territory(7)[1] == greens + 1
+
+
+def test_a_castle_of_the_next_move_waits_for_a_refill_the_camera_missed_a_cube_of() -> None:
+    """Anna refills and the camera misses the yellow she drew (her heap is doubtful); Bob
+    plays on: his cubes, the emperor's step, the castle it builds. The referee cannot
+    play Bob's move before her refill, but the castle is his move's, not one the rules
+    never built (3-player hard whole game 900313: `castle-unearned` sounded). When Bob
+    refills, her heap is asked about; people count it and both moves are played."""
+    camera = anna_to_move_the_emperor()
+    camera.cylinder("red", "south")
+    camera.emperor(2)
+    camera.doubts = {"reserve:south": 0.3}
+    for colour in ("blue", "green"):
+        camera.refill("south", colour)  # and a yellow the camera does not see
+    camera.cube("north", "yellow", "north")
+    camera.cube("north", "yellow", "north")
+    camera.cylinder("yellow", "north")
+    camera.cube("north", "blue", 3)
+    camera.emperor(3)
+    events = camera.castle(3, "black")
+    assert "illegal" not in kinds(camera.events)
+    assert not any(e.code == "castle-unearned" for e in events if e.kind == "question")
+    events = []
+    for colour in ("red", "red", "green"):
+        events += camera.refill("north", colour)
+    assert "illegal" not in kinds(camera.events)
+    question = next(e for e in events if e.kind == "question")
+    assert question.zone == "reserve:south", question
+    with pytest.raises(ValueError, match="correct it by hand"):
+        camera.referee.answer(False)
+    camera.doubts = {}
+    events = camera.referee.correct(
+        "reserve south", {"green": 3, "yellow": 1, "blue": 2, "pink": 1})
+    assert kinds(events).count("refilled") == 2, events
+    assert "castle-built" in kinds(events) and "illegal" not in kinds(camera.events)
+
