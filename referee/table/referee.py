@@ -877,7 +877,17 @@ class TableReferee:
             before = (accepted.territory(int(key)) if accepted is not None
                       else game.territory(int(key)))
             # Played cubes never leave a tile: those the camera lost here are put back.
-            lost = gained(before - now)
+            # Of those seen only since this move began (not yet played), only as many
+            # as left the acting player's reserve and lie nowhere seen now: the others
+            # are seen elsewhere (900313 hard, a whole game: a phantom pink on the tile
+            # matched the pink in Anna's hand, which then went into her court; put back,
+            # it was a cube from nowhere, and `not-in-reserve` buzzed).
+            unseen = self._unplaced(game, table)
+            seen_lost = gained(before - now)
+            played = Cubes(min(n, g) for n, g in zip(
+                seen_lost, gained(game.territory(int(key)) - now), strict=True))
+            lost = played + Cubes(min(n - p, u) for n, p, u in zip(
+                seen_lost, played, unseen, strict=True))
             # Cubes that left the acting player's reserve and lie nowhere seen lie here,
             # unless what is new here is of other colours (then it is likelier a phantom
             # of this art). Another reserve's cubes seen nowhere are a misread of that
@@ -887,8 +897,7 @@ class TableReferee:
             # lost cube, that cube seen in another colour).
             phantom = Cubes(min(n, x) for n, x in zip(
                 new, self._unsourced(game, table), strict=True))
-            unseen = self._unplaced(game, table)
-            if lost.total():
+            if seen_lost.total():
                 if any(n and u for n, u in zip(lost, unseen, strict=True)):
                     # Cubes of a colour the camera lost here also left the acting
                     # player's reserve unseen: in his hand, or here beside the lost
@@ -907,6 +916,13 @@ class TableReferee:
                     # (900409 hard: Anna's blue onto territory 11 read green; "no" put
                     # the tile back as it was, and the blue was seen nowhere after).
                     # Only people can say which.
+                    return None
+                if unseen.total() and phantom == new:
+                    # All that is new here is more than the reserves gave: none of it is
+                    # the unseen cube misread, which may lie here under the phantoms, in
+                    # a hand or on another tile (a whole game, 900313 hard: Carla's green
+                    # onto territory 5 missed beside two red phantoms; "no" left it out,
+                    # and her emperor move buzzed as a turn one cube short).
                     return None
                 unseen = NO_CUBES
             if unseen.total() > 1:

@@ -1051,6 +1051,22 @@ def test_no_about_a_lost_cube_where_one_of_its_colour_went_unseen_asks_how_many(
     counted_by_hand(camera, 4, {"blue": 2}, "2 blue")
 
 
+def test_no_about_a_phantom_where_her_cube_went_unseen_asks_how_many() -> None:
+    """Anna plays her green onto territory 5; the camera misses it and reads a red
+    phantom there instead. "No" is about the red: whether her green lies there (missed
+    under it), in her hand or on another tile, only people can say (a whole game,
+    900313 hard: the green was left out, and her emperor move buzzed as a turn one cube
+    short). People say what lies there, and the turn is played."""
+    camera = anna_to_move()
+    camera.doubts = {"territory:5": 0.3}
+    camera.mat.reserves["south"][1] -= 1  # her green onto territory 5, unseen
+    camera.phantom(5, "red")
+    camera.phantom(5, "red")
+    events = camera.show()
+    assert kinds(events) == ["question"] and events[0].zone == "territory:5"
+    counted_by_hand(camera, 5, {"green": 1, "pink": 1}, "1 green, 1 pink")
+
+
 def test_no_about_a_tile_whose_correction_hides_a_played_cube_asks_how_many() -> None:
     """People denied a red phantom on territory 5. Anna then plays a red there, which
     reads as the phantom did, and the camera sees a yellow phantom beside it. "No" to
@@ -1353,3 +1369,28 @@ def test_a_castle_of_the_next_move_waits_for_a_refill_the_camera_missed_a_cube_o
     assert kinds(events).count("refilled") == 2, events
     assert "castle-built" in kinds(events) and "illegal" not in kinds(camera.events)
 
+
+def test_no_about_a_tile_does_not_put_back_a_phantom_that_matched_a_cube_in_her_hand() -> None:
+    """Anna plays a green onto territory 5 with her pink in her hand; the camera reads a
+    phantom pink beside the green there, and the table looks like both played. She puts
+    the pink into her court; the camera now reads territory 5 with a phantom red
+    (doubtful). "No" about it cannot put the pink back on the tile (that pink lies in
+    her court: 3-player hard whole game 900313 buzzed `not-in-reserve`): the tile holds
+    its pink and her green, and her turn ends with no alarm."""
+    camera = anna_to_move()
+    camera.mat.reserves["south"][4] -= 1  # the pink in her hand
+    camera.phantom(5, "pink")
+    camera.cube("south", "green", 5)
+    camera.mat.territories[4][4] -= 1  # the phantom gone
+    camera.doubts = {"territory:5": 0.3}
+    camera.phantom(5, "red")
+    camera.mat.courts["south"][4] += 1
+    events = camera.show()
+    assert kinds(events) == ["question"] and events[0].zone == "territory:5", events
+    assert "illegal" not in kinds(camera.referee.answer(False))
+    camera.doubts = {}
+    camera.mat.territories[4][0] -= 1
+    events = camera.cube("south", "red", "south")
+    assert "cubes-played" in kinds(events) and "illegal" not in kinds(camera.events), events
+    game = camera.referee.game
+    assert game is not None and game.territory(5).describe() == "1 green, 1 pink"
