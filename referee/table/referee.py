@@ -944,6 +944,15 @@ class TableReferee:
                 # His refill has begun: what he drew from the bag only people can say
                 # (going back to the reserve before it would undo the refill).
                 return None
+        if game is not None and kind == "court":
+            actor = self.reading.actor(game)
+            if (actor is not None and self._seat[actor] == key
+                    and self._unplaced(game, table).total()):
+                # A cube left his reserve and is seen nowhere: in his court, missed in a
+                # long row, or in his hand; only people can say (a whole game, 900214
+                # mild: Bob's tenth pink read as nine, "no" kept nine, and his emperor
+                # move buzzed as a turn one cube short).
+                return None
         if game is not None and kind == "castles":
             # A castle the rules built there, read with others beside it or in another
             # colour: "no" is about the others (a shadow or busy art taken for a second

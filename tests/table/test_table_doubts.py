@@ -1394,3 +1394,25 @@ def test_no_about_a_tile_does_not_put_back_a_phantom_that_matched_a_cube_in_her_
     assert "cubes-played" in kinds(events) and "illegal" not in kinds(camera.events), events
     game = camera.referee.game
     assert game is not None and game.territory(5).describe() == "1 green, 1 pink"
+
+
+def test_no_about_her_court_where_her_cube_went_unseen_asks_how_many() -> None:
+    """Anna puts her third red into her court, and the camera misses it in the row (the
+    court is doubtful); she moves the emperor. "No" about her court cannot keep the row
+    as it was read: her red is in it or in her hand, and only people can say (a whole
+    game, 900214 mild: a tenth pink in Bob's court read as nine, and his emperor move
+    buzzed as a turn one cube short). People count the row, and the turn is played."""
+    camera = anna_to_move()
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    camera.doubts = {"court:south": 0.3}
+    camera.mat.reserves["south"][0] -= 1  # her third red, missed in her court
+    camera.show()
+    events = camera.emperor(2)
+    assert kinds(events) == ["question"] and events[0].zone == "court:south", events
+    with pytest.raises(ValueError, match="correct it by hand"):
+        camera.referee.answer(False)
+    camera.doubts = {}
+    events = camera.referee.correct("court south", {"red": 3})
+    assert "cubes-played" in kinds(events) and "emperor-moved" in kinds(events), events
+    assert "illegal" not in kinds(camera.events)
