@@ -32,6 +32,7 @@ from vision.reference import (
     Comparison,
     Difference,
     RowModel,
+    margin,
     stored_model,
 )
 from vision.snapshot import Snapshot, SnapshotJSON, empty_snapshot
@@ -889,14 +890,14 @@ class Reader:
             # cubes side by side make a blob twice as long as it is wide.
             aspect = _elongation(blob)
             n = 2 if aspect >= 1.95 or (aspect >= 1.7 and ratio >= 1.95) else 1
-            self._doubt(cell, _margin(aspect, 1.7 if n == 2 else 1.0, 1.95 if n == 1
+            self._doubt(cell, margin(aspect, 1.7 if n == 2 else 1.0, 1.95 if n == 1
                                       else 4.0))
         elif ratio < 1.7:
             n = 1
-            self._doubt(cell, _margin(ratio, least, 1.7))
+            self._doubt(cell, margin(ratio, least, 1.7))
         else:
             n = max(1, round(ratio / MERGED_CUBE_AREA))
-            self._doubt(cell, _margin(ratio / MERGED_CUBE_AREA, n - 0.5, n + 0.5))
+            self._doubt(cell, margin(ratio / MERGED_CUBE_AREA, n - 0.5, n + 0.5))
         self._add_cubes(snap, cell, colour, n)
 
     def top(self, colour: str, blob: np.ndarray, box: tuple[int, ...]) -> lit.Top:
@@ -1057,7 +1058,7 @@ class Reader:
                 # (a castle with a cube lost in its shadow) is asked about, however
                 # alike the neighbours voted.
                 n = len(found)
-                self._doubt(cell, min(sure, _margin(area / one - 0.4, n - 0.5, n + 0.5)))
+                self._doubt(cell, min(sure, margin(area / one - 0.4, n - 0.5, n + 0.5)))
                 counted = snap["territories"][str(cell.zone.raw["territory"])]["castles"]
                 for colour in found:
                     counted[colour] += 1
@@ -1097,8 +1098,8 @@ class Reader:
                 top = _percentile(brightness[body.astype(bool)], 80)
         colour = ("white" if top >= tune.castle_white else "black" if top < tune.castle_black
                   else "grey")
-        self._doubt(cell, min(_margin(area / one - 0.4, n - 0.5, n + 0.5),
-                              _margin(top, *{"white": (tune.castle_white, 255.0),
+        self._doubt(cell, min(margin(area / one - 0.4, n - 0.5, n + 0.5),
+                              margin(top, *{"white": (tune.castle_white, 255.0),
                                              "grey": (tune.castle_black, tune.castle_white),
                                              "black": (0.0, tune.castle_black)}[colour])))
         castles[colour] += n
@@ -1119,8 +1120,8 @@ class Reader:
                 n, each = self.rows.count(self.rows.runs(share, self.scale))
                 for k, x in each:
                     # A run counted one cube however short it is is doubted only when it
-                    # is nearly long enough for two.
-                    self._doubt(cell, _margin(x, k - 0.5 if k > 1 else -1.0, k + 0.5))
+                    # is nearly long enough for two; a long one, also as its length errs.
+                    self._doubt(cell, self.rows.confidence(k, x))
                 if self.debug is not None:
                     seen = np.flatnonzero(share >= self.rows.share)
                     covered = float(seen[-1] - seen[0] + 1) / self.scale if len(seen) else 0.0
@@ -1139,7 +1140,7 @@ class Reader:
             cubes = (length + (ROW_SHORT_MM - along) * self.scale) / pitch
             n = round(cubes) if length >= 4 else 0
             if n:
-                self._doubt(cell, _margin(cubes, n - 0.5, n + 0.5))
+                self._doubt(cell, margin(cubes, n - 0.5, n + 0.5))
             if self.debug is not None:
                 self.debug.append(("row", cell.zone.seat, colour, length, along, n))
             snap["courts"][cell.zone.seat][colour] = max(0, n)
@@ -1325,13 +1326,6 @@ def _kept_share(now: complex, level: float, before: complex, then_level: float) 
     light = level / max(1.0, then_level)
     power = abs(before) ** 2 * light
     return (now * before.conjugate()).real / power if power > 0 else 0.0
-
-
-def _margin(value: float, low: float, high: float) -> float:
-    """How safely `value` lies inside the band [low, high) that decided a count: 1 at a
-    quarter of the band's width from either edge or further in, 0 on an edge."""
-    quarter = max(1e-6, (high - low) / 4)
-    return min(1.0, max(0.0, float(min(value - low, high - value) / quarter)))
 
 
 _ONES = np.ones((1, 3), np.float32)

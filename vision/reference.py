@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import base64
 import json
+import math
 import struct
 import zlib
 from dataclasses import dataclass, field
@@ -199,6 +200,13 @@ ROW_SHARE = 0.3
 SHORTEST_RUN_MM = 3.0
 
 
+def margin(value: float, low: float, high: float) -> float:
+    """How safely `value` lies inside the band [low, high) that decided a count: 1 at a
+    quarter of the band's width from either edge or further in, 0 on an edge."""
+    quarter = max(1e-6, (high - low) / 4)
+    return min(1.0, max(0.0, float(min(value - low, high - value) / quarter)))
+
+
 @dataclass(frozen=True)
 class RowModel:
     """How many cubes a court row holds, from the runs of its colour along its line
@@ -220,6 +228,11 @@ class RowModel:
     per_cube_mm: float
     offset_mm: float
     share: float = ROW_SHARE
+    #: How far a long run's estimate strays, a share of its length (the rows' root mean
+    #: square relative error, fitted): a row's own cubes and gaps differ from the fitted
+    #: length a cube by a few per cent, so a run of twelve is a third of a cube off as
+    #: often as not, however squarely it rounds. 0: no such doubt.
+    spread: float = 0.0
 
     def runs(self, share: np.ndarray, scale: float) -> list[float]:
         """The lengths (mm) of the runs of the row's colour: samples (`scale` a mm) where
@@ -238,6 +251,27 @@ class RowModel:
         doubt)."""
         each = [(max(1, int(np.floor(x + 0.5))), x) for x in map(self.cubes_in, runs)]
         return sum(k for k, _ in each), each
+
+    def sure(self, k: int, x: float) -> float:
+        """How sure a run counted `k` cubes from its estimate `x` is (0: a coin flip,
+        1: sure): twice the chance, less one, that an error of `spread` × `x` (normal)
+        leaves the rounding as it is. The count's doubt grows with the run, where one
+        cube more or less is a few per cent of its length; a run counted one cube is
+        never none (`runs` leaves specks out), so only its upper edge counts."""
+        if self.spread <= 0:
+            return 1.0
+        room = 0.5 if k == 1 and x < 1 else 0.5 - abs(x - k)
+        if room <= 0:
+            return 0.0
+        return max(0.0, 2.0 * math.erf(room / (self.spread * max(x, 1.0) * math.sqrt(2)))
+                   - 1.0)
+
+    def confidence(self, k: int, x: float) -> float:
+        """How sure the reader is of a run counted `k` cubes from its estimate `x`: a run
+        counted one cube however short it is is doubted only when it is nearly long
+        enough for two; any run near the edge of its count's band (`margin`), and a long
+        one also as its length errs (`sure`)."""
+        return min(margin(x, k - 0.5 if k > 1 else -1.0, k + 0.5), self.sure(k, x))
 
     @classmethod
     def load(cls, path: Path = ROWS_FITTED) -> RowModel:
@@ -520,5 +554,5 @@ class Comparison:
         return np.flatnonzero(counts >= least_px)
 
 
-__all__ = ["BareTable", "BareTableError", "Comparison", "Difference", "RowModel",
+__all__ = ["BareTable", "BareTableError", "Comparison", "Difference", "RowModel", "margin",
            "stored_model"]

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from fitting_scripts import script
 
+from referee.table.snapshot import DOUBTFUL
 from vision import occlusion, reference
 from vision.calibration import CalibrationError, calibrate, load, reader_for, save
 from vision.layout import load_layout
@@ -277,6 +278,20 @@ def test_a_rows_gaps_never_add_up_to_a_cube() -> None:
     pair = np.zeros(60)
     pair[5:5 + 2 * cube] = 0.9
     assert model.count(model.runs(pair, 1.0))[0] == 2
+
+
+def test_a_long_run_is_doubted_as_its_length_errs() -> None:
+    """A row's cubes and gaps differ from the fitted length a cube by a few per cent: a
+    run estimated 12.3 cubes is one cube off as often as not, though it rounds to 12
+    well inside its band; a run estimated 3.2 cubes is not (whole game 900214 mild: an
+    eleventh pink in Bob's court read as ten, sure, and `cube-moved` sounded)."""
+    model = RowModel.load()
+    assert model.spread > 0
+    assert model.confidence(12, 12.3) < DOUBTFUL
+    assert model.confidence(3, 3.2) > 0.9
+    assert model.confidence(12, 12.0) > model.confidence(12, 12.3)
+    # The margin of the band still doubts a short run near its edge.
+    assert model.confidence(3, 3.45) < DOUBTFUL
 
 
 def test_the_path_traced_rows_are_never_taken_from_held_out_frames(
