@@ -953,6 +953,18 @@ class TableReferee:
                 # mild: Bob's tenth pink read as nine, "no" kept nine, and his emperor
                 # move buzzed as a turn one cube short).
                 return None
+            if actor is not None and self._seat[actor] == key:
+                # Played cubes never leave a court: those of his played turns the camera
+                # lost there are put back (none of this turn's is unplaced, above), and
+                # those new there that came from his reserve are his move (900214 mild:
+                # "no" kept the court as before, and Bob's blue, just played into it, was
+                # dropped with the pink the camera lost).
+                now = table.courts.get(key, NO_CUBES)
+                before = (accepted.courts.get(key, NO_CUBES) if accepted is not None
+                          else game.court(actor))
+                phantom = Cubes(min(n, x) for n, x in zip(
+                    gained(now - before), self._unsourced(game, table), strict=True))
+                return now - phantom + gained(game.court(actor) - now)
         if game is not None and kind == "castles":
             # A castle the rules built there, read with others beside it or in another
             # colour: "no" is about the others (a shadow or busy art taken for a second

@@ -1416,3 +1416,36 @@ def test_no_about_her_court_where_her_cube_went_unseen_asks_how_many() -> None:
     events = camera.referee.correct("court south", {"red": 3})
     assert "cubes-played" in kinds(events) and "emperor-moved" in kinds(events), events
     assert "illegal" not in kinds(camera.events)
+
+
+def test_no_about_her_court_puts_back_the_cube_lost_and_keeps_the_one_played() -> None:
+    """Anna has three reds in her court from round 1 and, in round 2, plays her green into
+    it; the camera, doubtful, reads the court with a red lost. "No" puts the red back and
+    keeps her green: played cubes never leave a court, and the green came from her
+    reserve (a whole game, 900214 mild: Bob's blue into his court was dropped with the
+    pink the camera lost, and his emperor move buzzed as a turn one cube short)."""
+    camera = anna_to_move_the_emperor()
+    camera.cylinder("red", "south")
+    camera.emperor(2)
+    for colour in ("blue", "green", "yellow"):
+        camera.refill("south", colour)
+    for colour, tile in (("green", 7), ("yellow", 8), ("blue", 9)):
+        camera.cube("north", colour, tile)
+    camera.emperor(3)
+    for colour in ("red", "red", "green"):
+        camera.refill("north", colour)
+    camera.disc("south", 1)
+    camera.disc("north", 4)
+    game = camera.referee.game
+    assert game is not None and game.to_move == "Anna" and game.round == 2
+    camera.cube("south", "green", 4)
+    camera.doubts = {"court:south": 0.3}
+    camera.mat.courts["south"][0] -= 1  # a red the camera loses
+    events = camera.cube("south", "green", "south")
+    assert kinds(events) == ["question"] and events[0].zone == "court:south", events
+    assert "illegal" not in kinds(camera.referee.answer(False))
+    camera.doubts = {}
+    camera.cube("south", "blue", 5)
+    events = camera.emperor(4)
+    assert "emperor-moved" in kinds(events) and "illegal" not in kinds(camera.events), events
+    assert game.court("Anna").describe() == "3 red, 1 green"
