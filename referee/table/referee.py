@@ -772,7 +772,25 @@ class TableReferee:
             return 1.0
         if zone == "emperor" and self.table is not None and self.table.emperor is None:
             return 0.0  # he is always on the ring: not seeing him is no reading at all
+        if castles and self._castle_unseen(zone):
+            return 0.0  # nor is not seeing a castle that stands there
         return self.settler.confidence.get(zone, 1.0)
+
+    def _castle_unseen(self, zone: str) -> bool:
+        """Whether ``zone`` is a tile where a castle the rules built and the table showed
+        stands (none still to build there), and the camera sees less of it. Castles
+        leave a tile only by a takeover, which the rules announce: one the camera stops
+        seeing (a black castle on black art in hard light: 4-player whole game 900414)
+        is a misread far likelier than a castle taken away."""
+        game, table = self.game, self.table
+        kind, _, key = zone.partition(":")
+        if game is None or table is None or kind != "territory":
+            return False
+        t = int(key)
+        if t in self._chores.castles:
+            return False
+        want = castle_of(game.owner(t))
+        return any(s < w for s, w in zip(table.castle_on(t), want, strict=True))
 
     def _emperor_doubt(self, table: Table) -> float:
         """How sure the vision was of the tile the emperor is seen on: his place is read

@@ -1449,3 +1449,24 @@ def test_no_about_her_court_puts_back_the_cube_lost_and_keeps_the_one_played() -
     events = camera.emperor(4)
     assert "emperor-moved" in kinds(events) and "illegal" not in kinds(camera.events), events
     assert game.court("Anna").describe() == "3 red, 1 green"
+
+
+def test_a_castle_the_camera_stops_seeing_is_asked_about_not_buzzed() -> None:
+    """The white castle Anna's move built on territory 2 stands; later the camera stops
+    seeing it (a castle on dark art of its own shade, in hard light), and is sure of
+    the tile. Castles never leave a tile but by a takeover: not seeing one is no reading
+    of it (4-player hard whole game 900414: `castle-missing` sounded twice for a black
+    castle on black art). The referee asks; "no" keeps the castle, and play goes on."""
+    camera = castle_due_on_2()
+    camera.castle(2, "white")
+    assert "castles-placed" in kinds(camera.events)
+    camera.mat.castles[1][0] -= 1  # no longer seen
+    events = camera.show()
+    assert kinds(events) == ["question"] and events[0].message == "No castle on territory 2?"
+    assert "illegal" not in kinds(camera.referee.answer(False))
+    for colour in ("blue", "green", "yellow"):
+        camera.refill("south", colour)
+    camera.cube("north", "green", 7)
+    assert "illegal" not in kinds(camera.events)
+    game = camera.referee.game
+    assert game is not None and game.owner(2) == "white"
