@@ -875,7 +875,8 @@ class TableReferee:
         unless what is new there is of another colour; not beside lost ones, where the
         "no" is about those (cubes in a hand are nowhere yet). Where more is new on the
         tile than the reserves gave, only the surplus goes: the rest was played. A
-        reserve, a castle: see `_reserve_kept` and the cases below."""
+        reserve, the acting player's court, a castle: see `_reserve_kept`,
+        `_rightful_court` and the cases below."""
         game = self.game
         if (
             part == "emperor"
@@ -964,25 +965,8 @@ class TableReferee:
                 return None
         if game is not None and kind == "court":
             actor = self.reading.actor(game)
-            if (actor is not None and self._seat[actor] == key
-                    and self._unplaced(game, table).total()):
-                # A cube left his reserve and is seen nowhere: in his court, missed in a
-                # long row, or in his hand; only people can say (a whole game, 900214
-                # mild: Bob's tenth pink read as nine, "no" kept nine, and his emperor
-                # move buzzed as a turn one cube short).
-                return None
             if actor is not None and self._seat[actor] == key:
-                # Played cubes never leave a court: those of his played turns the camera
-                # lost there are put back (none of this turn's is unplaced, above), and
-                # those new there that came from his reserve are his move (900214 mild:
-                # "no" kept the court as before, and Bob's blue, just played into it, was
-                # dropped with the pink the camera lost).
-                now = table.courts.get(key, NO_CUBES)
-                before = (accepted.courts.get(key, NO_CUBES) if accepted is not None
-                          else game.court(actor))
-                phantom = Cubes(min(n, x) for n, x in zip(
-                    gained(now - before), self._unsourced(game, table), strict=True))
-                return now - phantom + gained(game.court(actor) - now)
+                return self._rightful_court(game, table, actor)
         if game is not None and kind == "castles":
             # A castle the rules built there, read with others beside it or in another
             # colour: "no" is about the others (a shadow or busy art taken for a second
@@ -1024,6 +1008,25 @@ class TableReferee:
         if kind == "cylinder":
             return "pool"
         return None
+
+    def _rightful_court(self, game: Game, table: Table, actor: str) -> Value | None:
+        """What belongs in the acting player's court when people say the camera is wrong
+        there. While a cube that left his reserve is seen nowhere, only people can say:
+        it may be in his court, missed in a long row, or in his hand (a whole game,
+        900214 mild: Bob's tenth pink read as nine, "no" kept nine, and his emperor move
+        buzzed as a turn one cube short). Otherwise played cubes never leave a court:
+        those of his played turns the camera lost are put back, and those new there that
+        came from his reserve are his move (900214 mild: "no" kept the court as it was,
+        and Bob's blue, just played into it, was dropped with the pink the camera lost)."""
+        if self._unplaced(game, table).total():
+            return None
+        seat = self._seat[actor]
+        now = table.courts.get(seat, NO_CUBES)
+        accepted = self._accepted
+        before = accepted.courts.get(seat, NO_CUBES) if accepted is not None else game.court(actor)
+        phantom = Cubes(min(n, x) for n, x in zip(
+            gained(now - before), self._unsourced(game, table), strict=True))
+        return now - phantom + gained(game.court(actor) - now)
 
     def _refilling(self, part: str, table: Table) -> bool:
         """Whether ``part`` is the reserve of the player refilling now, and ``table`` shows
