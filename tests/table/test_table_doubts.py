@@ -1470,3 +1470,72 @@ def test_a_castle_the_camera_stops_seeing_is_asked_about_not_buzzed() -> None:
     assert "illegal" not in kinds(camera.events)
     game = camera.referee.game
     assert game is not None and game.owner(2) == "white"
+
+
+def test_a_takeover_of_the_next_move_waits_for_a_refill_the_camera_missed_a_cube_of() -> None:
+    """As above, but the next player's emperor move takes a castle over: Bob's black
+    castle stands where Anna's white one stood while her refill, a cube short as the
+    camera reads it, still holds his move. Neither the black castle nor the white one
+    gone is an alarm; when Bob draws his refill her heap is asked about, and once it is
+    counted his move and the takeover are played."""
+    camera = anna_to_move()  # round 1: Anna disc 2, Bob disc 3
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", 3)
+    camera.cylinder("red", "south")
+    camera.emperor(3)
+    camera.castle(3, "white")
+    for colour in ("pink", "pink", "blue"):
+        camera.refill("south", colour)
+    camera.cube("north", "green", "north")
+    camera.cylinder("green", "north")
+    camera.cube("north", "yellow", 8)
+    camera.cube("north", "yellow", 9)
+    camera.emperor(5)
+    for colour in ("green", "green", "red"):
+        camera.refill("north", colour)
+    camera.disc("south", 5)  # round 2: Bob plays first
+    camera.disc("north", 4)
+    camera.cube("north", "green", 3)
+    camera.cube("north", "green", 3)
+    camera.cube("north", "blue", 10)
+    camera.emperor(9)
+    for colour in ("green", "yellow", "blue"):
+        camera.refill("north", colour)
+    for colour, tile in (("blue", 13), ("pink", 14), ("pink", 12)):
+        camera.cube("south", colour, tile)
+    camera.emperor(13)
+    for colour in ("red", "red", "yellow"):
+        camera.refill("south", colour)
+    camera.disc("north", 5)  # round 3: Anna plays first
+    camera.disc("south", 4)
+    game = camera.referee.game
+    assert game is not None and game.round == 3 and game.to_move == "Anna", camera.events
+    assert "illegal" not in kinds(camera.events)
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    camera.cube("south", "yellow", 8)
+    camera.emperor(15)
+    camera.doubts = {"reserve:south": 0.3}
+    camera.refill("south", "green")
+    camera.refill("south", "blue")  # and a pink the camera does not see
+    camera.cube("north", "green", 3)  # 3 green to 1 red and her castle: his
+    camera.cube("north", "pink", 10)
+    camera.cube("north", "pink", 10)
+    camera.emperor(3)
+    camera.castle(3, "white", -1)
+    camera.castle(3, "black")
+    assert "illegal" not in kinds(camera.events)
+    events = []
+    for colour in ("red", "red", "green"):
+        events += camera.refill("north", colour)
+    assert "illegal" not in kinds(camera.events)
+    question = next(e for e in events if e.kind == "question")
+    assert question.zone == "reserve:south", question
+    with pytest.raises(ValueError, match="correct it by hand"):
+        camera.referee.answer(False)
+    camera.doubts = {}
+    events = camera.referee.correct(
+        "reserve south", {"green": 3, "blue": 2, "pink": 2})
+    assert kinds(events).count("refilled") == 2, events
+    assert "castle-taken" in kinds(events) and "illegal" not in kinds(camera.events)
