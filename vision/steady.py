@@ -8,13 +8,6 @@ a zone is read again only when enough of its pixels moved (a hand, a piece), and
 otherwise repeats its last counts. Light that drifts slowly makes a zone read again now
 and then, which is harmless.
 
-A zone is kept only once two reads of it in a row agree: the first read after a hand
-may fall on the wrong side of a knife edge (a black castle on black art, lost in one
-frame and seen in the next four), and kept, that one read would stand until the next
-hand, long enough for the referee to take it as the table (4-player hard whole game
-900414: `castle-missing`). So a zone read differently from its last reading is read
-again on the next frame, still or not.
-
 A frame in which nothing moved at all is not read: the last snapshot stands. This is
 judged on the grey thumbnail the motion check takes anyway (one pixel in 64).
 """
@@ -64,14 +57,10 @@ class Steady:
         #: the tile the emperor was last read on with no hand over the table, and its
         #: pixels then
         self._anchor: tuple[int, np.ndarray] | None = None
-        #: the zones (atlas cell indices) the last read counted differently from the
-        #: read before: read again, moved or not, until a read repeats
-        self._unsettled = np.zeros(0, np.intp)
 
     def reset(self) -> None:
         self._pixels = self._snap = self._thumb = None
         self._anchor = None
-        self._unsettled = np.zeros(0, np.intp)
 
     def still(self, thumb: np.ndarray) -> SnapshotJSON | None:
         """The last snapshot when this frame (its grey thumbnail) shows what the one
@@ -80,7 +69,7 @@ class Steady:
         if self._snap is None or last is None or last.shape != thumb.shape:
             return None
         moved = int(np.count_nonzero(cv2.absdiff(thumb, last) > STILL_LEVELS))
-        if moved >= STILL_PIXELS or self._snap["occluded"] or len(self._unsettled):
+        if moved >= STILL_PIXELS or self._snap["occluded"]:
             return None
         return _copied(self._snap)
 
@@ -91,8 +80,7 @@ class Steady:
         diff = _brightest(cv2.absdiff(atlas_img, self._pixels)) > self.levels
         counts = np.bincount(self.atlas.zone_index[diff], minlength=self._cells + 1)
         counts[0] = 0
-        moved: np.ndarray = np.union1d(np.flatnonzero(counts >= self.least_px), self._unsettled)
-        return moved
+        return np.flatnonzero(counts >= self.least_px)
 
     def moved(self, changed: np.ndarray) -> np.ndarray | None:
         """Per atlas cell index (0: outside every zone), whether `merge` will take that
@@ -126,11 +114,6 @@ class Steady:
             self._pixels = atlas_img.copy()
         if not snap["occluded"]:
             self._place_emperor(snap, atlas_img, guessed)
-        read = self.atlas.cells if moved is None else [c for c in self.atlas.cells
-                                                       if moved[c.index]]
-        self._unsettled = np.array(
-            [c.index for c in read
-             if last is None or _counts_of(snap, c) != _counts_of(last, c)], np.intp)
         self._snap = _copied(snap)
         return snap
 
@@ -206,22 +189,6 @@ def _zone_key(cell: Cell) -> ZoneKey:
     if zone.kind == "disc-slot":
         return ("disc-slot", (zone.seat, int(zone.raw["disc"])))
     return (zone.kind, zone.seat)
-
-
-def _counts_of(snap: SnapshotJSON, cell: Cell) -> object:
-    """What `snap` says of the zone of `cell` that `_keep` would keep (None for the
-    zones it keeps nothing of: the pool, whose cylinders follow their courts)."""
-    kind, key = _zone_key(cell)
-    if kind == "territory":
-        return snap["territories"].get(str(key))
-    if kind == "court" and isinstance(key, str):
-        return snap["courts"].get(key)
-    if kind == "reserve" and isinstance(key, str):
-        return snap["reserves"].get(key)
-    if kind == "disc-slot" and isinstance(key, tuple):
-        seat, disc = key
-        return None if seat is None else disc in snap["discs"].get(seat, [])
-    return None
 
 
 def _keep(snap: SnapshotJSON, last: SnapshotJSON, still: list[Cell], moved: np.ndarray,
