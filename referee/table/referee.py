@@ -883,11 +883,10 @@ class TableReferee:
             and game is not None
             and game.phase is Phase.ACTION
             and game.step is Step.EMPEROR
-            and table.emperor != game.emperor
         ):
-            # He was due to move and is not read where he stood: not there either, most
-            # likely (a hand moved him, and his shape was lost); where to, only people
-            # can say.
+            # He was due to move: not read where he stood, he is not there either, most
+            # likely (a hand moved him, and his shape was lost); read there, "no" says he
+            # moved. Where to, only people can say.
             return None
         kind, _, key = part.partition(" ")
         accepted = self._accepted
@@ -1122,6 +1121,13 @@ class TableReferee:
             else 1.0
         )
         castle = problem.code.startswith("castle")
+        if moved_unseen and problem.code == "castle-unearned" and self._his_castle(
+                table, problem.zones):
+            # The castle is just what his move there would build, within his reach: that
+            # move unseen is far likelier than a castle nobody earned (900215 mild: he
+            # stood on art of his own colour at a tile's edge, and the camera, sure of
+            # the tile he left, still read him there).
+            his_tile = 0.0
 
         def sure(zone: str) -> float:
             if zone == "emperor" and not self._said(zone):
@@ -1211,6 +1217,28 @@ class TableReferee:
         # on over it make every later table show the next step against a turn the
         # referee still waits for. Each is what the display says now, not a new buzz.
         return [] if held else [self.illegal]
+
+    def _his_castle(self, table: Table, zones: Sequence[str]) -> bool:
+        """Whether the castles ``table`` shows on the tile of ``zones`` are exactly those
+        the emperor's move there, due now and within his reach, would build."""
+        game = self.game
+        if game is None or game.to_move is None or len(zones) != 1:
+            return False
+        kind, _, key = zones[0].partition(":")
+        if kind != "territory":
+            return False
+        t = int(key)
+        steps = self.reading.emperor_steps(game, table.replace(emperor=t))
+        if not 1 <= steps <= (game.disc(game.to_move) or 0):
+            return False
+        try:
+            game.push(MoveEmperor(game.to_move, steps))
+        except IllegalMoveError:
+            return False
+        try:
+            return table.castle_on(t) == castle_of(game.owner(t))
+        finally:
+            game.pop()
 
     def _judge(self, table: Table) -> list[TableEvent]:
         if self.game is None:

@@ -1539,3 +1539,27 @@ def test_a_takeover_of_the_next_move_waits_for_a_refill_the_camera_missed_a_cube
         "reserve south", {"green": 3, "blue": 2, "pink": 2})
     assert kinds(events).count("refilled") == 2, events
     assert "castle-taken" in kinds(events) and "illegal" not in kinds(camera.events)
+
+
+def test_a_castle_his_move_would_build_asks_where_the_emperor_is() -> None:
+    """Anna's emperor, due to move, goes to territory 2, where the rules build her white
+    castle; the camera, sure of his old tile, still reads him there (he stands on art of
+    his own colour at the tile's edge: 2-player mild game 900215) and sees the castle go
+    down. A castle exactly as his move there would build it, within his reach, is his
+    move unseen far likelier than a castle nobody earned: the referee asks where he is
+    instead of buzzing, and people say."""
+    camera = anna_to_move()
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", 2)
+    camera.cube("south", "red", "south")
+    camera.cylinder("red", "south")
+    game = camera.referee.game
+    assert game is not None and game.step.value == "emperor"
+    start = game.emperor
+    events = camera.castle(2, "white")  # he moved; the camera reads him where he stood
+    assert kinds(events) == ["question"] and events[0].zone == "emperor", events
+    assert events[0].message == f"The emperor on territory {start}?"
+    with pytest.raises(ValueError, match="correct it by hand"):
+        camera.referee.answer(False)
+    events = camera.referee.correct("emperor", 2)
+    assert "emperor-moved" in kinds(events) and "illegal" not in kinds(camera.events), events
