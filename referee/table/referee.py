@@ -913,8 +913,7 @@ class TableReferee:
             new = gained(now - before)
             # What is new here beyond what the reserves gave is a phantom (or, beside a
             # lost cube, that cube seen in another colour).
-            phantom = Cubes(min(n, x) for n, x in zip(
-                new, self._unsourced(game, table), strict=True))
+            phantom = self._phantoms(game, table, new)
             if seen_lost.total():
                 if any(n and u for n, u in zip(lost, unseen, strict=True)):
                     # Cubes of a colour the camera lost here also left the acting
@@ -1023,8 +1022,7 @@ class TableReferee:
         now = table.courts.get(seat, NO_CUBES)
         accepted = self._accepted
         before = accepted.courts.get(seat, NO_CUBES) if accepted is not None else game.court(actor)
-        phantom = Cubes(min(n, x) for n, x in zip(
-            gained(now - before), self._unsourced(game, table), strict=True))
+        phantom = self._phantoms(game, table, gained(now - before))
         return now - phantom + gained(game.court(actor) - now)
 
     def _refilling(self, part: str, table: Table) -> bool:
@@ -1061,6 +1059,11 @@ class TableReferee:
             return NO_CUBES
         placement = self.reading.placement(game, table, actor)
         return gained(gained(placement.placed) - gained(placement.taken))
+
+    def _phantoms(self, game: Game, table: Table, new: Cubes) -> Cubes:
+        """Of the cubes ``new`` in a zone, those beyond what the acting player's reserve
+        gave (`_unsourced`): phantoms, taken away on "no"."""
+        return Cubes(min(n, x) for n, x in zip(new, self._unsourced(game, table), strict=True))
 
     def _reserve_kept(self, game: Game, table: Table, seat: str) -> Cubes | None:
         """The acting player's reserve when people say the camera reads it wrong: as the
