@@ -1355,6 +1355,15 @@ def test_a_castle_of_the_next_move_waits_for_a_refill_the_camera_missed_a_cube_o
     events = camera.castle(3, "black")
     assert "illegal" not in kinds(camera.events)
     assert not any(e.code == "castle-unearned" for e in events if e.kind == "question")
+    her_heap_counted_when_bob_refills(
+        camera, {"green": 3, "yellow": 1, "blue": 2, "pink": 1}, "castle-built")
+
+
+def her_heap_counted_when_bob_refills(camera: Camera, heap: dict[str, int], built: str) -> None:
+    """Bob draws his refill while Anna's, read a cube short, holds his move: her heap is
+    asked about, "no" is refused with the sentence asking for a count, people give it
+    (``heap``), and both refills are played, his move with them (``built``: its castle
+    event)."""
     events = []
     for colour in ("red", "red", "green"):
         events += camera.refill("north", colour)
@@ -1364,10 +1373,9 @@ def test_a_castle_of_the_next_move_waits_for_a_refill_the_camera_missed_a_cube_o
     with pytest.raises(ValueError, match="correct it by hand"):
         camera.referee.answer(False)
     camera.doubts = {}
-    events = camera.referee.correct(
-        "reserve south", {"green": 3, "yellow": 1, "blue": 2, "pink": 1})
+    events = camera.referee.correct("reserve south", heap)
     assert kinds(events).count("refilled") == 2, events
-    assert "castle-built" in kinds(events) and "illegal" not in kinds(camera.events)
+    assert built in kinds(events) and "illegal" not in kinds(camera.events)
 
 
 def test_no_about_a_tile_does_not_put_back_a_phantom_that_matched_a_cube_in_her_hand() -> None:
@@ -1526,19 +1534,7 @@ def test_a_takeover_of_the_next_move_waits_for_a_refill_the_camera_missed_a_cube
     camera.castle(3, "white", -1)
     camera.castle(3, "black")
     assert "illegal" not in kinds(camera.events)
-    events = []
-    for colour in ("red", "red", "green"):
-        events += camera.refill("north", colour)
-    assert "illegal" not in kinds(camera.events)
-    question = next(e for e in events if e.kind == "question")
-    assert question.zone == "reserve:south", question
-    with pytest.raises(ValueError, match="correct it by hand"):
-        camera.referee.answer(False)
-    camera.doubts = {}
-    events = camera.referee.correct(
-        "reserve south", {"green": 3, "blue": 2, "pink": 2})
-    assert kinds(events).count("refilled") == 2, events
-    assert "castle-taken" in kinds(events) and "illegal" not in kinds(camera.events)
+    her_heap_counted_when_bob_refills(camera, {"green": 3, "blue": 2, "pink": 2}, "castle-taken")
 
 
 def test_a_castle_his_move_would_build_asks_where_the_emperor_is() -> None:
