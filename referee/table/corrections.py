@@ -12,8 +12,8 @@ each time the camera flickers between them would ask for ever). Zone names:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from referee.announcements import said
 from referee.errors import RefusedError
@@ -31,6 +31,19 @@ class Correction:
     value: Value  # what is really there
     moves: int = 0  # the moves the game had when it was made
     denied: tuple[Value, ...] = ()  # earlier readings people said were wrong, same moves
+    held: Cubes | None = None  # a tile's cubes in the game when it was made
+    #: the cubes played onto the tile since, and at how many moves each was followed
+    followed: tuple[tuple[int, Cubes], ...] = ()
+
+    def shifted(self, cubes: Cubes) -> Correction:
+        """This correction of a tile with ``cubes`` more played there (fewer, negative)."""
+        return replace(
+            self,
+            seen=_plus(self.seen, cubes),
+            value=_plus(self.value, cubes),
+            denied=tuple(_plus(v, cubes) for v in self.denied),
+            held=None if self.held is None else gained(self.held + cubes),
+        )
 
     def covers(self, reading: Value) -> bool:
         """Whether what people said still holds against ``reading`` of the zone: it is
@@ -49,6 +62,10 @@ class Correction:
             and self.value != NO_CASTLE
             and reading in (NO_CASTLE, self.value)
         )
+
+
+def _plus(value: Value, cubes: Cubes) -> Value:
+    return gained(value + cubes) if isinstance(value, Cubes) else value
 
 
 def read(table: Table, zone: str) -> Value:
@@ -373,16 +390,44 @@ class Corrections:
     def __len__(self) -> int:
         return len(self._by_zone)
 
-    def set(self, zone: str, table: Table, value: Value, moves: int = 0) -> None:
+    def set(
+        self, zone: str, table: Table, value: Value, moves: int = 0, held: Cubes | None = None
+    ) -> None:
         """Correct ``zone`` of the raw camera ``table`` to ``value``; ``moves``: how many
-        moves the game had then (see `forget_after`)."""
+        moves the game had then (see `forget_after`); ``held``: of a tile, the cubes the
+        game had there then (see `follow`)."""
         fixed = normalise(table, zone, value)
         zone = " ".join(_split(zone)).strip()
         seen = read(table, zone)
         then, earlier = self._denied.get(zone, (moves, ()))
         denied = tuple(v for v in earlier if v != seen) if then == moves else ()
         self._denied[zone] = (moves, (*denied, seen))
-        self._by_zone[zone] = Correction(zone, seen, fixed, moves, denied)
+        self._by_zone[zone] = Correction(zone, seen, fixed, moves, denied, held)
+
+    def follow(self, tiles: Sequence[Cubes], moves: int) -> None:
+        """Let each tile's correction follow the cubes the game (now at ``moves`` moves,
+        with ``tiles``) has had played there since it was made.
+
+        What people said of a tile was said of the cubes on it then: the camera's
+        reading then and what really lay there. A cube played there since is on the tile
+        in both, or the correction keeps covering the old reading as if nothing had come:
+        a phantom people denied beside a cube and gone once another cube is played there
+        leaves the camera reading exactly what it read when they said no, and the played
+        cube would be taken off the tile again (three-round camera game 900315 hard: "1
+        yellow left territory 4"). Cubes the game holds beyond both what people said and
+        what it held then were played since (cubes a person counted before their move
+        was played are in what they said already)."""
+        for zone, correction in list(self._by_zone.items()):
+            value, held = correction.value, correction.held
+            if not zone.startswith("territory") or not isinstance(value, Cubes):
+                continue
+            before = value if held is None else Cubes(map(max, value, held))
+            played = gained(tiles[int(zone.split()[1]) - 1] - before)
+            if played.total():
+                self._by_zone[zone] = replace(
+                    correction.shifted(played),
+                    followed=(*correction.followed, (moves, played)),
+                )
 
     def forget_after(self, moves: int) -> list[str]:
         """Drop the corrections made after the game's first ``moves`` moves; the zones.
@@ -395,6 +440,13 @@ class Corrections:
         gone = [zone for zone, c in self._by_zone.items() if c.moves > moves]
         for zone in gone:
             del self._by_zone[zone]
+        for zone, correction in list(self._by_zone.items()):
+            # cubes followed since go back with their moves (`follow` plays them again)
+            back = [c for at, c in correction.followed if at > moves]
+            if back:
+                kept = tuple((at, c) for at, c in correction.followed if at <= moves)
+                undone = Cubes() - sum(back, Cubes())
+                self._by_zone[zone] = replace(correction.shifted(undone), followed=kept)
         for zone, (then, _) in list(self._denied.items()):
             if then > moves:
                 del self._denied[zone]

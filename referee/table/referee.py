@@ -400,7 +400,8 @@ class TableReferee:
             # ties it to the reading now so that it holds while the camera reads so.
             for part in parts:
                 if read(believed, part) != read(table, part):
-                    self.corrections.set(part, table, read(believed, part), self._moves())
+                    self.corrections.set(part, table, read(believed, part), self._moves(),
+                                         self._held(part))
                     self._rechecked.add((part, read(table, part)))
             answered = N_("%(clause)s Answered yes, the camera is right.")
         elif yes:
@@ -440,7 +441,8 @@ class TableReferee:
                     )
                 )
             for part, value in fixes.items():
-                self.corrections.set(part, table, value, self._moves())
+                self.corrections.set(part, table, value, self._moves(),
+                                         self._held(part))
                 self._rechecked.add((part, read(table, part)))  # just said: no need to ask
             answered = N_("%(clause)s Answered no, the camera is wrong.")
         for part in parts:
@@ -470,7 +472,7 @@ class TableReferee:
         if table is None:
             raise RefusedError(said("no table has settled yet: nothing to correct"))
         before = self.corrections.apply(table)
-        self.corrections.set(zone, table, value, self._moves())
+        self.corrections.set(zone, table, value, self._moves(), self._held(zone))
         self._rechecked.add((" ".join(zone.replace(":", " ").split()), read(table, zone)))
         after = self.corrections.apply(table)
         message = _corrected(zone, read(before, zone), read(after, zone))
@@ -480,6 +482,15 @@ class TableReferee:
             self._untouched.pop(part, None)  # people said what is there
         events += self._rule(self._mask(after))
         return self._log(events)
+
+    def _held(self, zone: str) -> Cubes | None:
+        """The cubes the game has on ``zone`` when it is a tile (a correction follows
+        cubes played there since, `Corrections.follow`)."""
+        words = zone.replace(":", " ").split()
+        if self.game is None or len(words) != 2 or words[0] != "territory":
+            return None
+        tile = words[1]
+        return self.game.territory(int(tile)) if tile.isdigit() and 1 <= int(tile) <= 15 else None
 
     def _moves(self) -> int:
         """The moves of the game so far (0 before it starts): when a correction is made."""
@@ -1082,6 +1093,11 @@ class TableReferee:
     # --------------------------------------------------------------- judging
 
     def _log(self, events: list[TableEvent]) -> list[TableEvent]:
+        """Keep ``events``; every call ends here, with the game as it now stands, so the
+        tiles' corrections follow the cubes played on them (`Corrections.follow`)."""
+        if self.game is not None:
+            tiles = [self.game.territory(t) for t in range(1, 16)]
+            self.corrections.follow(tiles, self._moves())
         self.events += events
         return events
 

@@ -1559,3 +1559,26 @@ def test_a_castle_his_move_would_build_asks_where_the_emperor_is() -> None:
         camera.referee.answer(False)
     events = camera.referee.correct("emperor", 2)
     assert "emperor-moved" in kinds(events) and "illegal" not in kinds(camera.events), events
+
+
+def test_a_cube_played_beside_a_denied_phantom_stays_when_the_phantom_goes() -> None:
+    camera = anna_to_move()
+    camera.doubts = {"territory:7": 0.3, "territory:9": 0.3}
+    camera.phantom(7, "pink")  # busy art: a pink phantom beside the green cube ...
+    camera.phantom(9, "red")  # ... and a red one on another tile, there to stay
+    camera.show()
+    camera.referee.answer(False)  # ... both denied
+    camera.referee.answer(False)
+    camera.doubts = {}
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    events = camera.cube("south", "pink", 7)  # reads 1 green, 2 pink: hers and the phantom
+    assert kinds(events)[0] == "cubes-played"
+    since = len(camera.events)
+    camera.mat.territories[6][4] -= 1  # the light moves on and the phantom is gone
+    camera.show(occluded=False)
+    camera.wait(12)  # it reads 1 green, 1 pink: what the camera read when people said no
+    assert "illegal" not in kinds(camera.events[since:]), camera.events[since:]
+    assert camera.referee.question is None
+    game = camera.referee.game
+    assert game is not None and game.territory(7).describe() == "1 green, 1 pink"
