@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from referee.announcements import said
 from referee.errors import RefusedError
 from referee.pieces import CASTLE_COLOURS, COLOURS, SEATS, Cubes
-from referee.table.reading import NO_CASTLE, gained
+from referee.table.reading import NO_CASTLE, gained, lost
 from referee.table.snapshot import CYLINDER_PLACES, Table
 
 Value = object
@@ -32,8 +32,9 @@ class Correction:
     moves: int = 0  # the moves the game had when it was made
     denied: tuple[Value, ...] = ()  # earlier readings people said were wrong, same moves
     held: Cubes | None = None  # a tile's cubes in the game when it was made
-    #: the cubes played onto the tile since, and at how many moves each was followed
-    followed: tuple[tuple[int, Cubes], ...] = ()
+    #: the cubes played onto the tile since: at how many moves, which, and whether the
+    #: camera showed them beside its old reading (see `Corrections.follow`)
+    followed: tuple[tuple[int, Cubes, bool], ...] = ()
 
     def shifted(self, cubes: Cubes) -> Correction:
         """This correction of a tile with ``cubes`` more played there (fewer, negative)."""
@@ -404,9 +405,10 @@ class Corrections:
         self._denied[zone] = (moves, (*denied, seen))
         self._by_zone[zone] = Correction(zone, seen, fixed, moves, denied, held)
 
-    def follow(self, tiles: Sequence[Cubes], moves: int) -> None:
+    def follow(self, tiles: Sequence[Cubes], moves: int, table: Table | None) -> None:
         """Let each tile's correction follow the cubes the game (now at ``moves`` moves,
-        with ``tiles``) has had played there since it was made.
+        with ``tiles``) has had played there since it was made, where the raw camera
+        ``table`` shows them beside all it read when people corrected it.
 
         What people said of a tile was said of the cubes on it then: the camera's
         reading then and what really lay there. A cube played there since is on the tile
@@ -416,18 +418,32 @@ class Corrections:
         cube would be taken off the tile again (three-round camera game 900315 hard: "1
         yellow left territory 4"). Cubes the game holds beyond both what people said and
         what it held then were played since (cubes a person counted before their move
-        was played are in what they said already)."""
+        was played are in what they said already).
+
+        Only a cube the camera shows beside its old reading is followed: a cube the game
+        placed on the tile because the camera read something else there (another phantom
+        of the busy art) may be the camera's mistake, and followed it would stay on the
+        tile when the camera loses it, and the move could never be judged again
+        (three-round camera game 900309 hard: Anna's green taken for a green phantom on
+        territory 10). Such cubes are only noted as played, not followed."""
         for zone, correction in list(self._by_zone.items()):
             value, held = correction.value, correction.held
             if not zone.startswith("territory") or not isinstance(value, Cubes):
                 continue
             before = value if held is None else Cubes(map(max, value, held))
             played = gained(tiles[int(zone.split()[1]) - 1] - before)
-            if played.total():
-                self._by_zone[zone] = replace(
-                    correction.shifted(played),
-                    followed=(*correction.followed, (moves, played)),
-                )
+            if not played.total():
+                continue
+            now = None if table is None else read(table, zone)
+            seen = _plus(correction.seen, played)
+            shown = (isinstance(now, Cubes) and isinstance(seen, Cubes)
+                     and not lost(now - seen).total())
+            followed = (*correction.followed, (moves, played, shown))
+            if shown:
+                self._by_zone[zone] = replace(correction.shifted(played), followed=followed)
+            else:
+                self._by_zone[zone] = replace(correction, held=gained(before + played),
+                                              followed=followed)
 
     def forget_after(self, moves: int) -> list[str]:
         """Drop the corrections made after the game's first ``moves`` moves; the zones.
@@ -442,11 +458,16 @@ class Corrections:
             del self._by_zone[zone]
         for zone, correction in list(self._by_zone.items()):
             # cubes followed since go back with their moves (`follow` plays them again)
-            back = [c for at, c in correction.followed if at > moves]
+            back = [(c, shown) for at, c, shown in correction.followed if at > moves]
+            for cubes, shown in reversed(back):
+                undone = Cubes() - cubes
+                if shown:
+                    correction = correction.shifted(undone)
+                elif correction.held is not None:
+                    correction = replace(correction, held=gained(correction.held + undone))
             if back:
-                kept = tuple((at, c) for at, c in correction.followed if at <= moves)
-                undone = Cubes() - sum(back, Cubes())
-                self._by_zone[zone] = replace(correction.shifted(undone), followed=kept)
+                kept = tuple(f for f in correction.followed if f[0] <= moves)
+                self._by_zone[zone] = replace(correction, followed=kept)
         for zone, (then, _) in list(self._denied.items()):
             if then > moves:
                 del self._denied[zone]

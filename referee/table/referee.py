@@ -1097,7 +1097,7 @@ class TableReferee:
         tiles' corrections follow the cubes played on them (`Corrections.follow`)."""
         if self.game is not None:
             tiles = [self.game.territory(t) for t in range(1, 16)]
-            self.corrections.follow(tiles, self._moves())
+            self.corrections.follow(tiles, self._moves(), self.table)
         self.events += events
         return events
 

@@ -1582,3 +1582,29 @@ def test_a_cube_played_beside_a_denied_phantom_stays_when_the_phantom_goes() -> 
     assert camera.referee.question is None
     game = camera.referee.game
     assert game is not None and game.territory(7).describe() == "1 green, 1 pink"
+
+
+def test_a_cube_taken_for_a_phantom_on_a_corrected_tile_is_judged_again_when_it_goes() -> None:
+    camera = anna_to_move()
+    camera.doubts = {"territory:9": 0.3, "territory:10": 0.3}
+    camera.phantom(9, "green")  # busy art: a green phantom beside the blue cube ...
+    camera.phantom(10, "yellow")  # ... and a yellow one beside the pink on the next tile
+    camera.show()
+    camera.referee.answer(False)  # both denied
+    camera.referee.answer(False)
+    camera.doubts = {"territory:10": 0.3}  # its art stays busy
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    # Her green goes where the green phantom was on 9, which now reads as people denied
+    # it; and the art of 10 now reads green, not yellow: the green seems played there.
+    camera.mat.reserves["south"][1] -= 1
+    camera.mat.territories[9][2] -= 1
+    camera.mat.territories[9][1] += 1
+    camera.show()
+    camera.mat.territories[9][1] -= 1  # the light moves on: 10 reads its pink alone
+    events = camera.show(occluded=False)
+    assert kinds(events) == ["question"] and events[0].code == "cube-moved"
+    camera.referee.answer(True)  # only the pink is there
+    camera.wait(12)
+    game = camera.referee.game
+    assert game is not None and game.territory(10).describe() == "1 pink"
