@@ -1608,3 +1608,28 @@ def test_a_cube_taken_for_a_phantom_on_a_corrected_tile_is_judged_again_when_it_
     camera.wait(12)
     game = camera.referee.game
     assert game is not None and game.territory(10).describe() == "1 pink"
+
+
+def test_undo_of_a_cube_played_beside_a_denied_phantom_gives_it_back_to_the_correction() -> None:
+    camera = anna_to_move()
+    camera.doubts = {"territory:7": 0.3, "territory:9": 0.3}
+    camera.phantom(7, "pink")
+    camera.phantom(9, "red")
+    camera.show()
+    camera.referee.answer(False)
+    camera.referee.answer(False)
+    camera.doubts = {}
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    assert kinds(camera.cube("south", "pink", 7))[0] == "cubes-played"  # beside the phantom
+    assert kinds(camera.referee.undo()) == ["undone"]
+    camera.mat.territories[6][4] -= 1  # she takes her pink back: 7 reads as people denied
+    camera.mat.reserves["south"][4] += 1
+    camera.show()
+    since = len(camera.events)
+    events = camera.cube("south", "pink", "south")  # and plays it into her court instead
+    assert kinds(events)[:1] == ["cubes-played"], events
+    assert "illegal" not in kinds(camera.events[since:])
+    game = camera.referee.game
+    assert game is not None and game.territory(7).describe() == "1 green"
+    assert game.court("Anna").describe() == "2 red, 1 pink"
