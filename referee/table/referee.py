@@ -889,18 +889,22 @@ class TableReferee:
         reserve, the acting player's court, a castle: see `_reserve_kept`,
         `_rightful_court` and the cases below."""
         game = self.game
+        accepted = self._accepted
         if (
             part == "emperor"
             and game is not None
             and game.phase is Phase.ACTION
-            and game.step is Step.EMPEROR
+            and (game.step is Step.EMPEROR or (
+                game.step is Step.CUBES and accepted is not None
+                and table.emperor != accepted.emperor))
         ):
             # He was due to move: not read where he stood, he is not there either, most
             # likely (a hand moved him, and his shape was lost); read there, "no" says he
-            # moved. Where to, only people can say.
+            # moved. Where to, only people can say. So too when he was seen gone with
+            # the mover's last cubes, before her cube step was played (whole game 900415
+            # mild: kept where he stood, the refill that followed buzzed `turn-order`).
             return None
         kind, _, key = part.partition(" ")
-        accepted = self._accepted
         if game is not None and kind == "territory":
             now = table.territory(int(key))
             before = (accepted.territory(int(key)) if accepted is not None

@@ -1633,3 +1633,27 @@ def test_undo_of_a_cube_played_beside_a_denied_phantom_gives_it_back_to_the_corr
     game = camera.referee.game
     assert game is not None and game.territory(7).describe() == "1 green"
     assert game.court("Anna").describe() == "2 red, 1 pink"
+
+
+def test_no_about_the_emperor_seen_moved_with_her_last_cube_asks_where_he_is() -> None:
+    """Anna puts down her third cube and moves the emperor before the table settles in
+    between (whole game 900415 mild: Bob's last cube and the emperor's move read in one
+    table). The camera, unsure of him, reads him far off; "no, he is not there" does not
+    say he stayed: her cube step was not played yet when it was asked, but he was seen
+    gone. Kept where he was, the refill that followed buzzed `turn-order` ("must move
+    the emperor before refilling")."""
+    camera = anna_to_move()
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    camera.mat.reserves["south"][0] -= 1
+    camera.mat.courts["south"][0] += 1
+    camera.mat.emperor = 15  # he stands on 3; the camera takes another blob for him
+    camera.doubts = {"emperor": 0.0}
+    events = camera.show()
+    assert kinds(events)[-1:] == ["question"] and events[-1].zone == "emperor", events
+    with pytest.raises(ValueError, match="correct it by hand"):
+        camera.referee.answer(False)
+    events = camera.referee.correct("emperor", 3)
+    assert "emperor-moved" in kinds(events) and "illegal" not in kinds(events), events
+    game = camera.referee.game
+    assert game is not None and game.emperor == 3
