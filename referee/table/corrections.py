@@ -405,10 +405,17 @@ class Corrections:
         self._denied[zone] = (moves, (*denied, seen))
         self._by_zone[zone] = Correction(zone, seen, fixed, moves, denied, held)
 
-    def follow(self, tiles: Sequence[Cubes], moves: int, table: Table | None) -> None:
+    def follow(
+        self, tiles: Sequence[Cubes], moves: int, table: Table | None, due: bool = False
+    ) -> None:
         """Let each tile's correction follow the cubes the game (now at ``moves`` moves,
         with ``tiles``) has had played there since it was made, where the raw camera
-        ``table`` shows them beside all it read when people corrected it.
+        ``table`` shows them beside all it read when people corrected it; and drop what
+        people said of the emperor before moves since, once he is ``due`` to move again:
+        it was said of him before this move, and kept it would hold him there while the
+        camera, unsure of him, reads him where it read him then (whole game 900415 mild:
+        "emperor = 4", he moved on to 6, still read on 13, and the refill buzzed "must
+        move the emperor before refilling").
 
         What people said of a tile was said of the cubes on it then: the camera's
         reading then and what really lay there. A cube played there since is on the tile
@@ -428,6 +435,10 @@ class Corrections:
         territory 10). Such cubes are only noted as played, not followed."""
         for zone, correction in list(self._by_zone.items()):
             value, held = correction.value, correction.held
+            if zone == "emperor":
+                if due and correction.moves < moves:
+                    del self._by_zone[zone]
+                continue
             if not zone.startswith("territory") or not isinstance(value, Cubes):
                 continue
             before = value if held is None else Cubes(map(max, value, held))

@@ -400,8 +400,7 @@ class TableReferee:
             # ties it to the reading now so that it holds while the camera reads so.
             for part in parts:
                 if read(believed, part) != read(table, part):
-                    self.corrections.set(part, table, read(believed, part), self._moves(),
-                                         self._held(part))
+                    self._correct(part, table, read(believed, part))
                     self._rechecked.add((part, read(table, part)))
             answered = N_("%(clause)s Answered yes, the camera is right.")
         elif yes:
@@ -441,8 +440,7 @@ class TableReferee:
                     )
                 )
             for part, value in fixes.items():
-                self.corrections.set(part, table, value, self._moves(),
-                                         self._held(part))
+                self._correct(part, table, value)
                 self._rechecked.add((part, read(table, part)))  # just said: no need to ask
             answered = N_("%(clause)s Answered no, the camera is wrong.")
         for part in parts:
@@ -472,7 +470,7 @@ class TableReferee:
         if table is None:
             raise RefusedError(said("no table has settled yet: nothing to correct"))
         before = self.corrections.apply(table)
-        self.corrections.set(zone, table, value, self._moves(), self._held(zone))
+        self._correct(zone, table, value)
         self._rechecked.add((" ".join(zone.replace(":", " ").split()), read(table, zone)))
         after = self.corrections.apply(table)
         message = _corrected(zone, read(before, zone), read(after, zone))
@@ -483,14 +481,17 @@ class TableReferee:
         events += self._rule(self._mask(after))
         return self._log(events)
 
-    def _held(self, zone: str) -> Cubes | None:
-        """The cubes the game has on ``zone`` when it is a tile (a correction follows
-        cubes played there since, `Corrections.follow`)."""
+    def _correct(self, zone: str, table: Table, value: Value) -> None:
+        """Correct ``zone`` of the raw ``table`` to what people said, noting the cubes the
+        game held there then, of a tile (`Corrections.follow`)."""
         words = zone.replace(":", " ").split()
-        if self.game is None or len(words) != 2 or words[0] != "territory":
-            return None
-        tile = words[1]
-        return self.game.territory(int(tile)) if tile.isdigit() and 1 <= int(tile) <= 15 else None
+        game = self.game
+        held = None
+        if game is not None and len(words) == 2 and words[0] == "territory":
+            tile = words[1]
+            if tile.isdigit() and 1 <= int(tile) <= 15:
+                held = game.territory(int(tile))
+        self.corrections.set(zone, table, value, self._moves(), held)
 
     def _moves(self) -> int:
         """The moves of the game so far (0 before it starts): when a correction is made."""
@@ -1101,7 +1102,8 @@ class TableReferee:
         tiles' corrections follow the cubes played on them (`Corrections.follow`)."""
         if self.game is not None:
             tiles = [self.game.territory(t) for t in range(1, 16)]
-            self.corrections.follow(tiles, self._moves(), self.table)
+            due = self.game.phase is Phase.ACTION and self.game.step is Step.EMPEROR
+            self.corrections.follow(tiles, self._moves(), self.table, due)
         self.events += events
         return events
 

@@ -1657,3 +1657,34 @@ def test_no_about_the_emperor_seen_moved_with_her_last_cube_asks_where_he_is() -
     assert "emperor-moved" in kinds(events) and "illegal" not in kinds(events), events
     game = camera.referee.game
     assert game is not None and game.emperor == 3
+
+
+def test_the_emperor_people_placed_is_not_held_there_once_he_moves_on() -> None:
+    """People said where the emperor is while the camera read him far off (whole game
+    900415 mild: "emperor = 4", the camera on 13); on the next turn he moves on and the
+    camera, still unsure, reads him on that same far tile. What people said was of the
+    emperor before this move: kept, it held him where he had stood, and the refill that
+    followed buzzed `turn-order` ("must move the emperor before refilling")."""
+    camera = anna_to_move_the_emperor()
+    camera.doubts = {"emperor": 0.0}
+    camera.emperor(15)  # he stands on 3; the camera takes another blob for him
+    with pytest.raises(ValueError, match="correct it by hand"):
+        camera.referee.answer(False)
+    assert "emperor-moved" in kinds(camera.referee.correct("emperor", 3))
+    camera.cylinder("red", "south")
+    for colour in ("blue", "blue", "yellow"):
+        camera.refill("south", colour)
+    for colour in ("blue", "blue", "yellow"):
+        camera.cube("north", colour, "north")
+    since = len(camera.events)
+    events = camera.emperor(15)  # he moves on to 4; the camera still reads 15
+    events += camera.refill("north", "green")
+    assert "illegal" not in kinds(camera.events[since:]), camera.events[since:]
+    question = camera.referee.question
+    assert question is not None and question.zone == "emperor", camera.events[since:]
+    with pytest.raises(ValueError, match="correct it by hand"):
+        camera.referee.answer(False)
+    events = camera.referee.correct("emperor", 4)
+    assert "emperor-moved" in kinds(events) and "illegal" not in kinds(events), events
+    game = camera.referee.game
+    assert game is not None and game.emperor == 4
