@@ -1099,7 +1099,8 @@ class TableReferee:
 
     def _log(self, events: list[TableEvent]) -> list[TableEvent]:
         """Keep ``events``; every call ends here, with the game as it now stands, so the
-        tiles' corrections follow the cubes played on them (`Corrections.follow`)."""
+        tiles' corrections follow the cubes played on them, and the emperor's ends when
+        he is due to move again (`Corrections.follow`)."""
         if self.game is not None:
             tiles = [self.game.territory(t) for t in range(1, 16)]
             due = self.game.phase is Phase.ACTION and self.game.step is Step.EMPEROR
