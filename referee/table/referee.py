@@ -232,6 +232,8 @@ class TableReferee:
         self._ignore: Table | None = None
         self._undone: list[Move] = []  # moves Undo took back, not yet seen again (`_redone`)
         self._undone_chores: dict[int, tuple[Move, Chores]] = {}  # moves played -> after it
+        #: moves played -> how sure the vision was of the tiles a cube play put cubes on
+        self._played_sure: dict[int, dict[str, float]] = {}
         self._placed_key: tuple[object, ...] | None = None
         self._cylinders_said: frozenset[str] = frozenset()
         self._journal = Journal()  # what was pushed and popped, for `take_changes`
@@ -1109,9 +1111,15 @@ class TableReferee:
         return events
 
     def _push(self, game: Game, move: Move) -> list[Event]:
-        """Play ``move`` on the referee's game, kept in the journal (`take_changes`)."""
+        """Play ``move`` on the referee's game, kept in the journal (`take_changes`); for
+        cubes played onto tiles, how sure the vision was of each of those tiles then
+        (`_revised`)."""
         events = game.push(move)
         self._journal.push(move)
+        if isinstance(move, PlayCubes):
+            self._played_sure[len(game.move_stack)] = {
+                f"territory:{t}": self.settler.confidence.get(f"territory:{t}", 1.0)
+                for t, _ in move.territories}
         return events
 
     def _pop(self, game: Game) -> Move:
@@ -1426,7 +1434,10 @@ class TableReferee:
         hard camera game 900400: Bob's green taken as played on territory 7, where the
         camera saw a phantom, while his real green lay on 14). When the phantom goes and
         people say the tile is as the camera now reads it, the cube did not leave it: it
-        was never there, and the move is judged again from the table as it is."""
+        was never there, and the move is judged again from the table as it is. Not
+        where the vision was sure of the tile when the move was played there: then the
+        cube was there, and it has left (four-player hard camera game 900417: a cube
+        taken off territory 7 for a second went uncaught, the move judged again)."""
         zone = problem.zones[0] if problem.zones else ""
         if (
             problem.code != "cube-moved"
@@ -1436,7 +1447,8 @@ class TableReferee:
             return None
         self._take_back(game, pushed)
         last = game.move_stack[-1] if game.move_stack else None
-        if isinstance(last, PlayCubes) and game.step is Step.EMPEROR:
+        seen = self._played_sure.get(len(game.move_stack), {}).get(zone, 0.0)
+        if isinstance(last, PlayCubes) and game.step is Step.EMPEROR and seen < DOUBTFUL:
             after = self._chores
             self._take_back(game, 1)
             result = self._advance(game, table)

@@ -1688,3 +1688,21 @@ def test_the_emperor_people_placed_is_not_held_there_once_he_moves_on() -> None:
     assert "emperor-moved" in kinds(events) and "illegal" not in kinds(events), events
     game = camera.referee.game
     assert game is not None and game.emperor == 4
+
+
+def test_yes_to_a_tile_a_cube_seen_sure_has_left_raises_cube_moved() -> None:
+    """Anna's green onto territory 7 was read with no doubt when her move was played;
+    then it is taken off again (four-player hard camera game 900417: a cube taken off
+    territory 7 for a second), and the camera, unsure of the tile now, asks. "Yes, it
+    reads right" is the illegal act, not a phantom the move was taken from: the
+    referee judged the move again, and the act went uncaught."""
+    camera = anna_to_move()
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    assert kinds(camera.cube("south", "green", 7))[0] == "cubes-played"
+    camera.doubts = {"territory:7": 0.3}
+    camera.mat.territories[6][1] -= 1
+    events = camera.show()
+    assert kinds(events) == ["question"] and events[0].code == "cube-moved", events
+    events = camera.referee.answer(True)
+    assert "illegal" in kinds(events) and events[-1].code == "cube-moved", events
