@@ -1635,6 +1635,17 @@ def test_undo_of_a_cube_played_beside_a_denied_phantom_gives_it_back_to_the_corr
     assert game.court("Anna").describe() == "2 red, 1 pink"
 
 
+def where_people_say_the_emperor_is(camera: Camera, territory: int) -> None:
+    """"No" to where the camera reads the emperor is refused with the sentence asking
+    where he is; people say it, and his move is played there."""
+    with pytest.raises(ValueError, match="correct it by hand"):
+        camera.referee.answer(False)
+    events = camera.referee.correct("emperor", territory)
+    assert "emperor-moved" in kinds(events) and "illegal" not in kinds(events), events
+    game = camera.referee.game
+    assert game is not None and game.emperor == territory
+
+
 def test_no_about_the_emperor_seen_moved_with_her_last_cube_asks_where_he_is() -> None:
     """Anna puts down her third cube and moves the emperor before the table settles in
     between (whole game 900415 mild: Bob's last cube and the emperor's move read in one
@@ -1651,12 +1662,7 @@ def test_no_about_the_emperor_seen_moved_with_her_last_cube_asks_where_he_is() -
     camera.doubts = {"emperor": 0.0}
     events = camera.show()
     assert kinds(events)[-1:] == ["question"] and events[-1].zone == "emperor", events
-    with pytest.raises(ValueError, match="correct it by hand"):
-        camera.referee.answer(False)
-    events = camera.referee.correct("emperor", 3)
-    assert "emperor-moved" in kinds(events) and "illegal" not in kinds(events), events
-    game = camera.referee.game
-    assert game is not None and game.emperor == 3
+    where_people_say_the_emperor_is(camera, 3)
 
 
 def test_the_emperor_people_placed_is_not_held_there_once_he_moves_on() -> None:
@@ -1668,9 +1674,7 @@ def test_the_emperor_people_placed_is_not_held_there_once_he_moves_on() -> None:
     camera = anna_to_move_the_emperor()
     camera.doubts = {"emperor": 0.0}
     camera.emperor(15)  # he stands on 3; the camera takes another blob for him
-    with pytest.raises(ValueError, match="correct it by hand"):
-        camera.referee.answer(False)
-    assert "emperor-moved" in kinds(camera.referee.correct("emperor", 3))
+    where_people_say_the_emperor_is(camera, 3)
     camera.cylinder("red", "south")
     for colour in ("blue", "blue", "yellow"):
         camera.refill("south", colour)
@@ -1682,12 +1686,7 @@ def test_the_emperor_people_placed_is_not_held_there_once_he_moves_on() -> None:
     assert "illegal" not in kinds(camera.events[since:]), camera.events[since:]
     question = camera.referee.question
     assert question is not None and question.zone == "emperor", camera.events[since:]
-    with pytest.raises(ValueError, match="correct it by hand"):
-        camera.referee.answer(False)
-    events = camera.referee.correct("emperor", 4)
-    assert "emperor-moved" in kinds(events) and "illegal" not in kinds(events), events
-    game = camera.referee.game
-    assert game is not None and game.emperor == 4
+    where_people_say_the_emperor_is(camera, 4)
 
 
 def test_yes_to_a_tile_a_cube_seen_sure_has_left_raises_cube_moved() -> None:
