@@ -12,7 +12,7 @@ each time the camera flickers between them would ask for ever). Zone names:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from referee.announcements import said
@@ -392,13 +392,16 @@ class Corrections:
         return len(self._by_zone)
 
     def set(
-        self, zone: str, table: Table, value: Value, moves: int = 0, held: Cubes | None = None
+        self, zone: str, table: Table, value: Value, moves: int = 0,
+        tile: Callable[[int], Cubes] | None = None,
     ) -> None:
         """Correct ``zone`` of the raw camera ``table`` to ``value``; ``moves``: how many
-        moves the game had then (see `forget_after`); ``held``: of a tile, the cubes the
-        game had there then (see `follow`)."""
+        moves the game had then (see `forget_after`); ``tile``: the cubes the game has on
+        a territory, noted for a tile's correction (see `follow`)."""
         fixed = normalise(table, zone, value)
-        zone = " ".join(_split(zone)).strip()
+        kind, key = _split(zone)
+        held = tile(int(key)) if tile is not None and kind == "territory" else None
+        zone = f"{kind} {key}".strip()
         seen = read(table, zone)
         then, earlier = self._denied.get(zone, (moves, ()))
         denied = tuple(v for v in earlier if v != seen) if then == moves else ()
@@ -406,11 +409,11 @@ class Corrections:
         self._by_zone[zone] = Correction(zone, seen, fixed, moves, denied, held)
 
     def follow(
-        self, tiles: Sequence[Cubes], moves: int, table: Table | None, due: bool = False
+        self, tile: Callable[[int], Cubes], moves: int, table: Table | None, due: bool = False
     ) -> None:
         """Let each tile's correction follow the cubes the game (now at ``moves`` moves,
-        with ``tiles``) has had played there since it was made, where the raw camera
-        ``table`` shows them beside all it read when people corrected it; and drop what
+        ``tile(n)`` on territory n) has had played there since it was made, where the raw
+        camera ``table`` shows them beside all it read when people corrected it; and drop what
         people said of the emperor before moves since, once he is ``due`` to move again:
         it was said of him before this move, and kept it would hold him there while the
         camera, unsure of him, reads him where it read him then (whole game 900415 mild:
@@ -442,7 +445,7 @@ class Corrections:
             if not zone.startswith("territory") or not isinstance(value, Cubes):
                 continue
             before = value if held is None else Cubes(map(max, value, held))
-            played = gained(tiles[int(zone.split()[1]) - 1] - before)
+            played = gained(tile(int(zone.split()[1])) - before)
             if not played.total():
                 continue
             now = None if table is None else read(table, zone)

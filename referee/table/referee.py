@@ -486,14 +486,8 @@ class TableReferee:
     def _correct(self, zone: str, table: Table, value: Value) -> None:
         """Correct ``zone`` of the raw ``table`` to what people said, noting the cubes the
         game held there then, of a tile (`Corrections.follow`)."""
-        words = zone.replace(":", " ").split()
-        game = self.game
-        held = None
-        if game is not None and len(words) == 2 and words[0] == "territory":
-            tile = words[1]
-            if tile.isdigit() and 1 <= int(tile) <= 15:
-                held = game.territory(int(tile))
-        self.corrections.set(zone, table, value, self._moves(), held)
+        tile = None if self.game is None else self.game.territory
+        self.corrections.set(zone, table, value, self._moves(), tile)
 
     def _moves(self) -> int:
         """The moves of the game so far (0 before it starts): when a correction is made."""
@@ -1103,10 +1097,10 @@ class TableReferee:
         """Keep ``events``; every call ends here, with the game as it now stands, so the
         tiles' corrections follow the cubes played on them, and the emperor's ends when
         he is due to move again (`Corrections.follow`)."""
-        if self.game is not None:
-            tiles = [self.game.territory(t) for t in range(1, 16)]
-            due = self.game.phase is Phase.ACTION and self.game.step is Step.EMPEROR
-            self.corrections.follow(tiles, self._moves(), self.table, due)
+        game = self.game
+        if game is not None and self.corrections:  # (every frame: nothing to do, mostly)
+            due = game.phase is Phase.ACTION and game.step is Step.EMPEROR
+            self.corrections.follow(game.territory, self._moves(), self.table, due)
         self.events += events
         return events
 
