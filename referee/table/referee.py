@@ -1065,10 +1065,14 @@ class TableReferee:
 
     def _unsourced(self, game: Game, table: Table) -> Cubes:
         """The cubes the table shows placed this turn beyond those that left the acting
-        player's reserve: phantoms, or another's cubes (judged as such)."""
+        player's reserve: phantoms, or another's cubes (judged as such). While nobody
+        places cubes (the emperor due, a refill), every cube new on a tile or in a
+        court that no reserve gave (4-player camera game 900406 mild: a blue read
+        yellow while the emperor was due; "no" kept the yellow beside the blue it put
+        back, and it "came onto the table but not from" a reserve)."""
         actor = self.reading.actor(game)
         if actor is None:
-            return NO_CUBES
+            return self.reading.unsourced(game, table)
         placement = self.reading.placement(game, table, actor)
         return gained(gained(placement.placed) - gained(placement.taken))
 

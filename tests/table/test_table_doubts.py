@@ -1215,6 +1215,27 @@ def test_no_about_a_cube_seen_in_another_colour_takes_the_phantom_away() -> None
     assert "cubes-played" in kinds(events) and "illegal" not in kinds(camera.events), events
 
 
+def test_no_about_a_cube_seen_in_another_colour_while_the_emperor_is_due_takes_it_away(
+) -> None:
+    """The same misread once Anna's cubes are played, while the emperor is hers to move:
+    nobody is placing cubes then, so no reserve gave the yellow. "No" kept it beside the
+    blue it put back, and a yellow "came onto the table but not from Bob's reserve"
+    (4-player camera game 900406 mild: Bob's blue on territory 11, read yellow after the
+    camera lost the mat for a frame)."""
+    camera = anna_to_move_the_emperor()
+    camera.doubts = {"territory:4": 0.3}
+    camera.mat.territories[3][3] -= 1
+    camera.mat.territories[3][2] += 1
+    events = camera.show()
+    assert kinds(events) == ["question"] and events[0].zone == "territory:4"
+    assert "illegal" not in kinds(camera.referee.answer(False))
+    corrected = camera.referee.corrections.apply(camera.referee.table)
+    assert corrected.territory(4).describe() == "1 blue"
+    camera.doubts = {}
+    events = camera.emperor(2)
+    assert "emperor-moved" in kinds(events) and "illegal" not in kinds(camera.events), events
+
+
 def anna_refills_with_doubt() -> Camera:
     """Anna plays three reds and moves the emperor; she draws 2 blue and a pink, and
     the camera, unsure of her heap, reads the pink as a red."""
