@@ -234,6 +234,9 @@ class TableReferee:
         self._undone_chores: dict[int, tuple[Move, Chores]] = {}  # moves played -> after it
         #: moves played -> how sure the vision was of the tiles a cube play put cubes on
         self._played_sure: dict[int, dict[str, float]] = {}
+        #: per tile, the least the vision was sure of it since the referee last accepted
+        #: a change of its reading (`_hold_doubts`)
+        self._held_doubt: dict[str, float] = {}
         self._placed_key: tuple[object, ...] | None = None
         self._cylinders_said: frozenset[str] = frozenset()
         self._journal = Journal()  # what was pushed and popped, for `take_changes`
@@ -249,6 +252,8 @@ class TableReferee:
         if self.hands is None and snapshot.reader is not None:
             self.hands = True
         settled = self.settler.feed(snapshot)
+        if snapshot.trusted and self.settler.last is not None:
+            self._hold_doubts(*self.settler.last)
         if settled is None:
             return self._log(self._unanswered() + self._ask_untouched())
         previous, self.table = self.table, settled
@@ -297,6 +302,7 @@ class TableReferee:
         self._placed_key = None
         self._untouched.clear()
         self._accepted = self._judged = None
+        self._held_doubt.clear()
 
     def take_changes(self) -> Changes:
         """The moves taken back and played since the last call (or `resume`), net: what
@@ -569,9 +575,32 @@ class TableReferee:
         self._judged = table
         out = self._judge(table)  # may judge the table with stale corrections released
         if self.illegal is None and self.question is None:
-            self._accepted = self._judged
+            before, self._accepted = self._accepted, self._judged
+            if self._accepted is not None:
+                for t in range(1, 16):
+                    if before is None or before.territory(t) != self._accepted.territory(t):
+                        self._held_doubt.pop(f"territory:{t}", None)
+                self._hold_doubts(self._accepted, self.settler.confidence)
             self._forget_vouched(self._accepted)
         return out
+
+    def _hold_doubts(self, seen: Table, doubts: Mapping[str, float]) -> None:
+        """Per tile, the least the vision was sure of it in the frames that read it as
+        the referee accepted it, since that reading was accepted. A cube on art of its
+        own colour comes and goes in the reading: read with doubt while seen, and, when
+        lost, read as an empty spot with no doubt at all (no blob is left to doubt).
+        Its going is judged on the doubt the tile was read with while it held
+        (`_raise`; 3-player hard camera game 900319: a green on territory 8 since the
+        set-up, lost for a frame or two every few seconds, buzzed five times as "1
+        green left territory 8")."""
+        accepted = self._accepted
+        if accepted is None:
+            return
+        for t in range(1, 16):
+            zone = f"territory:{t}"
+            if seen.territory(t) == accepted.territory(t):
+                self._held_doubt[zone] = min(self._held_doubt.get(zone, 1.0),
+                                             doubts.get(zone, 1.0))
 
     def _forget_vouched(self, accepted: Table | None) -> None:
         """Drop what people vouched for where the game has since accepted another
@@ -1164,6 +1193,8 @@ class TableReferee:
         def sure(zone: str) -> float:
             if zone == "emperor" and not self._said(zone):
                 return min(self._certainty(zone, castle), his_tile)
+            if problem.code == "cube-moved" and not self._said(zone, castle):
+                return min(self._certainty(zone, castle), self._held_doubt.get(zone, 1.0))
             return self._certainty(zone, castle)
 
         if due and "emperor" not in zones:

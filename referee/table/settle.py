@@ -42,6 +42,8 @@ class Settler:
         #: the vision's doubts about the last settled table: per zone, the least
         #: confidence among the frames that settled it
         self.confidence: Mapping[str, float] = NO_DOUBTS
+        #: the last trusted frame's table and the vision's doubts about it
+        self.last: tuple[Table, Mapping[str, float]] | None = None
 
     def feed(self, snapshot: Snapshot) -> Table | None:
         """The newly settled table, or ``None`` when nothing changed."""
@@ -50,6 +52,7 @@ class Settler:
             return None
         table = table_of(snapshot)
         self._recent.append((table, snapshot.confidence))
+        self.last = (table, snapshot.confidence or NO_DOUBTS)
         if table == self.settled:
             return None
         agreeing = [doubts for seen, doubts in self._recent if seen == table]

@@ -1102,6 +1102,32 @@ def test_a_cube_gone_from_the_table_is_asked_about_before_the_buzzer() -> None:
     assert kinds(answered)[-1] == "illegal" and answered[-1].code == "cube-moved"
 
 
+def test_a_cube_read_with_doubt_while_it_held_is_asked_about_when_it_is_lost() -> None:
+    """Territory 4's blue lies on art of its own colour: the vision reads it with doubt,
+    and now and then loses it, reading the spot as empty with no doubt at all (no blob
+    is left to doubt). Its going is judged on the doubt the tile was read with while it
+    held: asked, not buzzed (3-player hard camera game 900319: "1 green left territory
+    8" five times). "Yes, it is empty" is still the illegal act."""
+    camera = anna_to_move()
+    camera.doubts = {"territory:4": 0.3}
+    camera.wait(1)                         # the blue read, with doubt
+    camera.doubts = {}
+    camera.mat.territories[3][3] -= 1      # lost, read as nothing, sure
+    events = camera.show()
+    assert kinds(events) == ["question"] and events[0].code == "cube-moved", events
+    assert events[0].zone == "territory:4"
+    answered = camera.referee.answer(True)
+    assert kinds(answered)[-1] == "illegal" and answered[-1].code == "cube-moved"
+
+
+def test_a_cube_read_sure_while_it_held_still_buzzes_when_it_is_taken() -> None:
+    camera = anna_to_move()
+    camera.wait(1)
+    camera.mat.territories[3][3] -= 1
+    events = camera.show()
+    assert kinds(events) == ["illegal"] and events[0].code == "cube-moved", events
+
+
 def test_a_cube_lost_from_a_tile_during_a_refill_of_its_colour_is_asked_about() -> None:
     """Anna draws a blue from the bag as the camera loses territory 4's blue: her heap's
     new blue came from the bag, not from the tile, and says nothing of where the lost
