@@ -95,6 +95,11 @@ STANDING_SECONDS: Final = 8.0
 SETUP_WAIT_SECONDS: Final = 10.0
 #: Snapshots standing in for `UNTOUCHED_SECONDS` when a stream gives no times (4 a second).
 UNTOUCHED_FRAMES: Final = int(UNTOUCHED_SECONDS * 4)
+#: The acts that rest on a piece the camera does not see on a tile: judged on the doubt
+#: the tile was read with while it held (`TableReferee._hold_doubts`), for a piece the
+#: vision misses leaves no blob to doubt (a cube on art of its own colour, a white
+#: castle on a light tile).
+HELD_DOUBT: Final = frozenset({"cube-moved", "castle-missing"})
 
 
 @dataclass(frozen=True)
@@ -592,7 +597,8 @@ class TableReferee:
         Its going is judged on the doubt the tile was read with while it held
         (`_raise`; 3-player hard camera game 900319: a green on territory 8 since the
         set-up, lost for a frame or two every few seconds, buzzed five times as "1
-        green left territory 8")."""
+        green left territory 8"); so is a castle due there that the camera never sees
+        (4-player camera game 900419 mild: a white castle on territory 3)."""
         accepted = self._accepted
         if accepted is None:
             return
@@ -1193,7 +1199,7 @@ class TableReferee:
         def sure(zone: str) -> float:
             if zone == "emperor" and not self._said(zone):
                 return min(self._certainty(zone, castle), his_tile)
-            if problem.code == "cube-moved" and not self._said(zone, castle):
+            if problem.code in HELD_DOUBT and not self._said(zone, castle):
                 return min(self._certainty(zone, castle), self._held_doubt.get(zone, 1.0))
             return self._certainty(zone, castle)
 

@@ -1506,6 +1506,28 @@ def test_no_about_her_court_puts_back_the_cube_lost_and_keeps_the_one_played() -
     assert game.court("Anna").describe() == "3 red, 1 green"
 
 
+def test_a_castle_never_seen_on_a_tile_read_with_doubt_is_asked_about() -> None:
+    """As when a castle is never seen on a tile read sure (that buzzes
+    `castle-missing`), but territory 2 was read with doubt while it held: a white
+    castle on a light tile leaves no blob to doubt (4-player camera game 900419 mild).
+    The referee asks; "yes, no castle there" sounds the alarm."""
+    camera = anna_to_move()
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", 2)
+    camera.cube("south", "red", "south")
+    camera.doubts = {"territory:2": 0.3}
+    camera.wait(1)
+    camera.doubts = {}
+    camera.emperor(2)  # a white castle to build on 2: the camera will never see it
+    camera.cylinder("red", "south")
+    for colour in ("blue", "blue", "yellow"):
+        camera.refill("south", colour)
+    events = camera.cube("north", "blue", "north")  # Bob begins
+    assert kinds(events) == ["question"] and events[0].code == "castle-missing", events
+    answered = camera.referee.answer(True)
+    assert kinds(answered)[-1] == "illegal" and answered[-1].code == "castle-missing"
+
+
 def test_a_castle_the_camera_stops_seeing_is_asked_about_not_buzzed() -> None:
     """The white castle Anna's move built on territory 2 stands; later the camera stops
     seeing it (a castle on dark art of its own shade, in hard light), and is sure of
