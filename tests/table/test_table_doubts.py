@@ -1220,11 +1220,9 @@ def test_no_about_a_tile_while_two_cubes_lie_unseen_asks_which_by_hand() -> None
     assert game.territory(4).describe() == "2 blue"
 
 
-def test_no_about_a_cube_seen_in_another_colour_takes_the_phantom_away() -> None:
-    """The camera reads territory 4's blue as a yellow (with doubt): a yellow nobody
-    took from a reserve. "No" puts the blue back and takes the yellow away, instead of
-    keeping both and buzzing that a yellow came from nowhere."""
-    camera = anna_to_move()
+def territory_4s_blue_read_yellow_and_denied(camera: Camera) -> None:
+    """The camera reads territory 4's blue as a yellow, with doubt; asked, people say
+    no: the tile holds its blue alone again, and nothing buzzes."""
     camera.doubts = {"territory:4": 0.3}
     camera.mat.territories[3][3] -= 1
     camera.mat.territories[3][2] += 1
@@ -1235,6 +1233,14 @@ def test_no_about_a_cube_seen_in_another_colour_takes_the_phantom_away() -> None
     corrected = camera.referee.corrections.apply(camera.referee.table)
     assert corrected.territory(4).describe() == "1 blue"
     camera.doubts = {}
+
+
+def test_no_about_a_cube_seen_in_another_colour_takes_the_phantom_away() -> None:
+    """The camera reads territory 4's blue as a yellow (with doubt): a yellow nobody
+    took from a reserve. "No" puts the blue back and takes the yellow away, instead of
+    keeping both and buzzing that a yellow came from nowhere."""
+    camera = anna_to_move()
+    territory_4s_blue_read_yellow_and_denied(camera)
     camera.cube("south", "red", "south")
     camera.cube("south", "red", "south")
     events = camera.cube("south", "green", 2)
@@ -1249,15 +1255,7 @@ def test_no_about_a_cube_seen_in_another_colour_while_the_emperor_is_due_takes_i
     (4-player camera game 900406 mild: Bob's blue on territory 11, read yellow after the
     camera lost the mat for a frame)."""
     camera = anna_to_move_the_emperor()
-    camera.doubts = {"territory:4": 0.3}
-    camera.mat.territories[3][3] -= 1
-    camera.mat.territories[3][2] += 1
-    events = camera.show()
-    assert kinds(events) == ["question"] and events[0].zone == "territory:4"
-    assert "illegal" not in kinds(camera.referee.answer(False))
-    corrected = camera.referee.corrections.apply(camera.referee.table)
-    assert corrected.territory(4).describe() == "1 blue"
-    camera.doubts = {}
+    territory_4s_blue_read_yellow_and_denied(camera)
     events = camera.emperor(2)
     assert "emperor-moved" in kinds(events) and "illegal" not in kinds(camera.events), events
 
