@@ -580,14 +580,20 @@ class TableReferee:
         self._judged = table
         out = self._judge(table)  # may judge the table with stale corrections released
         if self.illegal is None and self.question is None:
-            before, self._accepted = self._accepted, self._judged
-            if self._accepted is not None:
-                for t in range(1, 16):
-                    if before is None or before.territory(t) != self._accepted.territory(t):
-                        self._held_doubt.pop(f"territory:{t}", None)
-                self._hold_doubts(self._accepted, self.settler.confidence)
+            self._accept(self._judged)
             self._forget_vouched(self._accepted)
         return out
+
+    def _accept(self, table: Table | None) -> None:
+        """``table`` becomes the accepted reading; a tile whose reading it changes
+        starts its held doubt afresh (`_hold_doubts`)."""
+        before, self._accepted = self._accepted, table
+        if table is None:
+            return
+        for t in range(1, 16):
+            if before is None or before.territory(t) != table.territory(t):
+                self._held_doubt.pop(f"territory:{t}", None)
+        self._hold_doubts(table, self.settler.confidence)
 
     def _hold_doubts(self, seen: Table, doubts: Mapping[str, float]) -> None:
         """Per tile, the least the vision was sure of it in the frames that read it as
