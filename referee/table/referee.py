@@ -308,6 +308,7 @@ class TableReferee:
         self._untouched.clear()
         self._accepted = self._judged = None
         self._held_doubt.clear()
+        self._played_sure.clear()
 
     def take_changes(self) -> Changes:
         """The moves taken back and played since the last call (or `resume`), net: what
@@ -608,11 +609,14 @@ class TableReferee:
         accepted = self._accepted
         if accepted is None:
             return
-        for t in range(1, 16):
-            zone = f"territory:{t}"
-            if seen.territory(t) == accepted.territory(t):
-                self._held_doubt[zone] = min(self._held_doubt.get(zone, 1.0),
-                                             doubts.get(zone, 1.0))
+        # Only the doubted tiles can lower anything (most frames doubt none): this runs
+        # on every trusted frame.
+        for zone, level in doubts.items():
+            kind, _, key = zone.partition(":")
+            if kind != "territory" or not key.isdigit():
+                continue
+            if seen.territory(int(key)) == accepted.territory(int(key)):
+                self._held_doubt[zone] = min(self._held_doubt.get(zone, 1.0), level)
 
     def _forget_vouched(self, accepted: Table | None) -> None:
         """Drop what people vouched for where the game has since accepted another
