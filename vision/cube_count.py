@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -30,9 +31,28 @@ from vision.model_file import read_model
 FITTED = Path(__file__).with_name("fitted") / "cubes.json"
 #: What the model is told of a blob, in this order (all free of the camera's scale).
 FEATURES = ("area", "hull", "solidity", "radius", "long", "short", "paper", "shade",
-            "attached", "coloured", "darkness", "likeness", "lit", "shown")
+            "attached", "coloured", "darkness", "likeness", "lit", "shown", "cast",
+            "beyond")
 #: Neighbours that vote on a blob's count.
 NEIGHBOURS = 9
+
+
+class Patch(NamedTuple):
+    """What else a patch found by its darkness alone may be (a cube dyed like its field
+    shows no colour of its own, so only this tells it from a shadow).
+
+    `attached` is the share of it that touches another piece, whose shadow it may be;
+    `tinted` the share that shows a piece's colour (a cube dyed like its field leaves
+    specks of its own colour beside its dark sides; a shadow leaves none); `cast` the
+    share of it lying where the plainly seen pieces' shadows fall (`vision.cast`), and
+    `beyond` how much of it (in cube tops) lies elsewhere: a shadow is explained by the
+    piece that casts it, a cube's own sides and shadow are not.
+    """
+
+    attached: float
+    tinted: float
+    cast: float = 0.0
+    beyond: float = 0.0
 
 
 class CubeCountError(ValueError):
@@ -40,22 +60,19 @@ class CubeCountError(ValueError):
 
 
 def blob_features(blob: np.ndarray, cube_px: float, side_px: float, on_paper: bool,
-                  shade: float | None = None, coloured: float = 1.0,
-                  darkness: float = 0.0, likeness: float = 0.0,
+                  patch: Patch | None = None, darkness: float = 0.0, likeness: float = 0.0,
                   top: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
     """The blob as the model sees it.
 
     `cube_px` is one cube's expected blob area here (top and visible sides), `side_px`
     its side in atlas pixels: area and hull in cubes, the largest inscribed disc's
     radius in sides, so the same cube gives the same numbers at any camera height.
-    `shade` is given for a blob found by its darkness alone (a cube on art of its own
-    colour): the share of it that touches another piece, whose shadow it may be.
-    `coloured` is the share of it that shows a piece's colour (a cube dyed like its
-    field leaves specks of its own colour beside its dark sides; a shadow leaves none),
-    `darkness` the mean of -log(frame / bare table) over it: a shadow darkens all it
-    covers, a cube's lit top next to its dark sides much less. `likeness` is the
-    correlation of the frame's brightness with the bare table's over the blob: a shadow
-    scales the art under it and keeps its pattern, a cube's painted faces replace it.
+    `patch` is given for a blob found by its darkness alone (a cube on art of its own
+    colour): what else it may be (`Patch`). `darkness` is the mean of -log(frame /
+    bare table) over it: a shadow darkens all it covers, a cube's lit top next to its
+    dark sides much less. `likeness` is the correlation of the frame's brightness with
+    the bare table's over the blob: a shadow scales the art under it and keeps its
+    pattern, a cube's painted faces replace it.
     `top` is how bright and how colourful its brightest tenth is over its colour on the
     swatches (`vision.lit`), for a blob of a piece's colour (0, 0 for a patch found by
     its darkness, whose top is the art's): a cube whose shaded sides are lost in the art
@@ -78,9 +95,11 @@ def blob_features(blob: np.ndarray, cube_px: float, side_px: float, on_paper: bo
         long, short = max(w, h) / max(1.0, side_px), min(w, h) / max(1.0, side_px)
     return np.array([area / cube_px, hull / cube_px, area / max(1.0, hull),
                      radius / max(1.0, side_px), long, short, float(on_paper),
-                     float(shade is not None), 0.0 if shade is None else shade,
-                     float(coloured), float(darkness), float(likeness), float(top[0]),
-                     float(top[1])], np.float32)
+                     float(patch is not None), 0.0 if patch is None else patch.attached,
+                     1.0 if patch is None else patch.tinted, float(darkness),
+                     float(likeness), float(top[0]), float(top[1]),
+                     0.0 if patch is None else patch.cast,
+                     0.0 if patch is None else patch.beyond], np.float32)
 
 
 @dataclass

@@ -17,10 +17,10 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision import castle_count, colours, cube_count, lit
+from vision import cast, castle_count, colours, cube_count, lit
 from vision.atlas import ATLAS_KINDS, CATCH_MM, Atlas, Cell
 from vision.castle_count import CastleCount, castle_features
-from vision.cube_count import CubeCount, blob_features
+from vision.cube_count import CubeCount, Patch, blob_features
 from vision.glare import GlareMap
 from vision.layout import Layout
 from vision.markers import MatLocator
@@ -79,10 +79,8 @@ class Tuning:
 
 
 #: A blob to count: its colour class, area (px), centre (atlas px), mask, box (x, y, w, h)
-#: and, for a patch found by its change alone, (share touching another piece, share of a
-#: piece's colour).
-Blob = tuple[int, float, float, float, np.ndarray, tuple[int, ...],
-             tuple[float, float] | None]
+#: and, for a patch found by its change alone, what else it may be (`Patch`).
+Blob = tuple[int, float, float, float, np.ndarray, tuple[int, ...], Patch | None]
 #: A yellow territory blob: its zone, where it lies (mm), its area, the cubes it gave, its
 #: box (x, y, w, h) and the blob.
 Yellow = tuple[Cell, float, float, float, int, tuple[int, ...], np.ndarray]
@@ -156,6 +154,8 @@ class Reader:
         self._kernel5 = np.ones((5, 5), np.uint8)
         core = round(0.55 * self._sizes["castle"] * scale) | 1
         self._castle_core = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (core, core))
+        #: How many times as far as a cube's a castle's shadow falls.
+        self._castle_height = layout.height_mm("castle") / layout.height_mm("cube")
         rows = self.atlas.blob_rows
         territory = np.array([False] + [c.zone.kind == "territory" for c in self.atlas.cells])
         self._territory_rows: np.ndarray = territory[self.atlas.zone_index[:rows]]
@@ -595,23 +595,26 @@ class Reader:
         hysteresis threshold grows an edge from its strong pixels. Each patch is a blob
         of the colour under and beside it, for the fitted count to judge; how much of it
         touches another piece (whose shadow it may be), how much of it shows a piece's
-        colour, how dark it is and how well it keeps the art's pattern go with it."""
+        colour, how much of it lies where the pieces' shadows fall (`vision.cast`), how
+        dark it is and how well it keeps the art's pattern go with it."""
         assert self._shade is not None and self.shade is not None and self.stir is not None
         ratio, stale = self._shade
         assert self._comparison is not None
         rows = self.atlas.blob_rows
-        dark = (ratio[:rows] < self.shade) & territories
-        if stale.any():
-            dark &= ~stale[self.atlas.zone_index[:rows]]
+        shaded = (ratio[:rows] < self.shade) & territories
+        dark = shaded & ~stale[self.atlas.zone_index[:rows]] if stale.any() else shaded
         dark = cv2.morphologyEx(dark.view(np.uint8), cv2.MORPH_OPEN, self._kernel3)
         seeds = dark.view(bool) | specks
         if not seeds.any():
             return []
+        side_px = self._sizes["cube"] * self.scale
         stir = float(np.exp(self.stir))
         weak = ((ratio[:rows] < 1.0 / stir) | (ratio[:rows] > stir)) & territories
         if stale.any():
             weak &= ~stale[self.atlas.zone_index[:rows]]
         pieces = coloured.copy()
+        casters = [(coloured, 1.0)]
+        castles: np.ndarray | None = None
         if castle_labels is not None:
             # Colourless blobs as big as half a castle (smaller ones may be the cube's
             # own shaded sides).
@@ -620,7 +623,16 @@ class Reader:
             keep = np.zeros(m, bool)
             keep[1:] = gstats[1:, cv2.CC_STAT_AREA] >= 0.5 * self._footprint_px(
                 "castle", *self._nadir)
-            pieces |= _label_flags(gcc, keep)[0]
+            castles = _label_flags(gcc, keep)[0]
+            pieces |= castles
+            casters.append((castles, self._castle_height))
+        # Where the shadows of the pieces seen plainly fall (`vision.cast`). A tile's
+        # cell in the atlas shows none of what stands beyond it: a shadow may come in
+        # over its edge from there, as from a cube.
+        offset = cast.shadow_offset(casters, shaded, side_px)
+        shadows = cast.cast_shadows(coloured | ~territories, offset)
+        if castles is not None and castles.any():
+            shadows |= cast.cast_shadows(castles, offset, self._castle_height)
         near = cv2.dilate(pieces.view(np.uint8), self._kernel5).view(bool)
         reach = max(3, round(0.5 * self._sizes["cube"] * self.scale)) | 1
         grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
@@ -661,8 +673,11 @@ class Reader:
             if cubes.max() == 0:
                 continue
             cls = int(cubes.argmax() + 1)
+            cast_on = shadows[by:by + bh, bx:bx + bw][blob]
+            explained = _share(cast_on)
+            beyond = float(area - np.count_nonzero(cast_on)) / (side_px * side_px)
             found.append((cls, area, float(cents[k][0]), float(cents[k][1]), blob,
-                          (bx, by, bw, bh), (attached, tinted)))
+                          (bx, by, bw, bh), Patch(attached, tinted, explained, beyond)))
         return found
 
     def _count_castles(self, snap: SnapshotJSON, atlas: np.ndarray, lab: np.ndarray,
@@ -787,7 +802,7 @@ class Reader:
 
     def _yellow_counted(self, snap: SnapshotJSON, cell: Cell, blob: np.ndarray,
                         x: float, y: float, area: float, box: tuple[int, ...],
-                        shade: tuple[float, float] | None) -> int:
+                        shade: Patch | None) -> int:
         """Count a yellow territory blob as cubes and say how many it gave (taken back
         if the blob turns out to be part of the emperor)."""
         cubes = snap["territories"][str(cell.zone.raw["territory"])]["cubes"]
@@ -825,7 +840,7 @@ class Reader:
     def _count_cube_blob(self, snap: SnapshotJSON, cell: Cell, colour: str, blob: np.ndarray,
                          x: float, y: float, area: float | None = None,
                          beside: bool = False, box: tuple[int, ...] | None = None,
-                         shade: tuple[float, float] | None = None) -> None:
+                         shade: Patch | None = None) -> None:
         """Cubes in one single-coloured blob, by its area over one cube's footprint here.
 
         Beside the emperor a cube is partly hidden by him, so less of it must show.
@@ -852,8 +867,7 @@ class Reader:
                     and self._atlas is not None else None)
             features = blob_features(blob, cube, self._sizes["cube"] * self.scale,
                                      cell.zone.kind in ON_PAPER,
-                                     None if shade is None else shade[0],
-                                     1.0 if shade is None else shade[1], darkness, likeness,
+                                     shade, darkness, likeness,
                                      (0.0, 0.0) if seen is None else (seen.lit, seen.colour))
             if self.collect is not None:
                 self.collect.append((cell.zone.name, colour, features, box, blob))

@@ -1,0 +1,117 @@
+"""Where the pieces' shadows fall, read off the frame: what tells a cube dyed like its
+field from another piece's shadow on that field."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.calibration import calibrate, reader_for
+from vision.cast import cast_shadows, shadow_offset
+from vision.layout import load_layout
+from vision.render import landscape
+from vision.render import scene as scenes
+from vision.render.pieces import Piece
+
+LAYOUT = load_layout(None)
+CUBE_MM = LAYOUT.pieces_mm["cube"]
+SIDE = 10
+
+
+def _table(lamp: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Square pieces, each with its shadow a side long on the side away from `lamp`."""
+    pieces = np.zeros((200, 300), bool)
+    dark = np.zeros_like(pieces)
+    for x, y in ((40, 40), (150, 60), (240, 140), (90, 150)):
+        pieces[y:y + SIDE, x:x + SIDE] = True
+        sx, sy = x - lamp[0] * SIDE, y - lamp[1] * SIDE
+        dark[sy:sy + SIDE, sx:sx + SIDE] = True
+    return pieces, dark & ~pieces
+
+
+@pytest.mark.parametrize("lamp", [(1, 0), (0, -1), (-1, 1)])
+def test_the_shadows_lie_on_the_side_away_from_the_lamp(lamp: tuple[int, int]) -> None:
+    pieces, dark = _table(lamp)
+    dx, dy = shadow_offset([(pieces, 1.0)], dark, SIDE)
+    assert (np.sign(round(dx)), np.sign(round(dy))) == (-lamp[0], -lamp[1])
+    shadows = cast_shadows(pieces, (dx, dy))
+    assert shadows[dark].all()                      # every shadow is explained
+    # a patch on the lamp's side of a piece is not its shadow
+    x, y = 150 + lamp[0] * 2 * SIDE, 60 + lamp[1] * 2 * SIDE
+    assert not shadows[y:y + SIDE, x:x + SIDE].any()
+
+
+def test_with_no_shadow_to_see_nothing_is_cast_beyond_the_pieces() -> None:
+    pieces, _ = _table((1, 0))
+    assert shadow_offset([(pieces, 1.0)], np.zeros_like(pieces), SIDE) == (0.0, 0.0)
+    shadows = cast_shadows(pieces, (0.0, 0.0))
+    assert shadows[pieces].all()
+    assert shadows.sum() < 1.5 * pieces.sum()
+
+
+def test_a_cube_dyed_like_its_field_beside_another_piece_is_counted_on_every_side() -> None:
+    """Green cubes on meadow tiles in hard light, each beside a blue cube (one side of it
+    on each tile): their dark sides touch the blue cube as its shadow would. Those on
+    the side the blue cube's shadow does not fall were taken for it (two of eight in
+    this scene): where the shadows of the plainly seen pieces fall tells them apart."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(landscape, "_pick_materials", lambda rng, k: ["meadow"] * k)
+        mp.setattr(scenes, "_TEXTURES", {})
+        table = scenes.random_scene(LAYOUT, np.random.default_rng(4246), hard=True,
+                                    variety="wide")
+        table.hands = []
+        calib_scene = scenes.calibration_scene(LAYOUT, np.random.default_rng(7), hard=True,
+                                               variety="wide")
+        calib_scene.camera, calib_scene.lighting = table.camera, table.lighting
+        calib_scene.tile_seed, calib_scene.light = table.tile_seed, table.light
+        reader = reader_for(LAYOUT, calibrate(scenes.render(LAYOUT, calib_scene, 11), LAYOUT))
+        sides = {2: (1, 0), 4: (-1, 0), 5: (0, 1), 7: (0, -1), 9: (1, 1), 10: (-1, -1),
+                 12: (1, -1), 14: (-1, 1)}
+        pieces = []
+        for territory, (dx, dy) in sides.items():
+            x, y = scenes.territory_centre(LAYOUT, territory)
+            pieces += [Piece("cube", "blue", x, y, 0.0),
+                       Piece("cube", "green", x + dx * CUBE_MM * 1.15,
+                             y + dy * CUBE_MM * 1.15, 10.0)]
+        snap = reader.read(scenes.render(LAYOUT, scenes.with_changes(table, pieces), 13))
+    read = {t: {c: n for c, n in snap.to_json()["territories"][str(t)]["cubes"].items() if n}
+            for t in sides}
+    assert read == {t: {"green": 1, "blue": 1} for t in sides}
+
+
+def test_a_castles_shadow_counts_over_its_height() -> None:
+    """A castle's shadow falls further than a cube's, the same way: measured over its
+    height it says what the cubes' say."""
+    cubes, dark = _table((1, 0))
+    castle = np.zeros_like(cubes)
+    castle[150:170, 170:190] = True
+    dark[150:170, 130:170] = True                   # twice as far, the same way
+    alone = shadow_offset([(cubes, 1.0)], dark & ~castle, SIDE)
+    both = shadow_offset([(cubes, 1.0), (castle, 2.0)], dark, SIDE)
+    assert both[0] == pytest.approx(alone[0], abs=1.0)
+    assert both[0] < 0
+
+
+def test_white_castles_near_the_rims_cast_no_cube() -> None:
+    """A white castle near the rim of every tile, hard light, no cube on the table: the
+    castles' long shadows on art of the cube colours are no cubes. With no cube to show
+    which way shadows fall, the castles themselves show it (four shadows were read as
+    cubes before either was looked at)."""
+    table = scenes.random_scene(LAYOUT, np.random.default_rng(4301), hard=True,
+                                variety="wide")
+    table.hands = []
+    calib_scene = scenes.calibration_scene(LAYOUT, np.random.default_rng(7), hard=True,
+                                           variety="wide")
+    calib_scene.camera, calib_scene.lighting = table.camera, table.lighting
+    calib_scene.tile_seed, calib_scene.light = table.tile_seed, table.light
+    reader = reader_for(LAYOUT, calibrate(scenes.render(LAYOUT, calib_scene, 11), LAYOUT))
+    territories = sorted(LAYOUT.territories())
+    castles = []
+    for here, there in zip(territories, territories[1:] + territories[:1], strict=True):
+        x, y = scenes.territory_centre(LAYOUT, here)
+        x1, y1 = scenes.territory_centre(LAYOUT, there)
+        castles.append(Piece("castle", "white", x + 0.33 * (x1 - x), y + 0.33 * (y1 - y),
+                             0.0))
+    snap = reader.read(scenes.render(LAYOUT, scenes.with_changes(table, castles), 13))
+    assert sum(t.cubes.total() for t in snap.territories) == 0
+    assert sum(sum(t["castles"].values()) for t in snap.to_json()["territories"].values()) == 15
