@@ -156,6 +156,8 @@ class Reader:
         self._castle_core = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (core, core))
         #: How many times as far as a cube's a castle's shadow falls.
         self._castle_height = layout.height_mm("castle") / layout.height_mm("cube")
+        self._emperor_height = layout.height_mm("emperor") / layout.height_mm("cube")
+        self._offset = (0.0, 0.0)
         rows = self.atlas.blob_rows
         territory = np.array([False] + [c.zone.kind == "territory" for c in self.atlas.cells])
         self._territory_rows: np.ndarray = territory[self.atlas.zone_index[:rows]]
@@ -384,6 +386,7 @@ class Reader:
         self._counted_sum = None
         self._confidence = {}
         self._guessed = False  # the emperor taken to be the widest yellow blob
+        self._offset = (0.0, 0.0)  # which way a cube's shadow falls (`_shaded_cubes`)
         hand = self.border.covered(frame, white, t)
         snap["occluded"] = bool(moving or hand or self.locator.hidden_markers > 0)
         index = colours.table_index(atlas[: self.atlas.colour_rows])
@@ -629,7 +632,7 @@ class Reader:
         # Where the shadows of the pieces seen plainly fall (`vision.cast`). A tile's
         # cell in the atlas shows none of what stands beyond it: a shadow may come in
         # over its edge from there, as from a cube.
-        offset = cast.shadow_offset(casters, shaded, side_px)
+        offset = self._offset = cast.shadow_offset(casters, shaded, side_px)
         shadows = cast.cast_shadows(coloured | ~territories, offset)
         if castles is not None and castles.any():
             shadows |= cast.cast_shadows(castles, offset, self._castle_height)
@@ -791,10 +794,17 @@ class Reader:
                     self._count_cube_blob(snap, cell, "yellow", part,
                                           *cell.mm(px, py, self.scale), beside=True)
             # A yellow blob apart from his body but mostly within his reach is the rest
-            # of him (his leaning top cut off by glare or a shadow), not a cube.
+            # of him (his leaning top cut off by glare or a shadow), not a cube; so is
+            # a patch mostly within his reach and his shadow, which falls the way the
+            # others' do (`vision.cast`), as much further as he is taller (on a field
+            # of his own dye both are a dark yellow patch).
+            shadow = ((reach[0], (cast.REACH[-1] * self._emperor_height * self._offset[0],
+                                  cast.REACH[-1] * self._emperor_height * self._offset[1]),
+                       reach[2]))
             cubes = snap["territories"][str(cell.zone.raw["territory"])]["cubes"]
             for other, _, _, _, n, other_box, other_blob in yellows:
-                if other is cell and n and _within(other_blob, other_box, reach) >= 0.5:
+                if other is cell and n and _within(other_blob, other_box, reach,
+                                                   shadow) >= 0.5:
                     cubes["yellow"] -= n
         for colour in best_cylinder:
             if snap["cylinders"][colour] is None:
@@ -1523,10 +1533,15 @@ def _reached(blob: np.ndarray, box: Sequence[int], reach: Reach) -> np.ndarray:
     return np.asarray(blob & ((px - t * lx) ** 2 + (py - t * ly) ** 2 <= radius * radius))
 
 
-def _within(blob: np.ndarray, box: Sequence[int], reach: Reach) -> float:
-    """The share of a blob's pixels within the emperor's ``reach`` (`_reached`)."""
+def _within(blob: np.ndarray, box: Sequence[int], *reaches: Reach) -> float:
+    """The share of a blob's pixels within any of the ``reaches`` (`_reached`)."""
     total = int(np.count_nonzero(blob))
-    return float(np.count_nonzero(_reached(blob, box, reach))) / total if total else 0.0
+    if not total:
+        return 0.0
+    inside = np.zeros(blob.shape, bool)
+    for reach in reaches:
+        inside |= _reached(blob, box, reach)
+    return float(np.count_nonzero(inside)) / total
 
 
 def _run_length(cover: np.ndarray, gap: int, shortest: int = 3,

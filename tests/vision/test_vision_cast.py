@@ -115,3 +115,30 @@ def test_white_castles_near_the_rims_cast_no_cube() -> None:
     snap = reader.read(scenes.render(LAYOUT, scenes.with_changes(table, castles), 13))
     assert sum(t.cubes.total() for t in snap.territories) == 0
     assert sum(sum(t["castles"].values()) for t in snap.to_json()["territories"].values()) == 15
+
+
+def test_the_emperors_own_shadow_on_a_field_of_his_dye_is_no_cube() -> None:
+    """The emperor on ochre fields in hard light: his shadow, five times as long as a
+    cube's, is a dark patch of the field's colour, yellow, which no plainly seen piece
+    explains. It falls the way the cubes' shadows do, from where he stands: the rest of
+    him, not a yellow cube (one was read on each of these tiles)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(landscape, "_pick_materials", lambda rng, k: ["ochre"] * k)
+        mp.setattr(scenes, "_TEXTURES", {})
+        table = scenes.random_scene(LAYOUT, np.random.default_rng(4406), hard=True,
+                                    variety="wide")
+        table.hands = []
+        calib_scene = scenes.calibration_scene(LAYOUT, np.random.default_rng(7), hard=True,
+                                               variety="wide")
+        calib_scene.camera, calib_scene.lighting = table.camera, table.lighting
+        calib_scene.tile_seed, calib_scene.light = table.tile_seed, table.light
+        reader = reader_for(LAYOUT, calibrate(scenes.render(LAYOUT, calib_scene, 11), LAYOUT))
+        for territory in (3, 8, 13):
+            x, y = scenes.territory_centre(LAYOUT, territory)
+            pieces = [Piece("emperor", "yellow", x, y, 0.0)]
+            pieces += [Piece("cube", "blue", *scenes.territory_centre(LAYOUT, other), 0.0)
+                       for other in range(1, 16) if other != territory]
+            snap = reader.read(scenes.render(LAYOUT, scenes.with_changes(table, pieces),
+                                             13 + territory))
+            assert snap.emperor == territory
+            assert snap.territory(territory).cubes.total() == 0
