@@ -39,23 +39,30 @@ def shadow_offset(casters: Sequence[tuple[np.ndarray, float]], dark: np.ndarray,
         pieces |= mask
     pad = round(NEAR * side_px)
     rows, cols = dark.shape[:2]
+    # The dark pixels in any box and the sums of their columns and rows, from integral
+    # images (a box's pixels one by one for each of a hundred pieces cost a full read
+    # a third of its time).
+    around = (dark & ~pieces).astype(np.float64)
+    ys, xs = np.indices(around.shape, dtype=np.float64)
+    sums = [cv2.integral(image, sdepth=cv2.CV_64F)
+            for image in (around, around * xs, around * ys)]
     offsets = []
     for mask, taller in casters:
-        n, _, stats, cents = cv2.connectedComponentsWithStats(mask.view(np.uint8),
+        _, _, stats, cents = cv2.connectedComponentsWithStats(mask.view(np.uint8),
                                                              connectivity=8)
         reach = round(pad * taller)
-        for k in range(1, n):
-            bx, by, bw, bh, area = (int(v) for v in stats[k])
-            if area < LEAST_PIECE * side_px * side_px:
-                continue
-            y0, x0 = max(0, by - reach), max(0, bx - reach)
-            y1, x1 = min(rows, by + bh + reach), min(cols, bx + bw + reach)
-            around = dark[y0:y1, x0:x1] & ~pieces[y0:y1, x0:x1]
-            ys, xs = np.nonzero(around)
-            if len(xs) < 4:
-                continue
-            offsets.append(((xs.mean() + x0 - cents[k][0]) / taller,
-                            (ys.mean() + y0 - cents[k][1]) / taller))
+        big = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= LEAST_PIECE * side_px * side_px)
+        big += 1
+        bx, by, bw, bh = (stats[big, i].astype(np.intp) for i in range(4))
+        y0, x0 = np.maximum(0, by - reach), np.maximum(0, bx - reach)
+        y1, x1 = np.minimum(rows, by + bh + reach), np.minimum(cols, bx + bw + reach)
+        count, sum_x, sum_y = (s[y1, x1] - s[y0, x1] - s[y1, x0] + s[y0, x0] for s in sums)
+        seen = count >= 4
+        # as each box's own mean, then moved to the atlas (the same float arithmetic)
+        mean_x = (sum_x[seen] - x0[seen] * count[seen]) / count[seen] + x0[seen]
+        mean_y = (sum_y[seen] - y0[seen] * count[seen]) / count[seen] + y0[seen]
+        offsets += list(zip(((mean_x - cents[big[seen], 0]) / taller).tolist(),
+                            ((mean_y - cents[big[seen], 1]) / taller).tolist(), strict=True))
     if not offsets:
         return 0.0, 0.0
     dx, dy = np.median(np.asarray(offsets), axis=0)

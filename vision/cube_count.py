@@ -46,13 +46,18 @@ class Patch(NamedTuple):
     specks of its own colour beside its dark sides; a shadow leaves none); `cast` the
     share of it lying where the plainly seen pieces' shadows fall (`vision.cast`), and
     `beyond` how much of it (in cube tops) lies elsewhere: a shadow is explained by the
-    piece that casts it, a cube's own sides and shadow are not.
+    piece that casts it, a cube's own sides and shadow are not. `dyed` is how far from
+    a tie between two cube colours the field around it is (1 - the runner-up's share
+    over the winner's): a cube found this way is given the field's colour, and on the
+    line between a pink and a yellow field either may be right. It is no feature of
+    the count, only of how sure its colour is.
     """
 
     attached: float
     tinted: float
     cast: float = 0.0
     beyond: float = 0.0
+    dyed: float = 1.0
 
 
 class CubeCountError(ValueError):

@@ -679,8 +679,11 @@ class Reader:
             cast_on = shadows[by:by + bh, bx:bx + bw][blob]
             explained = _share(cast_on)
             beyond = float(area - np.count_nonzero(cast_on)) / (side_px * side_px)
+            # On the line between two fields of cube colours either may be its dye.
+            runner_up = float(np.partition(cubes, -2)[-2]) / float(cubes.max())
             found.append((cls, area, float(cents[k][0]), float(cents[k][1]), blob,
-                          (bx, by, bw, bh), Patch(attached, tinted, explained, beyond)))
+                          (bx, by, bw, bh),
+                          Patch(attached, tinted, explained, beyond, 1.0 - runner_up)))
         return found
 
     def _count_castles(self, snap: SnapshotJSON, atlas: np.ndarray, lab: np.ndarray,
@@ -890,6 +893,9 @@ class Reader:
                 n, sure = self.cubes.count(features)
                 self._doubt(cell, sure)
                 if n > 0:
+                    if shade is not None:
+                        # its colour is the field's: as sure as the field is of one dye
+                        self._doubt(cell, shade.dyed)
                     self._add_cubes(snap, cell, colour, n)
                 return
             if _inner_radius(blob, close=True) < THINNEST * self._sizes["cube"] * self.scale:

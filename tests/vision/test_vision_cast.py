@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from referee.table.snapshot import DOUBTFUL
 from vision.calibration import calibrate, reader_for
 from vision.cast import cast_shadows, shadow_offset
 from vision.layout import load_layout
@@ -142,3 +143,36 @@ def test_the_emperors_own_shadow_on_a_field_of_his_dye_is_no_cube() -> None:
                                              13 + territory))
             assert snap.emperor == territory
             assert snap.territory(territory).cubes.total() == 0
+
+
+def test_a_cube_dyed_like_two_fields_is_asked_about_when_given_the_others_colour() -> None:
+    """Pink cubes on tiles of pink flowers and yellow wheat, hard light. A cube found by
+    its darkness alone is given the colour of the field around it; on the line between
+    the two fields either may be its dye. Territory 7's pink was read yellow and sure:
+    a set-up with four yellows, an alarm. How near a tie the field's colours are is
+    now how sure its colour is, and the tile is asked about."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(landscape, "_pick_materials",
+                   lambda rng, k: (["flowers", "wheat"] * k)[:k])
+        mp.setattr(scenes, "_TEXTURES", {})
+        table = scenes.random_scene(LAYOUT, np.random.default_rng(4502), hard=True,
+                                    variety="wide")
+        table.hands = []
+        calib_scene = scenes.calibration_scene(LAYOUT, np.random.default_rng(7), hard=True,
+                                               variety="wide")
+        calib_scene.camera, calib_scene.lighting = table.camera, table.lighting
+        calib_scene.tile_seed, calib_scene.light = table.tile_seed, table.light
+        reader = reader_for(LAYOUT, calibrate(scenes.render(LAYOUT, calib_scene, 11), LAYOUT))
+        rng = np.random.default_rng(4502)
+        cubes = []
+        for territory in range(1, 16):
+            x, y = scenes.territory_centre(LAYOUT, territory)
+            cubes.append(Piece("cube", "pink", x + rng.uniform(-12, 12),
+                               y + rng.uniform(-12, 12), 0.0))
+        snap = reader.read(scenes.render(LAYOUT, scenes.with_changes(table, cubes), 13))
+    seen = snap.to_json()
+    wrong_colour = [t for t in range(1, 16)
+                    if any(n for c, n in seen["territories"][str(t)]["cubes"].items()
+                           if c != "pink")]
+    assert wrong_colour == [7]
+    assert seen["confidence"]["territory:7"] < DOUBTFUL
