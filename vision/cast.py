@@ -27,16 +27,15 @@ LEAST_PIECE = 0.5
 NEAR = 1.5
 
 
-def shadow_offset(casters: Sequence[tuple[np.ndarray, float]], dark: np.ndarray,
-                  side_px: float) -> tuple[float, float]:
+def shadow_offset(pieces: np.ndarray,
+                  casters: Sequence[tuple[np.ndarray, np.ndarray, float]],
+                  dark: np.ndarray, side_px: float) -> tuple[float, float]:
     """The median over the plainly seen pieces of how far (atlas px, x and y) the middle
     of the dark pixels around each lies from its own middle, for a piece as tall as a
-    cube; (0, 0) when no piece has any (soft light, or no piece). `casters` are masks
-    of pieces with how many times as tall as a cube they are (a castle's shadow falls
-    further: its offset counts over that)."""
-    pieces = np.zeros(dark.shape, bool)
-    for mask, _ in casters:
-        pieces |= mask
+    cube; (0, 0) when no piece has any (soft light, or no piece). `pieces` is the mask
+    of them all; `casters` their boxes (x, y, width, height, area: OpenCV's component
+    stats), middles and how many times as tall as a cube they are, kind by kind (a
+    castle's shadow falls further: its offset counts over that)."""
     pad = round(NEAR * side_px)
     rows, cols = dark.shape[:2]
     # The dark pixels in any box and the sums of their columns and rows, from integral
@@ -47,13 +46,10 @@ def shadow_offset(casters: Sequence[tuple[np.ndarray, float]], dark: np.ndarray,
     sums = [cv2.integral(image, sdepth=cv2.CV_64F)
             for image in (around, around * xs, around * ys)]
     offsets = []
-    for mask, taller in casters:
-        _, _, stats, cents = cv2.connectedComponentsWithStats(mask.view(np.uint8),
-                                                             connectivity=8)
+    for boxes, middles, taller in casters:
         reach = round(pad * taller)
-        big = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= LEAST_PIECE * side_px * side_px)
-        big += 1
-        bx, by, bw, bh = (stats[big, i].astype(np.intp) for i in range(4))
+        big = boxes[:, cv2.CC_STAT_AREA] >= LEAST_PIECE * side_px * side_px
+        bx, by, bw, bh = (boxes[big, i].astype(np.intp) for i in range(4))
         y0, x0 = np.maximum(0, by - reach), np.maximum(0, bx - reach)
         y1, x1 = np.minimum(rows, by + bh + reach), np.minimum(cols, bx + bw + reach)
         count, sum_x, sum_y = (s[y1, x1] - s[y0, x1] - s[y1, x0] + s[y0, x0] for s in sums)
@@ -61,8 +57,9 @@ def shadow_offset(casters: Sequence[tuple[np.ndarray, float]], dark: np.ndarray,
         # as each box's own mean, then moved to the atlas (the same float arithmetic)
         mean_x = (sum_x[seen] - x0[seen] * count[seen]) / count[seen] + x0[seen]
         mean_y = (sum_y[seen] - y0[seen] * count[seen]) / count[seen] + y0[seen]
-        offsets += list(zip(((mean_x - cents[big[seen], 0]) / taller).tolist(),
-                            ((mean_y - cents[big[seen], 1]) / taller).tolist(), strict=True))
+        middle = middles[big][seen]
+        offsets += list(zip(((mean_x - middle[:, 0]) / taller).tolist(),
+                            ((mean_y - middle[:, 1]) / taller).tolist(), strict=True))
     if not offsets:
         return 0.0, 0.0
     dx, dy = np.median(np.asarray(offsets), axis=0)

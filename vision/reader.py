@@ -583,12 +583,13 @@ class Reader:
             keep[1:] = stats[1:, cv2.CC_STAT_AREA] >= smallest
             pieces, specks = _label_flags(cc, keep, speck)
             blobs += self._shaded_cubes(pieces, specks, castle_labels,
-                                        inside & self._territory_rows, least)
+                                        inside & self._territory_rows, least,
+                                        (stats[keep], cents[keep]))
         self._interpret(snap, atlas, blobs)
 
     def _shaded_cubes(self, coloured: np.ndarray, specks: np.ndarray,
                       castle_labels: np.ndarray | None, territories: np.ndarray,
-                      least: float) -> list[Blob]:
+                      least: float, plain: tuple[np.ndarray, np.ndarray]) -> list[Blob]:
         """Cubes on art of their own colour: where the frame is darker than the bare
         table by more than light drifts (`self.shade`, fitted), apart from every other
         piece, a cube's shaded sides may be all that differs; specks of a piece's colour
@@ -616,23 +617,25 @@ class Reader:
         if stale.any():
             weak &= ~stale[self.atlas.zone_index[:rows]]
         pieces = coloured.copy()
-        casters = [(coloured, 1.0)]
+        # the coloured blobs' boxes and middles (`plain`), and the castles', for
+        # `cast.shadow_offset`
+        casters = [(*plain, 1.0)]
         castles: np.ndarray | None = None
         if castle_labels is not None:
             # Colourless blobs as big as half a castle (smaller ones may be the cube's
             # own shaded sides).
             grey = (castle_labels[:rows] == colours.NEUTRAL).view(np.uint8)
-            m, gcc, gstats, _ = _components(grey)
+            m, gcc, gstats, gcents = _components(grey)
             keep = np.zeros(m, bool)
             keep[1:] = gstats[1:, cv2.CC_STAT_AREA] >= 0.5 * self._footprint_px(
                 "castle", *self._nadir)
             castles = _label_flags(gcc, keep)[0]
             pieces |= castles
-            casters.append((castles, self._castle_height))
+            casters.append((gstats[keep], gcents[keep], self._castle_height))
         # Where the shadows of the pieces seen plainly fall (`vision.cast`). A tile's
         # cell in the atlas shows none of what stands beyond it: a shadow may come in
         # over its edge from there, as from a cube.
-        offset = self._offset = cast.shadow_offset(casters, shaded, side_px)
+        offset = self._offset = cast.shadow_offset(pieces, casters, shaded, side_px)
         shadows = cast.cast_shadows(coloured | ~territories, offset)
         if castles is not None and castles.any():
             shadows |= cast.cast_shadows(castles, offset, self._castle_height)

@@ -3,6 +3,7 @@ field from another piece's shadow on that field."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -30,10 +31,16 @@ def _table(lamp: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     return pieces, dark & ~pieces
 
 
+def _kind(mask: np.ndarray, taller: float = 1.0) -> tuple[np.ndarray, np.ndarray, float]:
+    """Pieces of one kind as the reader gives them: their boxes, middles and height."""
+    _, _, stats, middles = cv2.connectedComponentsWithStats(mask.view(np.uint8))
+    return stats[1:], middles[1:], taller
+
+
 @pytest.mark.parametrize("lamp", [(1, 0), (0, -1), (-1, 1)])
 def test_the_shadows_lie_on_the_side_away_from_the_lamp(lamp: tuple[int, int]) -> None:
     pieces, dark = _table(lamp)
-    dx, dy = shadow_offset([(pieces, 1.0)], dark, SIDE)
+    dx, dy = shadow_offset(pieces, [_kind(pieces)], dark, SIDE)
     assert (np.sign(round(dx)), np.sign(round(dy))) == (-lamp[0], -lamp[1])
     shadows = cast_shadows(pieces, (dx, dy))
     assert shadows[dark].all()                      # every shadow is explained
@@ -44,7 +51,7 @@ def test_the_shadows_lie_on_the_side_away_from_the_lamp(lamp: tuple[int, int]) -
 
 def test_with_no_shadow_to_see_nothing_is_cast_beyond_the_pieces() -> None:
     pieces, _ = _table((1, 0))
-    assert shadow_offset([(pieces, 1.0)], np.zeros_like(pieces), SIDE) == (0.0, 0.0)
+    assert shadow_offset(pieces, [_kind(pieces)], np.zeros_like(pieces), SIDE) == (0.0, 0.0)
     shadows = cast_shadows(pieces, (0.0, 0.0))
     assert shadows[pieces].all()
     assert shadows.sum() < 1.5 * pieces.sum()
@@ -87,8 +94,8 @@ def test_a_castles_shadow_counts_over_its_height() -> None:
     castle = np.zeros_like(cubes)
     castle[150:170, 170:190] = True
     dark[150:170, 130:170] = True                   # twice as far, the same way
-    alone = shadow_offset([(cubes, 1.0)], dark & ~castle, SIDE)
-    both = shadow_offset([(cubes, 1.0), (castle, 2.0)], dark, SIDE)
+    alone = shadow_offset(cubes, [_kind(cubes)], dark & ~castle, SIDE)
+    both = shadow_offset(cubes | castle, [_kind(cubes), _kind(castle, 2.0)], dark, SIDE)
     assert both[0] == pytest.approx(alone[0], abs=1.0)
     assert both[0] < 0
 
