@@ -11,6 +11,7 @@ from referee.table.snapshot import DOUBTFUL
 from vision.calibration import calibrate, reader_for
 from vision.cast import cast_shadows, shadow_offset
 from vision.layout import load_layout
+from vision.reader import Reader
 from vision.render import landscape
 from vision.render import scene as scenes
 from vision.render.pieces import Piece
@@ -18,6 +19,19 @@ from vision.render.pieces import Piece
 LAYOUT = load_layout(None)
 CUBE_MM = LAYOUT.pieces_mm["cube"]
 SIDE = 10
+
+
+def _hard_light_table(seed: int) -> tuple[scenes.Scene, Reader]:
+    """Table `seed` of the widest variety in hard light, with no hand, and a reader that
+    learnt its bare table under the same camera and lamp."""
+    table = scenes.random_scene(LAYOUT, np.random.default_rng(seed), hard=True,
+                                variety="wide")
+    table.hands = []
+    calib_scene = scenes.calibration_scene(LAYOUT, np.random.default_rng(7), hard=True,
+                                           variety="wide")
+    calib_scene.camera, calib_scene.lighting = table.camera, table.lighting
+    calib_scene.tile_seed, calib_scene.light = table.tile_seed, table.light
+    return table, reader_for(LAYOUT, calibrate(scenes.render(LAYOUT, calib_scene, 11), LAYOUT))
 
 
 def _table(lamp: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
@@ -65,14 +79,7 @@ def test_a_cube_dyed_like_its_field_beside_another_piece_is_counted_on_every_sid
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(landscape, "_pick_materials", lambda rng, k: ["meadow"] * k)
         mp.setattr(scenes, "_TEXTURES", {})
-        table = scenes.random_scene(LAYOUT, np.random.default_rng(4246), hard=True,
-                                    variety="wide")
-        table.hands = []
-        calib_scene = scenes.calibration_scene(LAYOUT, np.random.default_rng(7), hard=True,
-                                               variety="wide")
-        calib_scene.camera, calib_scene.lighting = table.camera, table.lighting
-        calib_scene.tile_seed, calib_scene.light = table.tile_seed, table.light
-        reader = reader_for(LAYOUT, calibrate(scenes.render(LAYOUT, calib_scene, 11), LAYOUT))
+        table, reader = _hard_light_table(4246)
         sides = {2: (1, 0), 4: (-1, 0), 5: (0, 1), 7: (0, -1), 9: (1, 1), 10: (-1, -1),
                  12: (1, -1), 14: (-1, 1)}
         pieces = []
@@ -105,14 +112,7 @@ def test_white_castles_near_the_rims_cast_no_cube() -> None:
     castles' long shadows on art of the cube colours are no cubes. With no cube to show
     which way shadows fall, the castles themselves show it (four shadows were read as
     cubes before either was looked at)."""
-    table = scenes.random_scene(LAYOUT, np.random.default_rng(4301), hard=True,
-                                variety="wide")
-    table.hands = []
-    calib_scene = scenes.calibration_scene(LAYOUT, np.random.default_rng(7), hard=True,
-                                           variety="wide")
-    calib_scene.camera, calib_scene.lighting = table.camera, table.lighting
-    calib_scene.tile_seed, calib_scene.light = table.tile_seed, table.light
-    reader = reader_for(LAYOUT, calibrate(scenes.render(LAYOUT, calib_scene, 11), LAYOUT))
+    table, reader = _hard_light_table(4301)
     territories = sorted(LAYOUT.territories())
     castles = []
     for here, there in zip(territories, territories[1:] + territories[:1], strict=True):
@@ -133,14 +133,7 @@ def test_the_emperors_own_shadow_on_a_field_of_his_dye_is_no_cube() -> None:
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(landscape, "_pick_materials", lambda rng, k: ["ochre"] * k)
         mp.setattr(scenes, "_TEXTURES", {})
-        table = scenes.random_scene(LAYOUT, np.random.default_rng(4406), hard=True,
-                                    variety="wide")
-        table.hands = []
-        calib_scene = scenes.calibration_scene(LAYOUT, np.random.default_rng(7), hard=True,
-                                               variety="wide")
-        calib_scene.camera, calib_scene.lighting = table.camera, table.lighting
-        calib_scene.tile_seed, calib_scene.light = table.tile_seed, table.light
-        reader = reader_for(LAYOUT, calibrate(scenes.render(LAYOUT, calib_scene, 11), LAYOUT))
+        table, reader = _hard_light_table(4406)
         for territory in (3, 8, 13):
             x, y = scenes.territory_centre(LAYOUT, territory)
             pieces = [Piece("emperor", "yellow", x, y, 0.0)]
@@ -162,14 +155,7 @@ def test_a_cube_dyed_like_two_fields_is_asked_about_when_given_the_others_colour
         mp.setattr(landscape, "_pick_materials",
                    lambda rng, k: (["flowers", "wheat"] * k)[:k])
         mp.setattr(scenes, "_TEXTURES", {})
-        table = scenes.random_scene(LAYOUT, np.random.default_rng(4502), hard=True,
-                                    variety="wide")
-        table.hands = []
-        calib_scene = scenes.calibration_scene(LAYOUT, np.random.default_rng(7), hard=True,
-                                               variety="wide")
-        calib_scene.camera, calib_scene.lighting = table.camera, table.lighting
-        calib_scene.tile_seed, calib_scene.light = table.tile_seed, table.light
-        reader = reader_for(LAYOUT, calibrate(scenes.render(LAYOUT, calib_scene, 11), LAYOUT))
+        table, reader = _hard_light_table(4502)
         rng = np.random.default_rng(4502)
         cubes = []
         for territory in range(1, 16):
