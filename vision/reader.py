@@ -81,9 +81,9 @@ class Tuning:
 #: A blob to count: its colour class, area (px), centre (atlas px), mask, box (x, y, w, h)
 #: and, for a patch found by its change alone, what else it may be (`Patch`).
 Blob = tuple[int, float, float, float, np.ndarray, tuple[int, ...], Patch | None]
-#: A yellow territory blob: its zone, where it lies (mm), its area, the cubes it gave, its
-#: box (x, y, w, h) and the blob.
-Yellow = tuple[Cell, float, float, float, int, tuple[int, ...], np.ndarray]
+#: A yellow territory blob: its zone, where it lies (mm), its area, the cubes it gave,
+#: whether it is a patch found by its darkness alone, its box (x, y, w, h) and the blob.
+Yellow = tuple[Cell, float, float, float, int, bool, tuple[int, ...], np.ndarray]
 #: Where the emperor reaches in the atlas: his foot (atlas px), how far and which way his
 #: top appears from it (px), and his base's radius (px).
 Reach = tuple[tuple[float, float], tuple[float, float], float]
@@ -746,8 +746,8 @@ class Reader:
                         self.collect_yellow.append((cell.zone.name, area / self._footprint_px(
                             "emperor", x, y), (ax, ay), blob, box, True))
                     yellows.append((cell, x, y, area, self._yellow_counted(
-                        snap, cell, blob, x, y, area, box, shade) if counted else 0, box,
-                        blob))
+                        snap, cell, blob, x, y, area, box, shade) if counted else 0, True,
+                        box, blob))
                 elif kind == "territory" and counted:
                     self._count_cube_blob(snap, cell, colour, blob, x, y, area, box=box,
                                           shade=shade)
@@ -771,7 +771,8 @@ class Reader:
                     emperors.append((inner, emp, cell, blob, box, x, y, area))
                     continue
                 yellows.append((cell, x, y, area, self._yellow_counted(
-                    snap, cell, blob, x, y, area, box, None) if counted else 0, box, blob))
+                    snap, cell, blob, x, y, area, box, None) if counted else 0, False, box,
+                    blob))
                 continue
             if counted:
                 self._count_cube_blob(snap, cell, colour, blob, x, y, area, box=box)
@@ -801,16 +802,17 @@ class Reader:
                                           *cell.mm(px, py, self.scale), beside=True)
             # A yellow blob apart from his body but mostly within his reach is the rest
             # of him (his leaning top cut off by glare or a shadow), not a cube; so is
-            # a patch mostly within his reach and his shadow, which falls the way the
-            # others' do (`vision.cast`), as much further as he is taller (on a field
-            # of his own dye both are a dark yellow patch).
+            # a dark patch mostly within his reach and his shadow, which falls the way
+            # the others' do (`vision.cast`), as much further as he is taller (on a
+            # field of his own dye both are a dark yellow patch; a yellow cube lying in
+            # his shadow is still a yellow blob, and still a cube).
             shadow = ((reach[0], (cast.REACH[-1] * self._emperor_height * self._offset[0],
                                   cast.REACH[-1] * self._emperor_height * self._offset[1]),
                        reach[2]))
             cubes = snap["territories"][str(cell.zone.raw["territory"])]["cubes"]
-            for other, _, _, _, n, other_box, other_blob in yellows:
+            for other, _, _, _, n, patch, other_box, other_blob in yellows:
                 if other is cell and n and _within(other_blob, other_box, reach,
-                                                   shadow) >= 0.5:
+                                                   *((shadow,) if patch else ())) >= 0.5:
                     cubes["yellow"] -= n
         for colour in best_cylinder:
             if snap["cylinders"][colour] is None:
@@ -843,13 +845,13 @@ class Reader:
         best = int(np.argmax(discs))
         if discs[best] < self.emperor_disc * self.scale:
             return
-        cell, x0, y0, _, _, _, _ = yellows[best]
+        cell, x0, y0, *_ = yellows[best]
         snap["emperor"] = int(cell.zone.raw["territory"])
         self._guessed = True
         dx, dy = self.parallax(x0, y0, self.layout.height_mm("emperor"))
         reach = 0.5 * self._sizes["emperor"] + float(np.hypot(dx, dy))
         cubes = snap["territories"][str(cell.zone.raw["territory"])]["cubes"]
-        for other, x, y, _, n, _, _ in yellows:
+        for other, x, y, _, n, *_ in yellows:
             if other is cell and np.hypot(x - x0, y - y0) <= reach:
                 cubes["yellow"] -= n
 

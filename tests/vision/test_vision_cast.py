@@ -169,3 +169,22 @@ def test_a_cube_dyed_like_two_fields_is_asked_about_when_given_the_others_colour
                            if c != "pink")]
     assert wrong_colour == [7]
     assert seen["confidence"]["territory:7"] < DOUBTFUL
+
+
+def test_a_yellow_cube_lying_in_the_emperors_shadow_is_still_a_cube() -> None:
+    """Only a dark patch (a field of his dye) within his shadow is the rest of him: a
+    yellow cube on a meadow three sides across and three down from him, where his long
+    shadow falls under this lamp, is a yellow blob of its own and is counted (it was
+    taken back with him)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(landscape, "_pick_materials", lambda rng, k: ["meadow"] * k)
+        mp.setattr(scenes, "_TEXTURES", {})
+        table, reader = _hard_light_table(4602)
+        x, y = scenes.territory_centre(LAYOUT, 8)
+        pieces = [Piece("emperor", "yellow", x, y, 0.0),
+                  Piece("cube", "yellow", x - 3.0 * CUBE_MM, y + 3.0 * CUBE_MM, 0.0)]
+        pieces += [Piece("cube", "blue", *scenes.territory_centre(LAYOUT, other), 0.0)
+                   for other in range(1, 16) if other != 8]
+        snap = reader.read(scenes.render(LAYOUT, scenes.with_changes(table, pieces), 20))
+    assert snap.emperor == 8
+    assert snap.territory(8).cubes.yellow == 1
