@@ -632,13 +632,10 @@ class Reader:
             castles = _label_flags(gcc, keep)[0]
             pieces |= castles
             casters.append((gstats[keep], gcents[keep], self._castle_height))
-        # Where the shadows of the pieces seen plainly fall (`vision.cast`). A tile's
-        # cell in the atlas shows none of what stands beyond it: a shadow may come in
-        # over its edge from there, as from a cube.
-        offset = self._offset = cast.shadow_offset(pieces, casters, shaded, side_px)
-        shadows = cast.cast_shadows(coloured | ~territories, offset)
-        if castles is not None and castles.any():
-            shadows |= cast.cast_shadows(castles, offset, self._castle_height)
+        # Where the shadows of the pieces seen plainly fall (`vision.cast`): measured
+        # and swept only once a patch of a changed zone needs it (most reads, where a
+        # hand moved one piece, have none).
+        shadows: np.ndarray | None = None
         near = cv2.dilate(pieces.view(np.uint8), self._kernel5).view(bool)
         reach = max(3, round(0.5 * self._sizes["cube"] * self.scale)) | 1
         grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
@@ -679,6 +676,9 @@ class Reader:
             if cubes.max() == 0:
                 continue
             cls = int(cubes.argmax() + 1)
+            if shadows is None:
+                shadows = self._shadows(pieces, casters, castles, coloured | ~territories,
+                                        shaded, side_px)
             cast_on = shadows[by:by + bh, bx:bx + bw][blob]
             explained = _share(cast_on)
             beyond = float(area - np.count_nonzero(cast_on)) / (side_px * side_px)
@@ -688,6 +688,21 @@ class Reader:
                           (bx, by, bw, bh),
                           Patch(attached, tinted, explained, beyond, 1.0 - runner_up)))
         return found
+
+    def _shadows(self, pieces: np.ndarray,
+                 casters: Sequence[tuple[np.ndarray, np.ndarray, float]],
+                 castles: np.ndarray | None, cubes: np.ndarray, shaded: np.ndarray,
+                 side_px: float) -> np.ndarray:
+        """Where the shadows of the pieces seen plainly fall (`vision.cast`); the way
+        they fall is kept for the emperor's (`_interpret`). `cubes` casts as far as a
+        cube: the coloured blobs, and all beyond the tiles, since a tile's cell in the
+        atlas shows none of what stands beyond it and a shadow may come in over its
+        edge from there."""
+        offset = self._offset = cast.shadow_offset(pieces, casters, shaded, side_px)
+        shadows = cast.cast_shadows(cubes, offset)
+        if castles is not None and castles.any():
+            shadows |= cast.cast_shadows(castles, offset, self._castle_height)
+        return shadows
 
     def _count_castles(self, snap: SnapshotJSON, atlas: np.ndarray, lab: np.ndarray,
                        inside: np.ndarray) -> None:
