@@ -4,8 +4,8 @@
     # writes scripts/data/cycles-court-rows.json
 
 What the reader measured on each court row of the cached Blender frames (see
-`scripts/cycles_kept.py`): the colour's share across the row at each sample along it, at
-each share tried, and the true count.
+`scripts/cycles_kept.py`): at each share tried, the runs of the row's colour along it
+(each its length and its seams' pitch, `vision.seams`), and the true count.
 """
 
 from __future__ import annotations
@@ -27,12 +27,12 @@ from vision.reader import Reader  # noqa: E402
 
 def measure(reader: Reader, frame: np.ndarray, spec: dict[str, Any]) -> list[list[object]]:
     found = rows_read(reader, frame, spec["truth"]["courts"])
-    return [[[list(runs) for runs in r.runs], r.cubes] for r in found]
+    return [[[[list(run) for run in runs] for runs in r.runs], r.cubes] for r in found]
 
 
 def main(argv: list[str] | None = None) -> int:
     return keep("cycles_rows", __doc__ or "", measure, out=CYCLES_ROWS, default_seeds="1-9",
-                key="rows", fields=["run_mm_at_each_share", "cubes"],
+                key="rows", fields=["runs_at_each_share as [mm, seams' pitch mm]", "cubes"],
                 extra={"shares": list(SHARES)}, argv=argv)
 
 

@@ -48,6 +48,7 @@ if str(ROOT) not in sys.path:
 from referee.table.snapshot import DOUBTFUL  # noqa: E402
 from scripts.fitting import fit_command, labelled_frames  # noqa: E402
 from scripts.labelled import VARIETY, calibrated_table  # noqa: E402
+from vision import seams  # noqa: E402
 from vision.layout import load_layout  # noqa: E402
 from vision.reader import Reader  # noqa: E402
 from vision.reference import ROWS_FITTED, RowModel  # noqa: E402
@@ -60,20 +61,35 @@ SHARES = (0.2, 0.3, 0.4, 0.5)
 #: Lengths a cube (mm) and offsets (mm) tried.
 PER_CUBE_MM = tuple(round(8.6 + 0.1 * k, 1) for k in range(17))
 OFFSET_MM = tuple(-2.0 + 0.25 * k for k in range(25))
+#: Weights of a run's seams' pitch in its length a cube, and the runs (in cubes by the
+#: fitted length) from which it is measured, tried (`RowModel.pitch_weight`,
+#: `RowModel.measured_from`); weight 0 is the model without the pitch.
+PITCH_WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0)
+MEASURED_FROM = (3.0, 5.0, 8.0)
 COMMAND = "scripts/fit_rows.py"
 #: Court rows of the path-traced tuning frames (`scripts/cycles_rows.py` writes it).
 CYCLES_ROWS = ROOT / "scripts" / "data" / "cycles-court-rows.json"
+
+#: One run of a row's colour: its length (mm) and its seams' pitch (mm; None where too
+#: short to measure).
+Run = tuple[float, float | None]
 
 
 class Row(NamedTuple):
     """One court row as the reader saw it, and its truth."""
 
-    runs: tuple[tuple[float, ...], ...]     # run lengths (mm) at each of `SHARES`
+    runs: tuple[tuple[Run, ...], ...]       # its runs at each of `SHARES`
     cubes: int                              # the true count
 
 
-def row_runs(share: np.ndarray, scale: float) -> tuple[tuple[float, ...], ...]:
-    return tuple(tuple(RowModel(1.0, 0.0, s).runs(share, scale)) for s in SHARES)
+def row_runs(share: np.ndarray, strip: np.ndarray, scale: float, side_mm: float
+             ) -> tuple[tuple[Run, ...], ...]:
+    """A row's runs at each share tried, with their pitches (`vision.seams`) measured
+    on the row's `strip` of the atlas as the reader measures them."""
+    change = seams.edges(strip, scale)
+    return tuple(tuple(((b - a) / scale, seams.pitch(change[a:b], scale, side_mm))
+                       for a, b in RowModel(1.0, 0.0, s).spans(share, scale))
+                 for s in SHARES)
 
 
 def rows_read(reader: Reader, frame: np.ndarray, courts: dict[str, dict[str, int]]
@@ -81,10 +97,11 @@ def rows_read(reader: Reader, frame: np.ndarray, courts: dict[str, dict[str, int
     """Every court row of `frame` (courts of seats in `courts`, the truth), as read."""
     reader.debug = []
     reader.read(frame)
-    rows = [entry for entry in reader.debug if entry[0] == "row" and len(entry) == 7]
+    rows = [entry for entry in reader.debug if entry[0] == "row" and len(entry) == 8]
     reader.debug = None
-    return [Row(row_runs(share, reader.scale), int(courts[seat][colour]))
-            for _, seat, colour, _, _, _, share in rows if seat in courts]
+    side = reader.layout.pieces_mm["cube"]
+    return [Row(row_runs(share, strip, reader.scale, side), int(courts[seat][colour]))
+            for _, seat, colour, _, _, _, share, strip in rows if seat in courts]
 
 
 def rows_of(seed: int, hard: bool) -> list[Row]:
@@ -98,17 +115,28 @@ def rows_of(seed: int, hard: bool) -> list[Row]:
 def cycles_rows(path: Path = CYCLES_ROWS) -> list[Row]:
     """The path-traced tuning rows kept as data."""
     data = json.loads(path.read_text(encoding="utf-8"))
-    if [float(s) for s in data["shares"]] != list(SHARES):
-        raise SystemExit(f"{path}: kept at shares {data['shares']}, not {list(SHARES)}; "
-                         "run scripts/cycles_rows.py again")
-    return [Row(tuple(tuple(float(mm) for mm in runs) for runs in r[0]), int(r[1]))
+    if [float(s) for s in data["shares"]] != list(SHARES) or "pitch" not in data["fields"][0]:
+        raise SystemExit(f"{path}: kept at shares {data['shares']} without the pitch "
+                         f"({data['fields'][0]}), not as fitted now; run "
+                         "scripts/cycles_rows.py again")
+    return [Row(tuple(tuple((float(mm), None if p is None else float(p)) for mm, p in runs)
+                      for runs in r[0]), int(r[1]))
             for r in data["rows"]]
+
+
+def _pitches(runs: Sequence[Run]) -> list[float | None]:
+    return [p for _, p in runs]
+
+
+def _lengths(runs: Sequence[Run]) -> list[float]:
+    return [mm for mm, _ in runs]
 
 
 def counted(model: RowModel, rows: Sequence[Row]) -> int:
     """Rows the model counts exactly."""
     k = SHARES.index(model.share)
-    return sum(model.count(list(r.runs[k]))[0] == r.cubes for r in rows)
+    return sum(model.count(_lengths(r.runs[k]), _pitches(r.runs[k]))[0] == r.cubes
+               for r in rows)
 
 
 #: A run measured n samples long is n ± half a sample: the search weighs each row at
@@ -118,14 +146,40 @@ def counted(model: RowModel, rows: Sequence[Row]) -> int:
 SHIFTS_MM = (-0.25, 0.25)
 
 
-def weighed(model: RowModel, rows: Sequence[Row]) -> float:
-    """Rows counted exactly, on average over `SHIFTS_MM`."""
-    k = SHARES.index(model.share)
+class Flat(NamedTuple):
+    """One kind's rows at one share, flattened for the search: every run's length,
+    pitch (NaN: not measured) and row, and each row's truth."""
+
+    mm: np.ndarray
+    pitch: np.ndarray
+    row: np.ndarray
+    cubes: np.ndarray
+
+
+def flat(rows: Sequence[Row], k: int) -> Flat:
+    runs = [(mm, np.nan if p is None else p, i)
+            for i, r in enumerate(rows) for mm, p in r.runs[k]]
+    table = np.asarray(runs, np.float64).reshape(-1, 3)
+    return Flat(table[:, 0], table[:, 1], table[:, 2].astype(np.intp),
+                np.asarray([r.cubes for r in rows], np.intp))
+
+
+def weighed(model: RowModel, rows: Flat) -> float:
+    """The share of rows counted exactly, on average over `SHIFTS_MM` (`RowModel.count`,
+    for all runs at once)."""
     right = 0
     for shift in SHIFTS_MM:
-        right += sum(model.count([mm + shift for mm in r.runs[k]])[0] == r.cubes
-                     for r in rows)
-    return right / len(SHIFTS_MM)
+        mm = rows.mm + shift
+        x = (mm + model.offset_mm) / model.per_cube_mm
+        if model.pitch_weight > 0:
+            use = (x >= model.measured_from) & ~np.isnan(rows.pitch)
+            per_cube = model.pitch_weight * rows.pitch + (1 - model.pitch_weight) * (
+                model.per_cube_mm)
+            x = np.where(use, (mm + model.offset_mm) / np.where(use, per_cube, 1.0), x)
+        each = np.maximum(1, np.floor(x + 0.5))
+        total = np.bincount(rows.row, each, minlength=len(rows.cubes))
+        right += int((np.rint(total).astype(np.intp) == rows.cubes).sum())
+    return right / len(SHIFTS_MM) / len(rows.cubes)
 
 
 #: Runs of at least this many cubes give the spread of a run's estimate: there the length
@@ -141,8 +195,8 @@ def spread(model: RowModel, kinds: Sequence[Sequence[Row]]) -> float:
     squares = []
     for rows in kinds:
         errors = [(x - r.cubes) / x for r in rows if r.cubes >= LONG_RUN
-                  for each in [model.count(list(r.runs[k]))[1]] if len(each) == 1
-                  for _, x in each]
+                  for each in [model.count(_lengths(r.runs[k]), _pitches(r.runs[k]))[1]]
+                  if len(each) == 1 for _, x in each]
         if errors:
             squares.append(float(np.mean(np.square(errors))))
     return round(float(np.sqrt(np.mean(squares))), 4) if squares else 0.0
@@ -154,7 +208,7 @@ def doubted(model: RowModel, rows: Sequence[Row]) -> str:
     k = SHARES.index(model.share)
     wrong = right = wrong_doubted = right_doubted = 0
     for r in rows:
-        n, each = model.count(list(r.runs[k]))
+        n, each = model.count(_lengths(r.runs[k]), _pitches(r.runs[k]))
         sure = min((model.confidence(c, x) for c, x in each), default=1.0)
         if n == r.cubes:
             right, right_doubted = right + 1, right_doubted + (sure < DOUBTFUL)
@@ -166,13 +220,18 @@ def doubted(model: RowModel, rows: Sequence[Row]) -> str:
 
 def _search(kinds: Sequence[Sequence[Row]]) -> RowModel:
     best: tuple[float, RowModel] | None = None
-    for share in SHARES:
+    for k, share in enumerate(SHARES):
+        flats = [flat(rows, k) for rows in kinds]
         for per_cube in PER_CUBE_MM:
             for offset in OFFSET_MM:
-                model = RowModel(per_cube_mm=per_cube, offset_mm=offset, share=share)
-                score = sum(weighed(model, rows) / len(rows) for rows in kinds)
-                if best is None or score > best[0]:
-                    best = (score, model)
+                for weight in PITCH_WEIGHTS:
+                    for start in MEASURED_FROM if weight > 0 else MEASURED_FROM[:1]:
+                        model = RowModel(per_cube_mm=per_cube, offset_mm=offset,
+                                         share=share, pitch_weight=weight,
+                                         measured_from=start if weight > 0 else 0.0)
+                        score = sum(weighed(model, rows) for rows in flats)
+                        if best is None or score > best[0]:
+                            best = (score, model)
     assert best is not None
     return best[1]
 

@@ -17,7 +17,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision import cast, castle_count, colours, cube_count, lit
+from vision import cast, castle_count, colours, cube_count, lit, seams
 from vision.atlas import ATLAS_KINDS, CATCH_MM, Atlas, Cell
 from vision.castle_count import CastleCount, castle_features
 from vision.cube_count import CubeCount, Patch, blob_features
@@ -446,7 +446,7 @@ class Reader:
                 box = (slice(cell.y, cell.y + cell.h), slice(cell.x, cell.x + cell.w))
                 labels[box] = np.take(self.paper_table, index[box])
         self._count_blobs(snap, atlas, labels, castle_labels)
-        self._count_courts(snap, labels, index)
+        self._count_courts(snap, atlas, labels, index)
         self._count_discs(snap, atlas)
         snap["confidence"] = {k: round(v, 2) for k, v in sorted(self._confidence.items())
                               if v < 1.0}
@@ -1154,7 +1154,7 @@ class Reader:
                                              "black": (0.0, tune.castle_black)}[colour])))
         castles[colour] += n
 
-    def _count_courts(self, snap: SnapshotJSON, labels: np.ndarray,
+    def _count_courts(self, snap: SnapshotJSON, atlas: np.ndarray, labels: np.ndarray,
                       index: np.ndarray) -> None:
         """Cubes by the length of each row's colour run; cylinders by colour on the dots."""
         pitch = CUBE_PITCH_MM * self.scale
@@ -1167,7 +1167,9 @@ class Reader:
             if self._comparison is not None and cell.zone.seat in self._cards:
                 # Against the bare table the row's colour is the cubes alone: each run of
                 # it between the gaps that show counts its own cubes (`RowModel`).
-                n, each = self.rows.count(self.rows.runs(share, self.scale))
+                spans = self.rows.spans(share, self.scale)
+                runs = [(b - a) / self.scale for a, b in spans]
+                n, each = self.rows.count(runs, self._pitches(atlas[iy, ix], spans, runs))
                 for k, x in each:
                     # A run counted one cube however short it is is doubted only when it
                     # is nearly long enough for two; a long one, also as its length errs.
@@ -1176,7 +1178,7 @@ class Reader:
                     seen = np.flatnonzero(share >= self.rows.share)
                     covered = float(seen[-1] - seen[0] + 1) / self.scale if len(seen) else 0.0
                     self.debug.append(("row", cell.zone.seat, colour, covered, along, n,
-                                       np.asarray(share, np.float32)))
+                                       np.asarray(share, np.float32), atlas[iy, ix]))
                 snap["courts"][cell.zone.seat][colour] = n
                 continue
             run = _run_length(share >= ROW_SHARE, gap=2, from_start=True)
@@ -1228,6 +1230,20 @@ class Reader:
                 # green cylinder, which stood in the pool, seen there too). The referee
                 # asks rather than buzz a cylinder on a court that does not control it.
                 self._confidence[f"cylinder:{colour}"] = 0.0
+
+    def _pitches(self, strip: np.ndarray, spans: list[tuple[int, int]], runs: list[float]
+                 ) -> list[float | None]:
+        """Per run of a court row (`spans` of the row's `strip` of the atlas, `runs` their
+        lengths), its seams' pitch where the row model counts it by them (`seams`)."""
+        change: np.ndarray | None = None
+        pitches: list[float | None] = []
+        for (a, b), mm in zip(spans, runs, strict=True):
+            if not self.rows.measures(mm):
+                pitches.append(None)
+                continue
+            change = seams.edges(strip, self.scale) if change is None else change
+            pitches.append(seams.pitch(change[a:b], self.scale, self._sizes["cube"]))
+        return pitches
 
     def _counted(self, cell: Cell) -> bool:
         """Do this read's counts of `cell` stand? Not for a zone that did not move since

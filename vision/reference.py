@@ -25,6 +25,7 @@ import json
 import math
 import struct
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -219,6 +220,11 @@ class RowModel:
     add up to a phantom cube, and a length's error is a run's, not the row's. The model
     counts every run of at least `SHORTEST_RUN_MM` as at least one cube.
 
+    A run of `measured_from` cubes or more is counted in its own cubes as well: the pitch
+    of its seams (`vision.seams`) weighs `pitch_weight` in the length a cube, the fitted
+    one the rest. Fifteen cubes of a real set, with the gaps people leave, are their own
+    length, a cube more or less than fifteen fitted ones.
+
     It used to be the row's whole extent, less a fitted length for each wide gap and for
     the camera's lean: both terms explained our own renderer's rows and counted path-traced
     rows worse than no term at all (on the path tracer a cube's side in the lamp's shade is
@@ -233,23 +239,43 @@ class RowModel:
     #: length a cube by a few per cent, so a run of twelve is a third of a cube off as
     #: often as not, however squarely it rounds. 0: no such doubt.
     spread: float = 0.0
+    #: How much of a long run's length a cube is its seams' measured pitch (0: none).
+    pitch_weight: float = 0.0
+    #: From how many cubes (by the fitted length) a run's pitch is measured.
+    measured_from: float = 0.0
 
-    def runs(self, share: np.ndarray, scale: float) -> list[float]:
-        """The lengths (mm) of the runs of the row's colour: samples (`scale` a mm) where
+    def spans(self, share: np.ndarray, scale: float) -> list[tuple[int, int]]:
+        """The runs of the row's colour, as [start, end) samples (`scale` a mm): where
         at least `share` of the row's width is the colour, specks left out."""
         on = np.concatenate(([0], (share >= self.share).astype(np.int8), [0]))
         edges = np.diff(on)
-        lengths = (np.flatnonzero(edges == -1) - np.flatnonzero(edges == 1)) / scale
-        return [float(mm) for mm in lengths if mm >= SHORTEST_RUN_MM]
+        starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+        return [(int(a), int(b)) for a, b in zip(starts, ends, strict=True)
+                if (b - a) / scale >= SHORTEST_RUN_MM]
 
-    def cubes_in(self, run_mm: float) -> float:
-        """The cubes (not rounded) a run of `run_mm` holds."""
-        return (run_mm + self.offset_mm) / self.per_cube_mm
+    def runs(self, share: np.ndarray, scale: float) -> list[float]:
+        """The lengths (mm) of the runs of the row's colour (`spans`)."""
+        return [(b - a) / scale for a, b in self.spans(share, scale)]
 
-    def count(self, runs: list[float]) -> tuple[int, list[tuple[int, float]]]:
+    def measures(self, run_mm: float) -> bool:
+        """Is a run this long counted by its own seams' pitch too?"""
+        return self.pitch_weight > 0 and self.cubes_in(run_mm) >= self.measured_from
+
+    def cubes_in(self, run_mm: float, pitch_mm: float | None = None) -> float:
+        """The cubes (not rounded) a run of `run_mm` holds, its seams `pitch_mm` apart
+        if measured (`measures`)."""
+        per_cube = self.per_cube_mm
+        if pitch_mm is not None and self.measures(run_mm):
+            per_cube = self.pitch_weight * pitch_mm + (1 - self.pitch_weight) * per_cube
+        return (run_mm + self.offset_mm) / per_cube
+
+    def count(self, runs: list[float], pitches: Sequence[float | None] | None = None
+              ) -> tuple[int, list[tuple[int, float]]]:
         """The row's cubes, and each run's cubes with its unrounded estimate (for the
-        doubt)."""
-        each = [(max(1, int(np.floor(x + 0.5))), x) for x in map(self.cubes_in, runs)]
+        doubt); `pitches`, if given, each run's seams' pitch (None: not measured)."""
+        measured = pitches if pitches is not None else [None] * len(runs)
+        each = [(max(1, int(np.floor(x + 0.5))), x)
+                for x in map(self.cubes_in, runs, measured)]
         return sum(k for k, _ in each), each
 
     def sure(self, k: int, x: float) -> float:
