@@ -16,6 +16,8 @@ strip about the row's line narrow enough to stay on the cubes' tops as a row dri
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 #: The pitches looked for, in cube sides: a cube a little smaller than the game's, up to
@@ -42,18 +44,36 @@ def edges(strip: np.ndarray, scale: float) -> np.ndarray:
     return np.concatenate(([np.float32(0)], change))
 
 
+#: Waves are made for runs up to a multiple of this many samples, and kept.
+BLOCK = 64
+
+
+@functools.lru_cache(maxsize=16)
+def _waves(scale: float, side_mm: float, samples: int) -> tuple[np.ndarray, np.ndarray]:
+    """The pitches looked for, and a wave of each over `samples` samples (a run's are
+    its first columns): the same for every row of a pose, so made once, not per run
+    (making them was nearly all of a pitch's time)."""
+    pitches = np.arange(PITCH_SIDES[0] * side_mm, PITCH_SIDES[1] * side_mm, STEP_MM)
+    at_mm = np.arange(samples) / scale
+    waves = np.exp(-2j * np.pi * at_mm[None, :] / pitches[:, None])
+    return pitches, waves
+
+
 def pitch(change: np.ndarray, scale: float, side_mm: float) -> float | None:
     """The pitch (mm) at which `change` (from `edges`, one run's samples) repeats most
     strongly, among those a row of cubes of `side_mm` can have; None for a run too short
-    to repeat."""
+    to repeat, or where no pitch in that band stands out from those beyond it."""
     if len(change) < SHORTEST:
         return None
     values = change.astype(np.float64) - float(change.mean())
-    at_mm = np.arange(len(values)) / scale
-    pitches = np.arange(PITCH_SIDES[0] * side_mm, PITCH_SIDES[1] * side_mm, STEP_MM)
-    waves = np.exp(-2j * np.pi * at_mm[None, :] / pitches[:, None])
-    power = np.abs(waves @ values)
-    return float(pitches[int(np.argmax(power))])
+    pitches, waves = _waves(scale, side_mm, -(-len(values) // BLOCK) * BLOCK)
+    power = np.abs(waves[:, :len(values)] @ values)
+    strongest = int(np.argmax(power))
+    if strongest in (0, len(pitches) - 1):
+        # Strongest at the band's edge: no repetition of a cube's pitch stands out (the
+        # run's light drifts along it, or its seams do not show), only what lies beyond.
+        return None
+    return float(pitches[strongest])
 
 
 __all__ = ["PITCH_SIDES", "edges", "pitch"]

@@ -41,6 +41,15 @@ def test_a_run_too_short_to_repeat_has_no_pitch() -> None:
     assert seams.pitch(np.zeros(3, np.float32), 1.3, CUBE_MM) is None
 
 
+def test_a_run_repeating_beyond_any_pitch_of_cubes_has_none() -> None:
+    """Strongest at the band's edge is no pitch of cubes, only what lies beyond it (a
+    speck of glare on a run whose seams do not show): the row is counted by the fitted
+    length a cube instead of by a pitch it does not have."""
+    at_mm = np.arange(130) / 1.3
+    glare = 40.0 * np.exp(-0.5 * ((at_mm - 50.0) / 2.5) ** 2)
+    assert seams.pitch(glare.astype(np.float32), 1.3, CUBE_MM) is None
+
+
 def test_the_stored_row_model_counts_long_runs_by_their_seams() -> None:
     """Fifteen cubes laid tight are 120 mm: in fitted lengths a cube (gaps included)
     fewer than fifteen; by their seams' pitch, fifteen."""
