@@ -497,12 +497,6 @@ class Corrections:
         believed = self.apply(table)
         return [zone for zone in self._by_zone if read(believed, zone) != read(table, zone)]
 
-    def seen(self, zone: str) -> Value | None:
-        """The camera's reading of ``zone`` when people corrected it (None: not corrected),
-        moved on by the cubes followed since (`follow`)."""
-        correction = self._by_zone.get(" ".join(_split(zone)).strip())
-        return None if correction is None else correction.seen
-
     def made_at(self, zone: str) -> int | None:
         """How many moves the game had when ``zone`` was corrected (None: it is not)."""
         correction = self._by_zone.get(" ".join(_split(zone)).strip())

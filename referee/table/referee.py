@@ -422,18 +422,14 @@ class TableReferee:
             for part in parts:
                 self.corrections.drop(part)  # what people said before no longer holds
             answered = N_("%(clause)s Answered yes, the camera is right.")
-        elif question.why == "corrected" and any(
-                self._hides(part, played, believed) for part in parts):
-            # What was said may hide a cube the acting player played there (whole game
-            # 900313 hard: Carla's red onto territory 5, where a red phantom was denied
-            # at set-up, read as that phantom; "no" kept the tile without it, and her
-            # emperor move buzzed as a turn of three cubes): which lies there, the cube
-            # or the misreading, only people can say (a guess put a cube played on a
-            # tile the camera missed onto this one: 4-player camera game 900406 mild).
-            raise RefusedError(_by_hand(zone))
         elif question.why == "corrected" and not any(
-                self._refilling(part, believed) for part in parts):
-            # What was said holds, unless it was said of a heap before its refill.
+                self._refilling(part, believed) or self._hides(part, played, believed)
+                for part in parts):
+            # What was said holds, unless it was said of a heap before its refill, or it
+            # hides a cube the acting player played there (whole game 900313 hard:
+            # Carla's red onto territory 5, where a red phantom was denied at set-up,
+            # read as that phantom; "no" kept the tile without it, and her emperor move
+            # buzzed as a turn of three cubes): then people say what lies there.
             answered = N_("%(clause)s Answered no, the camera is wrong.")
         else:
             fixes = {}
@@ -448,7 +444,15 @@ class TableReferee:
                 if value is not None and value != read(table, part):
                     fixes[part] = value
             if not fixes:
-                raise RefusedError(_by_hand(zone))
+                raise RefusedError(
+                    said(
+                        "The referee cannot tell what belongs on %(part)s: correct it by hand "
+                        "(for example %(given)s = %(example)s).",
+                        part=" ".join(zone.split(":")),
+                        given=" ".join(zone.split(":")),  # as typed: ``carolus follow --ask``
+                        example=_example(zone),
+                    )
+                )
             for part, value in fixes.items():
                 self._correct(part, table, value)
                 self._rechecked.add((part, read(table, part)))  # just said: no need to ask
@@ -761,23 +765,13 @@ class TableReferee:
         """Whether what people said of tile ``part`` (``believed``) hides cubes the
         camera reads there now of the colours of ``unseen`` (cubes that left a reserve
         and are seen nowhere): a real cube played where a phantom of its colour was
-        denied reads as the phantom did, and one the camera reads beyond its reading
-        when people spoke may be a cube come since."""
+        denied reads as the phantom did."""
         table = self.table
         if table is None or not part.startswith("territory"):
             return False
         now, said_ = read(table, part), read(believed, part)
         assert isinstance(now, Cubes) and isinstance(said_, Cubes)
-        new = gained(now - said_)
-        then = self.corrections.seen(part)
-        if isinstance(then, Cubes):
-            # Beyond what the camera read when people said what lies there: what they
-            # said may cover a cube come since as if it were theirs (three-round camera
-            # game 900210 mild: a pink read as yellow, said to be a pink; Bob's pink
-            # played beside it, seen plainly, was taken for the pink they said, and his
-            # refill buzzed as one outside a refill).
-            new = Cubes(map(max, new, gained(now - then)))
-        return any(h and u for h, u in zip(new, unseen, strict=True))
+        return any(h and u for h, u in zip(gained(now - said_), unseen, strict=True))
 
     def _recheck(self) -> str | None:
         """A correction that now hides a reading the camera has not shown before, to ask
@@ -2218,17 +2212,6 @@ def setup_cube(table: Table, number: int) -> Cubes | None:
     if len(found) != 1:
         return None
     return Cubes.of([COLOURS[found.pop()]])
-
-
-def _by_hand(zone: str) -> Said:
-    """Why "no" is refused about ``zone``: what lies there only people can say."""
-    return said(
-        "The referee cannot tell what belongs on %(part)s: correct it by hand "
-        "(for example %(given)s = %(example)s).",
-        part=" ".join(zone.split(":")),
-        given=" ".join(zone.split(":")),  # as typed: ``carolus follow --ask``
-        example=_example(zone),
-    )
 
 
 def _example(zone: str) -> str:

@@ -1086,39 +1086,6 @@ def test_no_about_a_tile_whose_correction_hides_a_played_cube_asks_how_many() ->
     counted_by_hand(camera, 5, {"red": 1, "pink": 1}, "1 red, 1 pink")
 
 
-def test_no_about_a_tile_where_a_played_cube_came_beside_a_correction_asks_how_many() -> None:
-    """Territory 5's pink reads as a yellow, and people said it is a pink. Anna then plays
-    her pink there, and the camera reads it plainly beside the old misreading: 1 yellow,
-    1 pink. What people said (1 pink) covered the new pink as if it were theirs, so her
-    pink lay nowhere, and "no" to "1 yellow, 1 pink on territory 5?" kept the tile as
-    they said it: her turn buzzed a cube short (three-round camera game 900210 mild: his
-    refill, as one outside a refill). The camera reads a pink it did not read when they
-    spoke, of the colour her reserve lost: whether it is hers, only people can say. They
-    count the tile, and her turn is played."""
-    camera = anna_to_move()
-    camera.doubts = {"territory:5": 0.3}
-    camera.mat.territories[4][COLOURS.index("pink")] -= 1
-    camera.phantom(5, "yellow")                  # its pink read as a yellow
-    assert kinds(camera.show()) == ["question"]
-    said = {colour: int(colour == "pink") for colour in COLOURS}
-    assert "illegal" not in kinds(camera.referee.correct("territory 5", said))
-    camera.doubts = {}
-    camera.mat.reserves["south"][COLOURS.index("pink")] -= 1
-    camera.phantom(5, "pink")                    # her pink onto territory 5, seen
-    camera.cube("south", "red", "south")
-    camera.cube("south", "red", "south")
-    events = camera.emperor(2)
-    assert kinds(events) == ["question"] and events[0].zone == "territory:5", events
-    with pytest.raises(ValueError, match="correct it by hand"):
-        camera.referee.answer(False)
-    events = camera.referee.correct("territory 5", {colour: 2 * int(colour == "pink")
-                                                    for colour in COLOURS})
-    assert "illegal" not in kinds(camera.events + events)
-    assert "emperor-moved" in kinds(events), events
-    game = camera.referee.game
-    assert game is not None and game.territory(5).describe() == "2 pink"
-
-
 def test_a_cube_gone_from_the_table_is_asked_about_before_the_buzzer() -> None:
     """The camera loses territory 4's blue, reading the tile with some doubt though not
     enough to ask at once. A cube that vanished from the table (on no other tile, in no
