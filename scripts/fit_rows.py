@@ -18,6 +18,11 @@ bare table); every court row gives its colour's share across the row at each sam
 along it, and the true count. The model (`vision.reference.RowModel`) counts each run of
 the colour on its own: run length + offset over a length a cube.
 
+Each run also carries its seams' pitch (`vision.seams`, measured on the row's strip of
+the atlas as the reader measures it): how much that pitch weighs in a long run's length
+a cube, and from how many cubes on, are searched too (`PITCH_WEIGHTS`, `MEASURED_FROM`;
+weight 0 is the model without it).
+
 The share that makes a sample the colour, the length a cube and the offset are searched
 on a grid; kept is the point that counts the most rows exactly, each renderer's rows
 weighing the same whatever their number, so the numbers fit both kinds of picture and
