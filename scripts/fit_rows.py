@@ -170,18 +170,11 @@ def flat(rows: Sequence[Row], k: int) -> Flat:
 
 
 def weighed(model: RowModel, rows: Flat) -> float:
-    """The share of rows counted exactly, on average over `SHIFTS_MM` (`RowModel.count`,
-    for all runs at once)."""
+    """The share of rows counted exactly, on average over `SHIFTS_MM` (`RowModel.count`'s
+    estimates, for all runs at once)."""
     right = 0
     for shift in SHIFTS_MM:
-        mm = rows.mm + shift
-        x = (mm + model.offset_mm) / model.per_cube_mm
-        if model.pitch_weight > 0:
-            use = (x >= model.measured_from) & ~np.isnan(rows.pitch)
-            per_cube = model.pitch_weight * rows.pitch + (1 - model.pitch_weight) * (
-                model.per_cube_mm)
-            x = np.where(use, (mm + model.offset_mm) / np.where(use, per_cube, 1.0), x)
-        each = np.maximum(1, np.floor(x + 0.5))
+        each = np.maximum(1, np.floor(model.estimates(rows.mm + shift, rows.pitch) + 0.5))
         total = np.bincount(rows.row, each, minlength=len(rows.cubes))
         right += int((np.rint(total).astype(np.intp) == rows.cubes).sum())
     return right / len(SHIFTS_MM) / len(rows.cubes)

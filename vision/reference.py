@@ -259,23 +259,29 @@ class RowModel:
 
     def measures(self, run_mm: float) -> bool:
         """Is a run this long counted by its own seams' pitch too?"""
-        return self.pitch_weight > 0 and self.cubes_in(run_mm) >= self.measured_from
+        return self.pitch_weight > 0 and (run_mm + self.offset_mm) / self.per_cube_mm >= (
+            self.measured_from)
 
-    def cubes_in(self, run_mm: float, pitch_mm: float | None = None) -> float:
-        """The cubes (not rounded) a run of `run_mm` holds, its seams `pitch_mm` apart
-        if measured (`measures`)."""
-        per_cube = self.per_cube_mm
-        if pitch_mm is not None and self.measures(run_mm):
-            per_cube = self.pitch_weight * pitch_mm + (1 - self.pitch_weight) * per_cube
-        return (run_mm + self.offset_mm) / per_cube
+    def estimates(self, runs_mm: np.ndarray, pitches_mm: np.ndarray) -> np.ndarray:
+        """The cubes (not rounded) each run holds, its seams' pitch given where measured
+        (NaN: not), for any number of runs at once: the reader's rows and the fit's
+        thousands are counted by the same arithmetic."""
+        x: np.ndarray = (runs_mm + self.offset_mm) / self.per_cube_mm
+        if self.pitch_weight > 0:
+            use = (x >= self.measured_from) & ~np.isnan(pitches_mm)
+            per_cube = np.where(use, self.pitch_weight * pitches_mm
+                                + (1 - self.pitch_weight) * self.per_cube_mm, 1.0)
+            x = np.where(use, (runs_mm + self.offset_mm) / per_cube, x)
+        return x
 
     def count(self, runs: list[float], pitches: Sequence[float | None] | None = None
               ) -> tuple[int, list[tuple[int, float]]]:
         """The row's cubes, and each run's cubes with its unrounded estimate (for the
         doubt); `pitches`, if given, each run's seams' pitch (None: not measured)."""
-        measured = pitches if pitches is not None else [None] * len(runs)
-        each = [(max(1, int(np.floor(x + 0.5))), x)
-                for x in map(self.cubes_in, runs, measured)]
+        measured = [np.nan] * len(runs) if pitches is None else [
+            np.nan if p is None else p for p in pitches]
+        xs = self.estimates(np.asarray(runs, np.float64), np.asarray(measured, np.float64))
+        each = [(max(1, int(np.floor(x + 0.5))), float(x)) for x in xs]
         return sum(k for k, _ in each), each
 
     def sure(self, k: int, x: float) -> float:
