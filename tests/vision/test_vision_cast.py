@@ -6,9 +6,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+from calibrated import calibration_for
 
 from referee.table.snapshot import DOUBTFUL
-from vision.calibration import calibrate, reader_for
+from vision.calibration import reader_for
 from vision.cast import cast_shadows, shadow_offset
 from vision.layout import load_layout
 from vision.reader import Reader
@@ -27,11 +28,7 @@ def _hard_light_table(seed: int) -> tuple[scenes.Scene, Reader]:
     table = scenes.random_scene(LAYOUT, np.random.default_rng(seed), hard=True,
                                 variety="wide")
     table.hands = []
-    calib_scene = scenes.calibration_scene(LAYOUT, np.random.default_rng(7), hard=True,
-                                           variety="wide")
-    calib_scene.camera, calib_scene.lighting = table.camera, table.lighting
-    calib_scene.tile_seed, calib_scene.light = table.tile_seed, table.light
-    return table, reader_for(LAYOUT, calibrate(scenes.render(LAYOUT, calib_scene, 11), LAYOUT))
+    return table, reader_for(LAYOUT, calibration_for(table, 7, 11, hard=True))
 
 
 def _table(lamp: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:

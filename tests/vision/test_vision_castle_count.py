@@ -8,11 +8,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from calibrated import calibration_for
 from fitting_scripts import script
 
 from referee.table.snapshot import DOUBTFUL
 from vision import castle_count
-from vision.calibration import calibrate, reader_for
+from vision.calibration import reader_for
 from vision.castle_count import FITTED, CastleCount, CastleCountError
 from vision.layout import load_layout
 from vision.render import scene as scenes
@@ -120,11 +121,7 @@ def test_castles_of_each_colour_and_two_touching_are_read_against_the_bare_table
     rng = np.random.default_rng(7301 if hard else 7302)
     table = scenes.random_scene(LAYOUT, rng, hard=hard, variety="wide")
     table.hands = []
-    calib_scene = scenes.calibration_scene(LAYOUT, np.random.default_rng(7303), hard=hard,
-                                           variety="wide")
-    calib_scene.camera, calib_scene.lighting = table.camera, table.lighting
-    calib_scene.tile_seed, calib_scene.light = table.tile_seed, table.light
-    reader = reader_for(LAYOUT, calibrate(scenes.render(LAYOUT, calib_scene, 7304), LAYOUT))
+    reader = reader_for(LAYOUT, calibration_for(table, 7303, 7304, hard))
     assert reader.castle_model is not None
     side = LAYOUT.pieces_mm["castle"]
     placed = {3: ["white"], 6: ["grey"], 10: ["black"], 13: ["grey", "white"]}
@@ -151,11 +148,7 @@ def test_a_vote_the_blobs_size_disagrees_with_is_doubtful() -> None:
     rng = np.random.default_rng(7311)
     table = scenes.random_scene(LAYOUT, rng, variety="wide")
     table.hands = []
-    calib_scene = scenes.calibration_scene(LAYOUT, np.random.default_rng(7312),
-                                           variety="wide")
-    calib_scene.camera, calib_scene.lighting = table.camera, table.lighting
-    calib_scene.tile_seed, calib_scene.light = table.tile_seed, table.light
-    calib = calibrate(scenes.render(LAYOUT, calib_scene, 7313), LAYOUT)
+    calib = calibration_for(table, 7312, 7313, hard=False)
     side = LAYOUT.pieces_mm["castle"]
     x3, y3 = scenes.territory_centre(LAYOUT, 3)
     x6, y6 = scenes.territory_centre(LAYOUT, 6)

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from calibrated import calibration_for
 from fitting_scripts import script
 
 from referee.table.snapshot import DOUBTFUL
-from vision.calibration import calibrate, reader_for
+from vision.calibration import reader_for
 from vision.cube_count import FITTED, CubeCount, CubeCountError
 from vision.layout import load_layout
 from vision.render import landscape
@@ -98,11 +99,7 @@ def test_touching_cubes_on_one_tile_are_counted_one_by_one(hard: bool) -> None:
     rng = np.random.default_rng(5151 if hard else 5152)
     table = scenes.random_scene(LAYOUT, rng, hard=hard, variety="wide")
     table.hands = []
-    calib_scene = scenes.calibration_scene(LAYOUT, np.random.default_rng(61), hard=hard,
-                                           variety="wide")
-    calib_scene.camera, calib_scene.lighting = table.camera, table.lighting
-    calib_scene.tile_seed, calib_scene.light = table.tile_seed, table.light
-    reader = reader_for(LAYOUT, calibrate(scenes.render(LAYOUT, calib_scene, 62), LAYOUT))
+    reader = reader_for(LAYOUT, calibration_for(table, 61, 62, hard))
     pieces = []
     for territory, colour, n in ((4, "blue", 2), (9, "blue", 3), (12, "green", 1)):
         x, y = scenes.territory_centre(LAYOUT, territory)
@@ -129,11 +126,7 @@ def test_a_cube_dyed_like_its_field_is_one_cube_of_the_fields_colour(colour: str
         table = scenes.random_scene(LAYOUT, np.random.default_rng(4244), hard=True,
                                     variety="wide")
         table.hands = []
-        calib_scene = scenes.calibration_scene(LAYOUT, np.random.default_rng(7), hard=True,
-                                               variety="wide")
-        calib_scene.camera, calib_scene.lighting = table.camera, table.lighting
-        calib_scene.tile_seed, calib_scene.light = table.tile_seed, table.light
-        calib = calibrate(scenes.render(LAYOUT, calib_scene, 11), LAYOUT)
+        calib = calibration_for(table, 7, 11, hard=True)
         x, y = scenes.territory_centre(LAYOUT, 7)
         one = scenes.with_changes(table, [Piece("cube", colour, x + 6, y - 4, 20.0)])
         snap = reader_for(LAYOUT, calib).read(scenes.render(LAYOUT, one, 13))

@@ -6,9 +6,10 @@ import math
 
 import numpy as np
 import pytest
+from calibrated import calibration_for
 
 from vision import seams
-from vision.calibration import calibrate, reader_for
+from vision.calibration import reader_for
 from vision.layout import load_layout
 from vision.reference import RowModel
 from vision.render import scene as scenes
@@ -80,11 +81,7 @@ def test_long_rows_laid_tight_or_with_small_gaps_are_counted_cube_for_cube(hard:
     table = scenes.random_scene(LAYOUT, np.random.default_rng(8181), hard=hard,
                                 variety="wide")
     table.hands = []
-    calib_scene = scenes.calibration_scene(LAYOUT, np.random.default_rng(71), hard=hard,
-                                           variety="wide")
-    calib_scene.camera, calib_scene.lighting = table.camera, table.lighting
-    calib_scene.tile_seed, calib_scene.light = table.tile_seed, table.light
-    reader = reader_for(LAYOUT, calibrate(scenes.render(LAYOUT, calib_scene, 72), LAYOUT))
+    reader = reader_for(LAYOUT, calibration_for(table, 71, 72, hard))
     rows = {"red": (15, 0.0), "blue": (14, 1.0), "green": (13, 1.5)}
     pieces = [p for colour, (n, gap) in rows.items() for p in _row("south", colour, n, gap)]
     snap = reader.read(scenes.render(LAYOUT, scenes.with_changes(table, pieces), 73))
