@@ -907,7 +907,16 @@ class Reader:
             if (seen is not None and self.lit_bound is not None
                     and not self.lit_bound.shows_top(seen)):
                 # No top as bright as its colour under this lamp: a shadow the colour
-                # table took for a dark cube (see `vision.lit`).
+                # table took for a dark cube (see `vision.lit`). The bound is the
+                # dimmest top the labelled cubes showed, and a set's darker dye under a
+                # lamp drifted since the calibration may show a dimmer one: where the
+                # blob is a cube by everything else the count weighs, it is left out as
+                # unsure as the count was sure of it, and a move it would make is asked
+                # about rather than taken for the camera's word.
+                if self.cubes is not None:
+                    n, sure = self.cubes.count(features)
+                    if n > 0:
+                        self._doubt(cell, 1.0 - sure)
                 return
             if self.cubes is not None:
                 n, sure = self.cubes.count(features)
