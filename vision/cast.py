@@ -36,17 +36,39 @@ def shadow_offset(pieces: np.ndarray,
     of them all; `casters` their boxes (x, y, width, height, area: OpenCV's component
     stats), middles and how many times as tall as a cube they are, kind by kind (a
     castle's shadow falls further: its offset counts over that)."""
+    return median_offset(caster_offsets(pieces, casters, dark, side_px)[1])
+
+
+def median_offset(offsets: np.ndarray) -> tuple[float, float]:
+    """The median of `caster_offsets`' offsets (of one read, or gathered zone by zone
+    from several); (0, 0) when there are none."""
+    if not len(offsets):
+        return 0.0, 0.0
+    dx, dy = np.median(offsets, axis=0)
+    return float(dx), float(dy)
+
+
+def caster_offsets(pieces: np.ndarray,
+                   casters: Sequence[tuple[np.ndarray, np.ndarray, float]],
+                   dark: np.ndarray, side_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """Each plainly seen piece that has dark pixels around it: its middle and the
+    offset of theirs from it (as `shadow_offset`), as two arrays of (x, y) rows.
+
+    A reader that keeps the counts of zones that did not move keeps their pieces'
+    offsets too, and takes the median over all (see `Reader._measure_offset`)."""
     pad = round(NEAR * side_px)
     rows, cols = dark.shape[:2]
     # The dark pixels in any box and the sums of their columns and rows, from integral
     # images (a box's pixels one by one for each of a hundred pieces cost a full read
-    # a third of its time).
-    around = (dark & ~pieces).astype(np.float64)
-    ys, xs = np.indices(around.shape, dtype=np.float64)
+    # a third of its time), of whole numbers (exact in float64 too).
+    around = cv2.bitwise_and(dark.view(np.uint8), cv2.bitwise_not(pieces.view(np.uint8)))
+    around16 = around.astype(np.uint16)
     sums = [cv2.integral(image, sdepth=cv2.CV_64F)
-            for image in (around, around * xs, around * ys)]
-    offsets = []
-    for boxes, middles, taller in casters:
+            for image in (around, around16 * np.arange(cols, dtype=np.uint16),
+                          around16 * np.arange(rows, dtype=np.uint16)[:, None])]
+    middles: list[np.ndarray] = []
+    offsets: list[np.ndarray] = []
+    for boxes, centres, taller in casters:
         reach = round(pad * taller)
         big = boxes[:, cv2.CC_STAT_AREA] >= LEAST_PIECE * side_px * side_px
         bx, by, bw, bh = (boxes[big, i].astype(np.intp) for i in range(4))
@@ -57,13 +79,13 @@ def shadow_offset(pieces: np.ndarray,
         # as each box's own mean, then moved to the atlas (the same float arithmetic)
         mean_x = (sum_x[seen] - x0[seen] * count[seen]) / count[seen] + x0[seen]
         mean_y = (sum_y[seen] - y0[seen] * count[seen]) / count[seen] + y0[seen]
-        middle = middles[big][seen]
-        offsets += list(zip(((mean_x - middle[:, 0]) / taller).tolist(),
-                            ((mean_y - middle[:, 1]) / taller).tolist(), strict=True))
+        middle = centres[big][seen]
+        middles.append(middle)
+        offsets.append(np.stack([(mean_x - middle[:, 0]) / taller,
+                                 (mean_y - middle[:, 1]) / taller], axis=1))
     if not offsets:
-        return 0.0, 0.0
-    dx, dy = np.median(np.asarray(offsets), axis=0)
-    return float(dx), float(dy)
+        return np.zeros((0, 2)), np.zeros((0, 2))
+    return np.concatenate(middles).reshape(-1, 2), np.concatenate(offsets).reshape(-1, 2)
 
 
 def cast_shadows(pieces: np.ndarray, offset: tuple[float, float], taller: float = 1.0

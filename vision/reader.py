@@ -216,6 +216,12 @@ class Reader:
         self._moved: np.ndarray | None = None
         #: This read took the emperor to be the widest yellow blob (`_emperor_among`).
         self._guessed = False
+        #: Per atlas cell index, the zones this read compares with the bare table
+        #: (`_compared`); None: every one.
+        self._compared_zones: np.ndarray | None = None
+        #: Per atlas cell index, the shadow offsets of the pieces last seen in the zone
+        #: (`_measure_offset`).
+        self._cast: dict[int, np.ndarray] = {}
         #: The integral image of the blob rows' pixels in zones counted (`_still`).
         self._counted_sum: np.ndarray | None = None
         self._pool = [c.index for c in self.atlas.of_kind("pool")]
@@ -387,6 +393,7 @@ class Reader:
         self._confidence = {}
         self._guessed = False  # the emperor taken to be the widest yellow blob
         self._offset = (0.0, 0.0)  # which way a cube's shadow falls (`_shaded_cubes`)
+        self._compared_zones = None
         hand = self.border.covered(frame, white, t)
         snap["occluded"] = bool(moving or hand or self.locator.hidden_markers > 0)
         index = colours.table_index(atlas[: self.atlas.colour_rows])
@@ -396,15 +403,16 @@ class Reader:
             snap["reader"] = "reference"
             labels = np.take(self._pieces_table, index)
             piece_like = labels != colours.NONE
-            gains = self._comparison.gains(atlas)
-            unexplained, ratio = self._comparison.features(atlas, gains)
+            compared = self._compared_zones = self._compared()
+            gains = self._comparison.gains(atlas, compared)
+            unexplained, ratio = self._comparison.features(atlas, gains, compared)
             fg = self._comparison.difference.decide(unexplained, ratio, piece_like)
             stale = self._comparison.stale(fg, piece_like)
             # Under a hand every tile it covers looks like another one: a nudged tile is
             # looked for once the hand has gone, or it would never be looked for again.
             if (stale.any() and not snap["occluded"]
                     and self._comparison.reregister(atlas, gains, stale, piece_like)):
-                unexplained, ratio = self._comparison.features(atlas, gains)
+                unexplained, ratio = self._comparison.features(atlas, gains, compared)
                 fg = self._comparison.difference.decide(unexplained, ratio, piece_like)
                 stale = self._comparison.stale(fg, piece_like)
             self._shade = (ratio, stale)
@@ -608,17 +616,10 @@ class Reader:
         shaded = (ratio[:rows] < self.shade) & territories
         dark = shaded & ~stale[self.atlas.zone_index[:rows]] if stale.any() else shaded
         dark = cv2.morphologyEx(dark.view(np.uint8), cv2.MORPH_OPEN, self._kernel3)
-        seeds = dark.view(bool) | specks
-        if not seeds.any():
-            return []
         side_px = self._sizes["cube"] * self.scale
-        stir = float(np.exp(self.stir))
-        weak = ((ratio[:rows] < 1.0 / stir) | (ratio[:rows] > stir)) & territories
-        if stale.any():
-            weak &= ~stale[self.atlas.zone_index[:rows]]
         pieces = coloured.copy()
         # the coloured blobs' boxes and middles (`plain`), and the castles', for
-        # `cast.shadow_offset`
+        # `cast.caster_offsets`
         casters = [(*plain, 1.0)]
         castles: np.ndarray | None = None
         if castle_labels is not None:
@@ -632,9 +633,17 @@ class Reader:
             castles = _label_flags(gcc, keep)[0]
             pieces |= castles
             casters.append((gstats[keep], gcents[keep], self._castle_height))
-        # Where the shadows of the pieces seen plainly fall (`vision.cast`): measured
-        # and swept only once a patch of a changed zone needs it (most reads, where a
-        # hand moved one piece, have none).
+        self._measure_offset(pieces, casters, shaded, side_px)
+        seeds = dark.view(bool) | specks
+        if not seeds.any():
+            return []
+        stir = float(np.exp(self.stir))
+        weak = ((ratio[:rows] < 1.0 / stir) | (ratio[:rows] > stir)) & territories
+        if stale.any():
+            weak &= ~stale[self.atlas.zone_index[:rows]]
+        # Where the shadows of the pieces seen plainly fall (`vision.cast`): swept only
+        # once a patch of a changed zone needs it (most reads, where a hand moved one
+        # piece, have none).
         shadows: np.ndarray | None = None
         near = cv2.dilate(pieces.view(np.uint8), self._kernel5).view(bool)
         reach = max(3, round(0.5 * self._sizes["cube"] * self.scale)) | 1
@@ -677,8 +686,7 @@ class Reader:
                 continue
             cls = int(cubes.argmax() + 1)
             if shadows is None:
-                shadows = self._shadows(pieces, casters, castles, coloured | ~territories,
-                                        shaded, side_px)
+                shadows = self._shadows(castles, coloured | ~territories)
             cast_on = shadows[by:by + bh, bx:bx + bw][blob]
             explained = _share(cast_on)
             beyond = float(area - np.count_nonzero(cast_on)) / (side_px * side_px)
@@ -689,19 +697,36 @@ class Reader:
                           Patch(attached, tinted, explained, beyond, 1.0 - runner_up)))
         return found
 
-    def _shadows(self, pieces: np.ndarray,
-                 casters: Sequence[tuple[np.ndarray, np.ndarray, float]],
-                 castles: np.ndarray | None, cubes: np.ndarray, shaded: np.ndarray,
-                 side_px: float) -> np.ndarray:
-        """Where the shadows of the pieces seen plainly fall (`vision.cast`); the way
-        they fall is kept for the emperor's (`_interpret`). `cubes` casts as far as a
-        cube: the coloured blobs, and all beyond the tiles, since a tile's cell in the
-        atlas shows none of what stands beyond it and a shadow may come in over its
-        edge from there."""
-        offset = self._offset = cast.shadow_offset(pieces, casters, shaded, side_px)
-        shadows = cast.cast_shadows(cubes, offset)
+    def _measure_offset(self, pieces: np.ndarray,
+                        casters: Sequence[tuple[np.ndarray, np.ndarray, float]],
+                        shaded: np.ndarray, side_px: float) -> None:
+        """Which way and how far the pieces' shadows fall (`vision.cast`), for this
+        read's `_shadows` and the emperor's (`_interpret`): the median over the pieces
+        of every zone, those of the zones this read compares as measured now and the
+        others' as measured when they were last compared (their pixels have not moved
+        since: a hand that moves one piece leaves the lamp where it was)."""
+        middles, offsets = cast.caster_offsets(pieces, casters, shaded, side_px)
+        if self._compared_zones is None:
+            self._cast.clear()
+        else:
+            for k in np.flatnonzero(self._compared_zones):
+                self._cast.pop(int(k), None)
+        self._cast.pop(0, None)      # a piece beside every zone: this read's alone
+        zone = self.atlas.zone_index[middles[:, 1].astype(np.intp),
+                                     middles[:, 0].astype(np.intp)]
+        for k in np.unique(zone):
+            self._cast[int(k)] = offsets[zone == k]
+        kept = list(self._cast.values())
+        self._offset = cast.median_offset(np.concatenate(kept) if kept else offsets)
+
+    def _shadows(self, castles: np.ndarray | None, cubes: np.ndarray) -> np.ndarray:
+        """Where the shadows of the pieces seen plainly fall (`vision.cast`), the way
+        `_measure_offset` found: `cubes` casts as far as a cube: the coloured blobs, and
+        all beyond the tiles, since a tile's cell in the atlas shows none of what stands
+        beyond it and a shadow may come in over its edge from there."""
+        shadows = cast.cast_shadows(cubes, self._offset)
         if castles is not None and castles.any():
-            shadows |= cast.cast_shadows(castles, offset, self._castle_height)
+            shadows |= cast.cast_shadows(castles, self._offset, self._castle_height)
         return shadows
 
     def _count_castles(self, snap: SnapshotJSON, atlas: np.ndarray, lab: np.ndarray,
@@ -1253,6 +1278,24 @@ class Reader:
             change = seams.edges(strip, self.scale) if change is None else change
             pitches.append(seams.pitch(change[a:b], self.scale, self._sizes["cube"]))
         return pitches
+
+    def _compared(self) -> np.ndarray | None:
+        """Per atlas cell index, the zones this read compares with the bare table (None:
+        every one). A zone whose counts `Steady.merge` puts back need not be: only the
+        zones that moved, and what may decide another zone's counts, the pool (a
+        cylinder there may stand for a court's) and the tile the emperor stands on (he is
+        one for the whole table: not seen on his tile, he would be looked for on
+        another). Most reads, where a hand moved one piece, compare a few zones of fifty."""
+        if self._moved is None:
+            return None
+        zones = self._moved.copy()
+        zones[self._pool] = True
+        zones[self.steady.emperor_cells()] = True
+        if self.steady.unkept():
+            # the last read had a hand over the table: the cylinders are looked for on
+            # every court card's dots again (`_count_courts`)
+            zones[[cell.index for cell, _, _ in self._dots]] = True
+        return zones
 
     def _counted(self, cell: Cell) -> bool:
         """Do this read's counts of `cell` stand? Not for a zone that did not move since

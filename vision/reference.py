@@ -28,6 +28,7 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -323,6 +324,22 @@ def _median(values: np.ndarray) -> np.ndarray:
     return even
 
 
+class _Samples(NamedTuple):
+    """A zone's pixels sampled for its light: flat atlas indices, the bare table's
+    channels as rows (+2, off zero), in float64 and squared, each sample's zone, and
+    per zone (1-based) where its run ends (`bounds[k - 1]:bounds[k]`); the zones
+    present and where each one's run starts (for `np.add.reduceat`)."""
+
+    flat: np.ndarray
+    bare: np.ndarray
+    bare64: np.ndarray
+    bare64_sq: np.ndarray
+    zone: np.ndarray
+    bounds: np.ndarray
+    present: np.ndarray
+    starts: np.ndarray
+
+
 class Comparison:
     """One bare table compared with frames of the same atlas, zone by zone."""
 
@@ -362,20 +379,15 @@ class Comparison:
         ys, xs = ys * SAMPLE, xs * SAMPLE
         cell = index[ys, xs].astype(np.intp)
         order = np.argsort(cell, kind="stable")
-        self._sample_bounds = np.searchsorted(cell[order], np.arange(1, self._cells + 2))
-        self._sample_zone = cell[order]
-        # Where each zone's run of samples starts, for the zones that have samples.
-        self._sample_present = np.unique(self._sample_zone)
-        self._sample_starts = np.searchsorted(self._sample_zone, self._sample_present)
         ys, xs = ys[order], xs[order]
         # As flat pixel indices, and the channels as rows (numpy is quick along long
         # rows, slow across 3-wide ones).
-        self._sampled = (ys * zone_index.shape[1] + xs,
-                         np.ascontiguousarray(bare.atlas[ys, xs].T, np.float32) + 2.0)
-        self._bare64 = self._sampled[1].astype(np.float64)
-        # its squares, for the bare table's own spread in each zone's light fit (the
-        # same every read: worked out once, not twice a frame)
-        self._bare64_sq = self._bare64 * self._bare64
+        bare_px = np.ascontiguousarray(bare.atlas[ys, xs].T, np.float32) + 2.0
+        bare64 = bare_px.astype(np.float64)
+        # With the bare side's squares, for its own spread in each zone's light fit
+        # (the same every read: worked out once, not twice a frame).
+        self._samples = self._sample_runs(ys * zone_index.shape[1] + xs, bare_px, bare64,
+                                          bare64 * bare64, cell[order])
         self._index = index
         self._zone_px = np.bincount(index.ravel(), minlength=self._cells + 1)
         self._lost: set[int] = set()
@@ -383,11 +395,28 @@ class Comparison:
         for c in atlas.cells:
             self._territory[c.index] = c.zone.kind == "territory"
 
-    def gains(self, atlas: np.ndarray) -> np.ndarray:
+    def _sample_runs(self, flat: np.ndarray, bare: np.ndarray, bare64: np.ndarray,
+                     bare64_sq: np.ndarray, zone: np.ndarray) -> _Samples:
+        """Samples lying zone by zone, with where each zone's run starts and ends."""
+        present = np.unique(zone)
+        return _Samples(flat, bare, bare64, bare64_sq, zone,
+                        np.searchsorted(zone, np.arange(1, self._cells + 2)), present,
+                        np.searchsorted(zone, present))
+
+    def _samples_of(self, zones: np.ndarray) -> _Samples:
+        """The samples of `zones` (per atlas cell index) only, still zone by zone."""
+        every = self._samples
+        keep = np.flatnonzero(zones[every.zone])
+        return self._sample_runs(every.flat[keep], every.bare[:, keep],
+                                 every.bare64[:, keep], every.bare64_sq[:, keep],
+                                 every.zone[keep])
+
+    def gains(self, atlas: np.ndarray, zones: np.ndarray | None = None) -> np.ndarray:
         """Per zone, the affine map of each channel from the frame back to the
         reference's light, measured on pixels where only light changed: an array of
         shape (zones + 1, 3, 4), the rows of OpenCV's `transform` (scale per channel on
-        the diagonal, offset in the last column).
+        the diagonal, offset in the last column). `zones` (per atlas cell index) limits
+        the measuring to those zones; the others keep the identity map.
 
         A camera's exposure and the lamp's level scale every channel; glare and the
         room's stray light add to it, and a camera's black level and tone curve bend
@@ -398,28 +427,26 @@ class Comparison:
         to within a few grey levels, then on those the fit itself explains. Pieces,
         hands and shadows cover a minority of a zone's pixels and fall outside both.
         """
-        flat, bare = self._sampled
+        samples = self._samples if zones is None else self._samples_of(zones)
+        flat, bare, bare64, bare64_sq, zone, bounds, present, starts = samples
         pixels = np.ascontiguousarray(np.take(atlas.reshape(-1, 3), flat, axis=0).T,
                                       np.float32) + 2.0
         ordered = pixels / bare
         cells = self._cells + 1
         scale = np.ones((cells, 3), np.float32)
-        b = self._sample_bounds
-        for k in range(self._cells):
-            part = ordered[:, b[k]:b[k + 1]]
+        for k in present:
+            part = ordered[:, bounds[k - 1]:bounds[k]]
             if part.shape[1] < 8:
                 continue
             first = _median(part)
             near = (np.abs(part / first[:, None] - 1.0) < 0.15).all(axis=0)
             gain = _median(part[:, near]) if near.sum() >= 8 else first
-            scale[k + 1] = 1.0 / np.maximum(gain, np.float32(0.05))
+            scale[k] = 1.0 / np.maximum(gain, np.float32(0.05))
         offset = np.zeros((cells, 3), np.float32)
         # The fit's sums for every zone at once: the samples lie zone by zone, so one
         # `reduceat` over their runs adds up each zone's (some fifty zones, each a few
         # hundred samples).
-        zone, starts = self._sample_zone, self._sample_starts
-        present = self._sample_present
-        pixels64, bare64 = pixels.astype(np.float64), self._bare64
+        pixels64 = pixels.astype(np.float64)
         for _ in range(AFFINE_ROUNDS):
             back = pixels * scale[zone].T + offset[zone].T
             good: np.ndarray = np.all(np.abs(back - bare) < AFFINE_NEAR + AFFINE_SHARE * bare,
@@ -428,7 +455,7 @@ class Comparison:
             f, r = pixels64 * good, bare64 * good
             sums = np.add.reduceat(np.concatenate([good[None].astype(np.float64), f, r,
                                                    f * pixels64, f * bare64,
-                                                   good * self._bare64_sq]),
+                                                   good * bare64_sq]),
                                    starts, axis=1)
             n = np.zeros(cells, np.float64)
             n[present] = sums[0]
@@ -459,31 +486,49 @@ class Comparison:
         maps[:, :, 3] = offset + 2.0 * scale - 2.0
         return maps
 
-    def features(self, atlas: np.ndarray, gains: np.ndarray
+    def features(self, atlas: np.ndarray, gains: np.ndarray, zones: np.ndarray | None = None
                  ) -> tuple[np.ndarray, np.ndarray]:
         """Per pixel of the first `rows` atlas rows: the colour change a change of light
-        does not explain (share of brightness), and brightness over the reference's."""
+        does not explain (share of brightness), and brightness over the reference's.
+        `zones` (per atlas cell index) limits the comparing to those zones' rectangles:
+        elsewhere nothing changed (0 and 1), as a zone whose counts a read keeps needs
+        no comparing."""
         rows, width = self.rows, atlas.shape[1]
+        if zones is not None:
+            unexplained = np.zeros((rows, width), np.float32)
+            ratio = np.ones((rows, width), np.float32)
+            for k, x, y, w, h in self._boxes:
+                if zones[k]:
+                    self._compare(atlas, gains, [(k, 0, h, 0, w)], y, y + h, x, x + w,
+                                  unexplained, ratio)
+            return unexplained, ratio
         unexplained = np.empty((rows, width), np.float32)
         ratio = np.empty((rows, width), np.float32)
         # A band of rows at a time: every step is per pixel, so the result is the same as
         # for the whole atlas at once, and a read's temporaries stay a band's worth (a
         # Raspberry Pi has little memory to spare).
         for top, boxes in zip(range(0, rows, BAND_ROWS), self._band_boxes, strict=True):
-            bottom = min(rows, top + BAND_ROWS)
-            f = atlas[top:bottom].astype(np.float32)
-            for k, y0, y1, x0, x1 in boxes:
-                box = f[y0:y1, x0:x1]
-                cv2.transform(box, gains[k], dst=box)
-            ref = self._ref[top:bottom].astype(np.float32)
-            f_sum = cv2.transform(f, _ONES) + np.float32(3.0)
-            # Written straight into the results' rows (OpenCV's dst), not copied there.
-            band = cv2.divide(f_sum, self.picture_sum(top, bottom, 0, width) + np.float32(3.0),
-                              dst=ratio[top:bottom])
-            explained = cv2.multiply(ref, cv2.merge((band, band, band)))
-            cv2.divide(cv2.transform(cv2.absdiff(f, explained), _ONES),
-                       f_sum + np.float32(30.0), dst=unexplained[top:bottom])
+            self._compare(atlas, gains, boxes, top, min(rows, top + BAND_ROWS), 0, width,
+                          unexplained, ratio)
         return unexplained, ratio
+
+    def _compare(self, atlas: np.ndarray, gains: np.ndarray,
+                 boxes: Sequence[tuple[int, int, int, int, int]], y0: int, y1: int, x0: int,
+                 x1: int, unexplained: np.ndarray, ratio: np.ndarray) -> None:
+        """`features` of one rectangle of the atlas, each zone's `boxes` in it (in the
+        rectangle's own coordinates) brought back to the reference's light by its gains."""
+        f = atlas[y0:y1, x0:x1].astype(np.float32)
+        for k, by0, by1, bx0, bx1 in boxes:
+            box = f[by0:by1, bx0:bx1]
+            cv2.transform(box, gains[k], dst=box)
+        ref = self._ref[y0:y1, x0:x1].astype(np.float32)
+        f_sum = cv2.transform(f, _ONES) + np.float32(3.0)
+        # Written straight into the results' rows (OpenCV's dst), not copied there.
+        part = cv2.divide(f_sum, self.picture_sum(y0, y1, x0, x1) + np.float32(3.0),
+                          dst=ratio[y0:y1, x0:x1])
+        explained = cv2.multiply(ref, cv2.merge((part, part, part)))
+        cv2.divide(cv2.transform(cv2.absdiff(f, explained), _ONES), f_sum + np.float32(30.0),
+                   dst=unexplained[y0:y1, x0:x1])
 
     def foreground(self, atlas: np.ndarray, gains: np.ndarray, coloured: np.ndarray
                    ) -> np.ndarray:

@@ -73,6 +73,24 @@ class Steady:
             return None
         return _copied(self._snap)
 
+    def unkept(self) -> bool:
+        """Will `merge` put back no place of the emperor's or a cylinder's? So after a
+        read with a hand over the table (see `_keep`): this read must find them."""
+        return self._snap is None or bool(self._snap["occluded"])
+
+    def emperor_cells(self) -> list[int]:
+        """The atlas cell indices the emperor may stand in unseen by the zones that
+        moved: the tile he was last read on and the one he was last seen on with no
+        hand over the table (`_place_emperor`), or every tile before he has been read."""
+        tiles: set[int] = set()
+        if self._snap is not None and self._snap["emperor"] is not None:
+            tiles.add(self._snap["emperor"])
+        if self._anchor is not None:
+            tiles.add(self._anchor[0])
+        if not tiles or not tiles <= self._tiles.keys():
+            return [c.index for c in self._tiles.values()]
+        return [self._tiles[t].index for t in sorted(tiles)]
+
     def changed(self, atlas_img: np.ndarray) -> np.ndarray:
         """Which zones (atlas cell indices, 1-based) moved since they were last read."""
         if self._pixels is None or self._pixels.shape != atlas_img.shape:

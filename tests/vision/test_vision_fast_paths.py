@@ -292,3 +292,30 @@ def test_the_references_kept_index_and_brightness_follow_a_nudged_tile() -> None
     piece_like = np.zeros((rows, width), bool)
     assert comparison.reregister(atlas, gains, stale, piece_like) == [cell.index]
     assert agree()
+
+
+def test_comparing_some_zones_gives_their_pixels_what_comparing_all_gives() -> None:
+    """A read compares with the bare table only the zones it needs (`Reader._compared`):
+    their light maps and pixels are those of a comparison of the whole atlas, and the
+    others show no change."""
+    table, calib = _scene(4340)
+    reader = reader_for(LAYOUT, calib)
+    reader.read(scenes.render(LAYOUT, table, 4342))
+    comparison = reader._comparison
+    assert comparison is not None and reader._atlas is not None
+    atlas = reader._atlas
+    zones = np.zeros(len(reader.atlas.cells) + 1, bool)
+    zones[[3, 8, 18, 21]] = True                 # two tiles, a reserve, a court
+    every = comparison.gains(atlas)
+    some = comparison.gains(atlas, zones)
+    assert np.array_equal(some[zones], every[zones])
+    assert (some[~zones] == np.eye(3, 4)).all()             # the others' light untouched
+    unexplained, ratio = comparison.features(atlas, every)
+    part_unexplained, part_ratio = comparison.features(atlas, some, zones)
+    inside = np.zeros(ratio.shape, bool)
+    for k, x, y, w, h in comparison._boxes:
+        if zones[k]:
+            inside[y:y + h, x:x + w] = True
+    assert np.array_equal(part_unexplained[inside], unexplained[inside])
+    assert np.array_equal(part_ratio[inside], ratio[inside])
+    assert not part_unexplained[~inside].any() and (part_ratio[~inside] == 1.0).all()

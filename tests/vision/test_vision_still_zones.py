@@ -104,3 +104,28 @@ def test_the_emperor_in_a_still_zone_is_still_weighed_against_a_yellow_clump_tha
         next(c.index for c in quick.atlas.cells if c.zone.raw.get("territory") == 3)]
     assert seen["emperor"] == truth["emperor"] == 3
     assert seen["territories"]["9"]["cubes"]["yellow"] > 0
+
+
+def test_after_a_hand_the_cylinders_on_still_cards_are_found_again() -> None:
+    """A frame with a hand over the table keeps no place of a cylinder's (`vision.steady`),
+    so the next read must look for them on every card, moved or not: a read that
+    compared only the zones that moved read every court's cylinders as gone."""
+    renderer = TableRenderer(LAYOUT, seed=7100, width=2304, height=1296, px_per_mm=1.3,
+                             variety="wide")
+    state = vision_bench.game_states(4, 7100)[-1]
+    t = float(state["t"])
+    frames = [renderer.frame(state, seed=0, t=t),
+              renderer.frame({**state, "occluded": True}, seed=0, t=t + 0.2),
+              renderer.frame(state, seed=0, t=t + 0.4),
+              renderer.frame(state, seed=0, t=t + 0.6)]
+    calib = calibrate(renderer.calibration_frame(seed=0, t=0.0), LAYOUT)
+    quick, every = reader_for(LAYOUT, calib), reader_for(LAYOUT, calib)
+    every.debug = []
+    seen = [quick.read(frame).to_json() for frame in frames]
+    assert seen[1]["occluded"] and not seen[-1]["occluded"]
+    assert quick._moved is not None and not quick._moved[
+        [c.index for c in quick.atlas.cells if c.zone.kind == "court"]].any()
+    assert seen[-1]["cylinders"] == state["cylinders"]
+    for frame in frames[:-1]:
+        every.read(frame)
+    assert seen[-1] == every.read(frames[-1]).to_json()
