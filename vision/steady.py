@@ -145,21 +145,24 @@ class Steady:
         blob, when no blob has his shape: he stands in a still tile whose blobs were not
         looked at again, or his shape is lost in hard light) never moves him off a tile
         that did not move, and never anchors him: at set-up, before he is put down, it
-        may be a yellow cube. A guess that moves him is doubted (`GUESSED`)."""
+        may be a yellow cube. A guess that moves him is doubted (`GUESSED`), and so is one
+        that keeps him on his tile once that tile changed as lifting him changes it."""
         now = snap["emperor"]
         anchor = self._anchor
         if anchor is not None and now != anchor[0]:
-            tile, pixels = anchor
-            cell = self._tiles[tile]
-            crop = atlas_img[cell.y:cell.y + cell.h, cell.x:cell.x + cell.w]
-            moved = int(np.count_nonzero(
-                (_brightest(cv2.absdiff(crop, pixels)) > self.levels) & cell.mask))
-            if moved < self.least_px:
+            if not self._left(anchor, atlas_img):
                 if guessed or now is None:
-                    snap["emperor"] = tile
+                    snap["emperor"] = anchor[0]
                 else:
                     snap.setdefault("confidence", {})["emperor"] = LEFT_UNTOUCHED
                 return
+        elif anchor is not None and guessed and self._left(anchor, atlas_img):
+            # Guessed on his tile, which changed as lifting him changes it: the guess is
+            # another yellow blob there as likely as he (3-player hard camera game
+            # 900325: lifted to the next tile, unseen by his shape in that light, and a
+            # yellow cube left behind kept him where he had been, sure).
+            snap.setdefault("confidence", {})["emperor"] = GUESSED
+            return
         if now is None or guessed or now not in self._tiles:
             if now != (anchor[0] if anchor is not None else None):
                 self._anchor = None
@@ -168,6 +171,16 @@ class Steady:
             return
         cell = self._tiles[now]
         self._anchor = (now, atlas_img[cell.y:cell.y + cell.h, cell.x:cell.x + cell.w].copy())
+
+    def _left(self, anchor: tuple[int, np.ndarray], atlas_img: np.ndarray) -> bool:
+        """Does the tile the emperor was last seen on by his shape look other than it did
+        then, by as much as a zone needs to be read again?"""
+        tile, pixels = anchor
+        cell = self._tiles[tile]
+        crop = atlas_img[cell.y:cell.y + cell.h, cell.x:cell.x + cell.w]
+        moved = int(np.count_nonzero(
+            (_brightest(cv2.absdiff(crop, pixels)) > self.levels) & cell.mask))
+        return moved >= self.least_px
 
 
 _Tree = TypeVar("_Tree")

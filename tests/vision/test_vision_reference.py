@@ -241,6 +241,36 @@ def test_the_emperor_stays_on_a_tile_that_did_not_move() -> None:
     assert seen(12, gone, guessed=True) == (12, 0.0)  # and on every frame after
 
 
+def test_a_guess_on_his_tile_after_it_changed_as_lifting_him_changes_it_is_doubted() -> None:
+    """3-player hard camera game 900325: lifted to the next tile, where the hard light
+    hid his shape, he was guessed back on his tile (a yellow cube there was the widest
+    yellow blob) and taken as sure; the referee then buzzed that he had not moved. A
+    guess on his tile once it changed by as much as lifting him changes it is doubted;
+    one while his tile looks as it did is not (a hand over the table changes nothing)."""
+    reader = Reader(LAYOUT)
+    atlas = reader.atlas
+    steady = Steady(atlas, changed_levels=24, least_px=16)
+    img = np.full((atlas.height, atlas.width, 3), 200, np.uint8)
+    cell = next(c for c in atlas.cells if c.zone.raw.get("territory") == 2)
+    his = (slice(cell.y, cell.y + cell.h), slice(cell.x, cell.x + cell.w))
+
+    def seen(emperor: int, pixels: np.ndarray, occluded: bool = False,
+             guessed: bool = False) -> tuple[object, object]:
+        snap = empty_snapshot(LAYOUT.seats(), mat=True)
+        snap["emperor"], snap["occluded"] = emperor, occluded
+        out = steady.merge(snap, pixels, steady.changed(pixels), guessed)
+        return out["emperor"], out.get("confidence", {}).get("emperor")
+
+    placed = img.copy()
+    placed[his] = 150                                # he stands on 2, seen by his shape
+    assert seen(2, placed) == (2, None)
+    assert seen(2, placed, guessed=True) == (2, None)   # his shape lost, his tile as it was
+    lifted = placed.copy()
+    lifted[his] = 110                                # lifted off 2: his tile changed
+    seen(2, lifted, occluded=True)
+    assert seen(2, lifted, guessed=True) == (2, 0.0)
+
+
 def test_the_fitting_script_reproduces_its_stored_check() -> None:
     stored = json.loads(FITTED.read_text(encoding="utf-8"))
     fit_difference = script("fit_difference")
