@@ -616,6 +616,12 @@ class Reader:
         shaded = (ratio[:rows] < self.shade) & territories
         dark = shaded & ~stale[self.atlas.zone_index[:rows]] if stale.any() else shaded
         dark = cv2.morphologyEx(dark.view(np.uint8), cv2.MORPH_OPEN, self._kernel3)
+        seeds = dark.view(bool) | specks
+        if not seeds.any():
+            # No dark patch in the zones compared: their pieces cast no shadow worth
+            # measuring now, and what was measured of them before no longer holds.
+            self._forget_offsets()
+            return []
         side_px = self._sizes["cube"] * self.scale
         pieces = coloured.copy()
         # the coloured blobs' boxes and middles (`plain`), and the castles', for
@@ -634,9 +640,6 @@ class Reader:
             pieces |= castles
             casters.append((gstats[keep], gcents[keep], self._castle_height))
         self._measure_offset(pieces, casters, shaded, side_px)
-        seeds = dark.view(bool) | specks
-        if not seeds.any():
-            return []
         stir = float(np.exp(self.stir))
         weak = ((ratio[:rows] < 1.0 / stir) | (ratio[:rows] > stir)) & territories
         if stale.any():
@@ -703,21 +706,27 @@ class Reader:
         """Which way and how far the pieces' shadows fall (`vision.cast`), for this
         read's `_shadows` and the emperor's (`_interpret`): the median over the pieces
         of every zone, those of the zones this read compares as measured now and the
-        others' as measured when they were last compared (their pixels have not moved
-        since: a hand that moves one piece leaves the lamp where it was)."""
+        others' as measured when they were last compared with a dark patch among them
+        (their pixels have not moved since: a hand that moves one piece leaves the lamp
+        where it was)."""
         middles, offsets = cast.caster_offsets(pieces, casters, shaded, side_px)
-        if self._compared_zones is None:
-            self._cast.clear()
-        else:
-            for k in np.flatnonzero(self._compared_zones):
-                self._cast.pop(int(k), None)
-        self._cast.pop(0, None)      # a piece beside every zone: this read's alone
+        self._forget_offsets()
         zone = self.atlas.zone_index[middles[:, 1].astype(np.intp),
                                      middles[:, 0].astype(np.intp)]
         for k in np.unique(zone):
             self._cast[int(k)] = offsets[zone == k]
         kept = list(self._cast.values())
         self._offset = cast.median_offset(np.concatenate(kept) if kept else offsets)
+
+    def _forget_offsets(self) -> None:
+        """Drop the kept shadow offsets of the zones this read compares (every zone's
+        when it compares all): their pixels moved since they were measured."""
+        if self._compared_zones is None:
+            self._cast.clear()
+        else:
+            for k in np.flatnonzero(self._compared_zones):
+                self._cast.pop(int(k), None)
+        self._cast.pop(0, None)      # a piece beside every zone: one read's alone
 
     def _shadows(self, castles: np.ndarray | None, cubes: np.ndarray) -> np.ndarray:
         """Where the shadows of the pieces seen plainly fall (`vision.cast`), the way
