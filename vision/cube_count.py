@@ -43,10 +43,11 @@ class Patch(NamedTuple):
 
     `attached` is the share of it that touches another piece, whose shadow it may be;
     `tinted` the share that shows a piece's colour (a cube dyed like its field leaves
-    specks of its own colour beside its dark sides; a shadow leaves none); `cast` the
-    share of it lying where the plainly seen pieces' shadows fall (`vision.cast`), and
-    `beyond` how much of it (in cube tops) lies elsewhere: a shadow is explained by the
-    piece that casts it, a cube's own sides and shadow are not. `dyed` is how far from
+    specks of its own colour beside its dark sides; a shadow leaves none). A patch
+    holds nothing of where the plainly seen pieces' shadows fall (`vision.cast`): what
+    is left of a shadow there is its fringe, a cube's own sides and shadow are whole.
+    `cast` is the share of its surroundings (half a cube's side around it) where those
+    shadows fall, and `beyond` its size in cube tops. `dyed` is how far from
     a tie between two cube colours the field around it is (1 - the runner-up's share
     over the winner's): a cube found this way is given the field's colour, and on the
     line between a pink and a yellow field either may be right. It is no feature of

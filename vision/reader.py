@@ -592,12 +592,14 @@ class Reader:
             pieces, specks = _label_flags(cc, keep, speck)
             blobs += self._shaded_cubes(pieces, specks, castle_labels,
                                         inside & self._territory_rows, least,
-                                        (stats[keep], cents[keep]))
+                                        (stats[keep], cents[keep]),
+                                        lab == yellow)
         self._interpret(snap, atlas, blobs)
 
     def _shaded_cubes(self, coloured: np.ndarray, specks: np.ndarray,
                       castle_labels: np.ndarray | None, territories: np.ndarray,
-                      least: float, plain: tuple[np.ndarray, np.ndarray]) -> list[Blob]:
+                      least: float, plain: tuple[np.ndarray, np.ndarray],
+                      his_colour: np.ndarray) -> list[Blob]:
         """Cubes on art of their own colour: where the frame is darker than the bare
         table by more than light drifts (`self.shade`, fitted), apart from every other
         piece, a cube's shaded sides may be all that differs; specks of a piece's colour
@@ -607,8 +609,10 @@ class Reader:
         hysteresis threshold grows an edge from its strong pixels. Each patch is a blob
         of the colour under and beside it, for the fitted count to judge; how much of it
         touches another piece (whose shadow it may be), how much of it shows a piece's
-        colour, how much of it lies where the pieces' shadows fall (`vision.cast`), how
-        dark it is and how well it keeps the art's pattern go with it."""
+        colour, how much of its surroundings lies where the shadows of the pieces seen
+        plainly fall (`vision.cast`; the patch itself stops there), how dark it is and
+        how well it keeps the art's pattern go with it. `his_colour` marks the pixels of
+        the emperor's colour: those pieces cut no patch (see the cut below)."""
         assert self._shade is not None and self.shade is not None and self.stir is not None
         ratio, stale = self._shade
         assert self._comparison is not None
@@ -644,10 +648,6 @@ class Reader:
         weak = ((ratio[:rows] < 1.0 / stir) | (ratio[:rows] > stir)) & territories
         if stale.any():
             weak &= ~stale[self.atlas.zone_index[:rows]]
-        # Where the shadows of the pieces seen plainly fall (`vision.cast`): swept only
-        # once a patch of a changed zone needs it (most reads, where a hand moved one
-        # piece, have none).
-        shadows: np.ndarray | None = None
         near = cv2.dilate(pieces.view(np.uint8), self._kernel5).view(bool)
         reach = max(3, round(0.5 * self._sizes["cube"] * self.scale)) | 1
         grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
@@ -655,7 +655,18 @@ class Reader:
         side = round(self._sizes["cube"] * self.scale) | 1
         close = cv2.dilate(seeds.view(np.uint8), cv2.getStructuringElement(
             cv2.MORPH_ELLIPSE, (side, side))).view(bool)
-        grown = ((weak & close & ~pieces) | seeds).view(np.uint8)
+        # Where the shadows of the pieces seen plainly fall (`vision.cast`) is no part of
+        # a patch: a cube dyed like its field beside other pieces left one patch of its
+        # sides and their shadows, which the count took for a shadow (or a shadow with a
+        # dyed cube's sides in it for a cube). Cut there, its own parts are its patch,
+        # and how much of the patch's surroundings such shadows cover says what else
+        # stands beside it. Pieces of the emperor's colour cut nothing: he is taller than
+        # the cube whose shadow the cut assumes, and on a field of his yellow that shadow
+        # of his visible parts covers his own shaded side, which must stay whole for him
+        # to be found (`_emperor_among`).
+        shadows = self._shadows(castles, (coloured & ~his_colour) | ~territories)
+        seeds = seeds & ~shadows
+        grown = (((weak & close & ~pieces) | seeds) & ~shadows).view(np.uint8)
         n, cc, stats, cents = _components(grown)
         if n <= 1:
             return []
@@ -688,11 +699,11 @@ class Reader:
             if cubes.max() == 0:
                 continue
             cls = int(cubes.argmax() + 1)
-            if shadows is None:
-                shadows = self._shadows(castles, coloured | ~territories)
-            cast_on = shadows[by:by + bh, bx:bx + bw][blob]
-            explained = _share(cast_on)
-            beyond = float(area - np.count_nonzero(cast_on)) / (side_px * side_px)
+            # its surroundings: the patch grown by half a cube's side, less the patch
+            ring = around.view(bool).copy()
+            ring[by - y0:by - y0 + bh, bx - x0:bx - x0 + bw] &= ~blob
+            explained = _share(shadows[y0:y1, x0:x1][ring])
+            beyond = area / (side_px * side_px)
             # On the line between two fields of cube colours either may be its dye.
             runner_up = float(np.partition(cubes, -2)[-2]) / float(cubes.max())
             found.append((cls, area, float(cents[k][0]), float(cents[k][1]), blob,
@@ -839,8 +850,10 @@ class Reader:
             if not self._counted(cell):
                 continue
             # the yellow blobs of his tile no further from his blob than his base is wide
-            mine = [(b, m) for other, ox, oy, *_, b, m in yellows
-                    if other is cell and np.hypot(ox - x, oy - y) <= self._sizes["emperor"]]
+            # (of his colour: a dark patch holds his shadow, which lies away from his foot)
+            mine = [(b, m) for other, ox, oy, _, _, patch, b, m in yellows
+                    if other is cell and not patch
+                    and np.hypot(ox - x, oy - y) <= self._sizes["emperor"]]
             reach = self._reach(cell, self._foot(blob, box, mine))
             for part, (px, py) in self._beside_emperor(blob, box):
                 # only what shows past his reach is weighed as a cube (a cube touching

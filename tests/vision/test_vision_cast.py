@@ -9,7 +9,7 @@ import pytest
 from calibrated import calibration_for
 
 from referee.table.snapshot import DOUBTFUL
-from vision.calibration import reader_for
+from vision.calibration import calibrate, reader_for
 from vision.cast import cast_shadows, shadow_offset
 from vision.layout import load_layout
 from vision.reader import Reader
@@ -185,3 +185,24 @@ def test_a_yellow_cube_lying_in_the_emperors_shadow_is_still_a_cube() -> None:
         snap = reader.read(scenes.render(LAYOUT, scenes.with_changes(table, pieces), 20))
     assert snap.emperor == 8
     assert snap.territory(8).cubes.yellow == 1
+
+
+@pytest.mark.parametrize("seed, territories", [(23004, ("13",)), (23009, ("13", "15"))])
+def test_cubes_dyed_like_their_field_among_other_pieces_are_counted_each(
+        seed: int, territories: tuple[str, ...]) -> None:
+    """Per-frame tuning frames (mild light, calibrated as `vision_bench` does): crowded
+    tiles where cubes dyed like their field stand among cubes of other colours whose
+    shadows reach their dark sides, so that one dark patch held a cube's sides and
+    other pieces' shadows. Frame 23004's territory 13 read one green cube of three,
+    frame 23009's 13 three green of four and its 15 seven yellow of six (also with the
+    count fitted on five times as many frames). A patch now stops where the plainly
+    seen pieces' shadows fall, and each of these tiles reads as it stands."""
+    scene = scenes.random_scene(LAYOUT, np.random.default_rng(seed), width=2304,
+                                height=1296, px_per_mm=1.3, variety="wide")
+    calib = scenes.with_changes(scene, scenes.calibration_scene(
+        LAYOUT, np.random.default_rng(seed), variety="wide").pieces)
+    calib.with_boards = True
+    reader = reader_for(LAYOUT, calibrate(scenes.render(LAYOUT, calib, seed + 1), LAYOUT))
+    seen = reader.read(scenes.render(LAYOUT, scene, seed)).to_json()["territories"]
+    truth = scenes.truth(LAYOUT, scene)["territories"]
+    assert {t: seen[t] for t in territories} == {t: truth[t] for t in territories}
