@@ -11,8 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from vision.calibration import calibrate
+from vision.calibration import calibrate, reader_for
 from vision.layout import load_layout
+from vision.reader import Reader
 from vision.render import scene as scenes
 
 LAYOUT = load_layout(None)
@@ -27,3 +28,16 @@ def calibration_for(table: scenes.Scene, seed: int, frame_seed: int,
     calib_scene.camera, calib_scene.lighting = table.camera, table.lighting
     calib_scene.tile_seed, calib_scene.light = table.tile_seed, table.light
     return calibrate(scenes.render(LAYOUT, calib_scene, frame_seed), LAYOUT)
+
+
+def bench_table(seed: int) -> tuple[scenes.Scene, Reader, np.ndarray]:
+    """Frame `seed` of `vision_bench`'s calibrated per-frame sets (mild light, the widest
+    variety, 2304 x 1296): the table drawn, a reader calibrated as the bench calibrates
+    it (the table's own set-up with the court cards laid), and the frame to read."""
+    table = scenes.random_scene(LAYOUT, np.random.default_rng(seed), width=2304,
+                                height=1296, px_per_mm=1.3, variety="wide")
+    calib = scenes.with_changes(table, scenes.calibration_scene(
+        LAYOUT, np.random.default_rng(seed), variety="wide").pieces)
+    calib.with_boards = True
+    reader = reader_for(LAYOUT, calibrate(scenes.render(LAYOUT, calib, seed + 1), LAYOUT))
+    return table, reader, scenes.render(LAYOUT, table, seed)

@@ -6,10 +6,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from calibrated import calibration_for
+from calibrated import bench_table, calibration_for
 
 from referee.table.snapshot import DOUBTFUL
-from vision.calibration import calibrate, reader_for
+from vision.calibration import reader_for
 from vision.cast import cast_shadows, shadow_offset
 from vision.layout import load_layout
 from vision.reader import Reader
@@ -197,12 +197,7 @@ def test_cubes_dyed_like_their_field_among_other_pieces_are_counted_each(
     frame 23009's 13 three green of four and its 15 seven yellow of six (also with the
     count fitted on five times as many frames). A patch now stops where the plainly
     seen pieces' shadows fall, and each of these tiles reads as it stands."""
-    scene = scenes.random_scene(LAYOUT, np.random.default_rng(seed), width=2304,
-                                height=1296, px_per_mm=1.3, variety="wide")
-    calib = scenes.with_changes(scene, scenes.calibration_scene(
-        LAYOUT, np.random.default_rng(seed), variety="wide").pieces)
-    calib.with_boards = True
-    reader = reader_for(LAYOUT, calibrate(scenes.render(LAYOUT, calib, seed + 1), LAYOUT))
-    seen = reader.read(scenes.render(LAYOUT, scene, seed)).to_json()["territories"]
-    truth = scenes.truth(LAYOUT, scene)["territories"]
+    table, reader, frame = bench_table(seed)
+    seen = reader.read(frame).to_json()["territories"]
+    truth = scenes.truth(LAYOUT, table)["territories"]
     assert {t: seen[t] for t in territories} == {t: truth[t] for t in territories}

@@ -11,6 +11,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from calibrated import bench_table
 from fitting_scripts import script
 
 from referee.table.snapshot import DOUBTFUL
@@ -360,21 +361,15 @@ def test_the_emperor_on_ochre_art_is_the_emperor_not_yellow_cubes() -> None:
     no emperor and one yellow cube too many there (since the cube count weighs a blob's
     top, the sliver is no cube even without the fallback). The yellow blob holding the
     widest disc is he."""
-    seed = 21005
-    scene = scenes.random_scene(LAYOUT, np.random.default_rng(seed), width=2304,
-                                height=1296, px_per_mm=1.3, variety="wide")
-    calib = scenes.with_changes(scene, scenes.calibration_scene(
-        LAYOUT, np.random.default_rng(seed), variety="wide").pieces)
-    calib.with_boards = True
-    reader = reader_for(LAYOUT, calibrate(scenes.render(LAYOUT, calib, seed + 1), LAYOUT))
-    snap = reader.read(scenes.render(LAYOUT, scene, seed)).to_json()
+    scene, reader, frame = bench_table(21005)
+    snap = reader.read(frame).to_json()
     truth = scenes.truth(LAYOUT, scene)
     assert truth["emperor"] == 8
     assert snap["emperor"] == 8
     assert snap["territories"]["8"] == truth["territories"]["8"]
     reader.emperor_disc = None                 # without the fallback: no emperor
     reader.steady.reset()
-    old = reader.read(scenes.render(LAYOUT, scene, seed)).to_json()
+    old = reader.read(frame).to_json()
     assert old["emperor"] is None
 
 
