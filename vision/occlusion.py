@@ -125,9 +125,10 @@ class BorderWatch:
         self.bounds = HandBounds.load()
         self._seen: np.ndarray | None = None
         #: per border point, since when nothing changed there as an arm changes paper
-        #: (NaN: not watched yet), and its paper then
+        #: (NaN: not watched yet), its paper then, and its paper in the last frame
         self._since = np.full(len(self.points_mm), np.nan)
         self._then = np.full((len(self.points_mm), 3), np.nan, np.float32)
+        self._last = np.full((len(self.points_mm), 3), np.nan, np.float32)
         #: the last white field's samples: design matrix, plane, values (None before one)
         self._fit: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
@@ -243,7 +244,9 @@ class BorderWatch:
         Without that, a lamp that drifts during the evening could leave a stretch a few
         per cent darker for good, and every later frame would be taken for a hand: the
         referee would never see the table still again (2-player hard camera game 900205
-        lost its last 70 seconds so)."""
+        lost its last 70 seconds so). An arm moves: a point whose paper changed as an arm
+        changes it since the last frame is one an arm is coming over or leaving, and is
+        not timed then (`_held_still`)."""
         if self._fit is None:
             return False
         design, coef, values = self._fit
@@ -273,18 +276,27 @@ class BorderWatch:
         first frame alone, an arm that came back to the same stretch five seconds later
         matched its own old paper there and became background, and the reach went
         unflagged (4-player hard camera game 900407: a disc taken with no hand seen, so
-        held back as a misread while the next player took theirs)."""
+        held back as a misread while the next player took theirs).
+
+        But a point an arm is passing over (its paper changed as an arm changes it since
+        the last frame, coming or going) is not timed in that frame: an arm that crossed
+        a shade the drifting lamp laid on the border and was gone left the shade as it
+        was, yet restarted its clock; where players reach in every second or two the
+        shade never became background and was taken for an arm for as long as the game
+        went on there (3-player hard camera game 900328: 23 seconds)."""
         assert self.reference is not None and self.bounds is not None
-        since, then = self._since[where], self._then[where]
+        since, then, last = self._since[where], self._then[where], self._last[where]
+        self._last[where] = balanced
+        known = ~np.isnan(last).any(axis=1)
+        passing = np.zeros(len(where), bool)
+        passing[known] = _changed(balanced[known], last[known], self.bounds)
         timed = ~np.isnan(since) & (since <= t)
         stirred = np.zeros(len(where), bool)
-        now, before = balanced[timed], then[timed]
-        stirred[timed] = (hand_like(_over(now, before), self.bounds)
-                          | hand_like(_over(before, now), self.bounds))
-        restart = ~timed | stirred
+        stirred[timed] = _changed(balanced[timed], then[timed], self.bounds)
+        restart = (~timed | stirred) & ~passing
         since[restart] = t
         then[restart] = balanced[restart]
-        held: np.ndarray = t - since >= HELD_SECONDS
+        held: np.ndarray = (t - since >= HELD_SECONDS) & ~passing
         since[held] = t
         then[held] = balanced[held]
         self._since[where], self._then[where] = since, then
@@ -303,6 +315,14 @@ class BorderWatch:
         cells = np.floor(pts).astype(np.int64)
         _, counts = np.unique(cells[:, 0] * 1000 + cells[:, 1], return_counts=True)
         return int(counts.max()) >= MIN_COVERED
+
+
+def _changed(paper: np.ndarray, before: np.ndarray, bounds: HandBounds) -> np.ndarray:
+    """Which border points' paper (n x 3) changed from `before` as an arm's coming or
+    leaving changes it."""
+    result: np.ndarray = (hand_like(_over(paper, before), bounds)
+                          | hand_like(_over(before, paper), bounds))
+    return result
 
 
 def _over(paper: np.ndarray, before: np.ndarray) -> np.ndarray:

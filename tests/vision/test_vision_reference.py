@@ -505,6 +505,48 @@ def test_a_lamp_shade_fallen_on_the_border_is_no_hand_once_it_holds_still(
     assert reader.read(shaded(scenes.render(LAYOUT, over, 4324)), 7.2).occluded
 
 
+def test_a_shade_on_the_border_becomes_background_though_arms_pass_over_it(
+        wide_table: tuple) -> None:
+    """A shade the drifting lamp laid on the border, where a player's arm reaches in over
+    it every second and a half: an arm moves, and once it is gone the shade is as it
+    was. Timed on every frame, each passing arm restarted the shade's clock, so it never
+    became background and every frame between the arms was taken for a hand (3-player
+    hard camera game 900328, 23 seconds). Only frames where nothing moves are timed:
+    the shade is background after `HELD_SECONDS`, and each arm is still an arm."""
+    calib, table, frame = wide_table
+    reader = reader_for(LAYOUT, calib)
+    assert not reader.read(frame, 0.0).occluded
+    border = reader.border
+    assert border.px is not None
+    stretch = (border.points_mm[:, 1] < 70) & (border.points_mm[:, 0] > 600) & (
+        border.points_mm[:, 0] < 780)
+    x0, y0 = border.px[stretch].min(axis=0) - 6
+    x1, y1 = border.px[stretch].max(axis=0) + 6
+
+    def shaded(picture: np.ndarray) -> np.ndarray:
+        out = picture.copy()
+        out[y0:y1, x0:x1] = (out[y0:y1, x0:x1] * 0.93).astype(np.uint8)
+        return out
+
+    still = shaded(frame)
+    over = scenes.with_changes(table, table.pieces)
+    over.hands = [Hand((690.0, -250.0), (690.0, 300.0), 80.0, (120, 150, 200),
+                       (90, 60, 40))]
+    arm = shaded(scenes.render(LAYOUT, over, 4324))
+    between, arms = [], []
+    for k in range(1, 60):
+        t = round(0.2 * k, 1)
+        if k % 7 == 0:
+            arms.append(reader.read(arm, t).occluded)
+        elif t >= occlusion.HELD_SECONDS + 1.5 and k % 7 != 1:
+            # (the frame right after an arm differs from it: moving, so occluded)
+            between.append(reader.read(still, t).occluded)
+        else:
+            reader.read(still, t)
+    assert all(arms)
+    assert between and not any(between)
+
+
 def test_an_arm_that_comes_back_to_the_same_stretch_later_is_an_arm_again(
         wide_table: tuple) -> None:
     """An arm leaving the border changes it as much as an arm coming: timed from the
