@@ -6,6 +6,7 @@ import dataclasses
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -472,17 +473,9 @@ def test_a_tile_a_hand_passed_over_is_still_found_again_once_nudged(
     assert snap["confidence"].get("territory:5", 1.0) > 0.0
 
 
-def test_a_lamp_shade_fallen_on_the_border_is_no_hand_once_it_holds_still(
-        wide_table: tuple) -> None:
-    """A lamp that drifts during the evening can leave a stretch of the mat's border a
-    few per cent darker than when the bare table was learnt: taken for an arm, every
-    later frame was occluded and the referee never saw the table still again (2-player
-    hard camera game 900205 lost its last 70 seconds so). An arm moves; a shade that
-    holds still for `HELD_SECONDS` is the light's, and an arm reaching in there later is
-    an arm again."""
-    calib, table, frame = wide_table
-    reader = reader_for(LAYOUT, calib)
-    assert not reader.read(frame, 0.0).occluded
+def _shade_on_the_border(reader: Reader) -> Callable[[np.ndarray], np.ndarray]:
+    """A picture with a stretch of the mat's top border 7 % darker, where a drifting
+    lamp's shade may fall (the reader has read a frame: its border points are placed)."""
     border = reader.border
     assert border.px is not None
     stretch = (border.points_mm[:, 1] < 70) & (border.points_mm[:, 0] > 600) & (
@@ -495,6 +488,21 @@ def test_a_lamp_shade_fallen_on_the_border_is_no_hand_once_it_holds_still(
         out[y0:y1, x0:x1] = (out[y0:y1, x0:x1] * 0.93).astype(np.uint8)
         return out
 
+    return shaded
+
+
+def test_a_lamp_shade_fallen_on_the_border_is_no_hand_once_it_holds_still(
+        wide_table: tuple) -> None:
+    """A lamp that drifts during the evening can leave a stretch of the mat's border a
+    few per cent darker than when the bare table was learnt: taken for an arm, every
+    later frame was occluded and the referee never saw the table still again (2-player
+    hard camera game 900205 lost its last 70 seconds so). An arm moves; a shade that
+    holds still for `HELD_SECONDS` is the light's, and an arm reaching in there later is
+    an arm again."""
+    calib, table, frame = wide_table
+    reader = reader_for(LAYOUT, calib)
+    assert not reader.read(frame, 0.0).occluded
+    shaded = _shade_on_the_border(reader)
     still = shaded(frame)
     seen = [reader.read(still, round(0.2 * k, 1)).occluded for k in range(1, 36)]
     assert seen[0] and not seen[-1]
@@ -516,18 +524,7 @@ def test_a_shade_on_the_border_becomes_background_though_arms_pass_over_it(
     calib, table, frame = wide_table
     reader = reader_for(LAYOUT, calib)
     assert not reader.read(frame, 0.0).occluded
-    border = reader.border
-    assert border.px is not None
-    stretch = (border.points_mm[:, 1] < 70) & (border.points_mm[:, 0] > 600) & (
-        border.points_mm[:, 0] < 780)
-    x0, y0 = border.px[stretch].min(axis=0) - 6
-    x1, y1 = border.px[stretch].max(axis=0) + 6
-
-    def shaded(picture: np.ndarray) -> np.ndarray:
-        out = picture.copy()
-        out[y0:y1, x0:x1] = (out[y0:y1, x0:x1] * 0.93).astype(np.uint8)
-        return out
-
+    shaded = _shade_on_the_border(reader)
     still = shaded(frame)
     over = scenes.with_changes(table, table.pieces)
     over.hands = [Hand((690.0, -250.0), (690.0, 300.0), 80.0, (120, 150, 200),
