@@ -592,14 +592,13 @@ class Reader:
             pieces, specks = _label_flags(cc, keep, speck)
             blobs += self._shaded_cubes(pieces, specks, castle_labels,
                                         inside & self._territory_rows, least,
-                                        (stats[keep], cents[keep]),
-                                        lab == yellow)
+                                        (stats[keep], cents[keep]), lab)
         self._interpret(snap, atlas, blobs)
 
     def _shaded_cubes(self, coloured: np.ndarray, specks: np.ndarray,
                       castle_labels: np.ndarray | None, territories: np.ndarray,
                       least: float, plain: tuple[np.ndarray, np.ndarray],
-                      his_colour: np.ndarray) -> list[Blob]:
+                      lab: np.ndarray) -> list[Blob]:
         """Cubes on art of their own colour: where the frame is darker than the bare
         table by more than light drifts (`self.shade`, fitted), apart from every other
         piece, a cube's shaded sides may be all that differs; specks of a piece's colour
@@ -611,8 +610,8 @@ class Reader:
         touches another piece (whose shadow it may be), how much of it shows a piece's
         colour, how much of its surroundings lies where the shadows of the pieces seen
         plainly fall (`vision.cast`; the patch itself stops there), how dark it is and
-        how well it keeps the art's pattern go with it. `his_colour` marks the pixels of
-        the emperor's colour: those pieces cut no patch (see the cut below)."""
+        how well it keeps the art's pattern go with it. `lab` is the blob rows' colour
+        classes: pieces of the emperor's colour cut no patch (see the cut below)."""
         assert self._shade is not None and self.shade is not None and self.stir is not None
         ratio, stale = self._shade
         assert self._comparison is not None
@@ -664,8 +663,8 @@ class Reader:
         # the cube whose shadow the cut assumes, and on a field of his yellow that shadow
         # of his visible parts covers his own shaded side, which must stay whole for him
         # to be found (`_emperor_among`).
-        shadows = self._shadows(castles, (coloured & ~his_colour) | ~territories)
-        seeds = seeds & ~shadows
+        shadows = self._shadows(
+            castles, (coloured & (lab != colours.CLASS_OF["yellow"])) | ~territories)
         grown = (((weak & close & ~pieces) | seeds) & ~shadows).view(np.uint8)
         n, cc, stats, cents = _components(grown)
         if n <= 1:
