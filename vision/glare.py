@@ -75,6 +75,9 @@ class GlareMap:
         self._cells = np.floor(self.points_mm / CELL_MM).astype(np.int64)
         self.px: np.ndarray | None = None
         self.grid: np.ndarray | None = None
+        #: A map kept with the bare table (`fix`): undone on every frame instead of one
+        #: measured on it.
+        self.fixed: np.ndarray | None = None
         self._seen_in: tuple[int, ...] | None = None
 
     def set_homography(self, homography: np.ndarray) -> None:
@@ -102,8 +105,27 @@ class GlareMap:
         self._rim_neighbours = position[self._rim_windows[rim - self._first_rim]]
         self._seen_in = tuple(shape[:2])
 
+    def kept(self) -> np.ndarray:
+        """The last map, all zeros where there was no glare: what a bare table keeps."""
+        return np.zeros(self.shape, np.float32) if self.grid is None else self.grid.copy()
+
+    def fix(self, grid: np.ndarray | None) -> None:
+        """Undo `grid` (a `kept` map) on every frame from now on instead of measuring
+        each frame's; None, or a map of another layout: measure each frame again.
+
+        The reflection stays where it is while camera and lamp do, and a frame read
+        against the bare table must have undone what the bare table's picture had
+        undone: the map is measured on the border paper and the spots' rims, whose
+        light flickers across the fit's bounds from one frame to the next."""
+        ok = grid is not None and grid.shape == self.shape
+        self.fixed = grid if ok else None
+
     def measure(self, frame: np.ndarray, white: WhiteField) -> float:
         """Fit the glare map to this frame; returns the strongest glare found (0..1)."""
+        if self.fixed is not None:
+            strongest = float(self.fixed.max(initial=0.0))
+            self.grid = self.fixed if strongest >= FAINT else None
+            return strongest if self.grid is not None else 0.0
         if self._seen_in != tuple(frame.shape[:2]):
             self._visible(frame.shape)
         # channels as rows: numpy is quick along long rows, slow across 3-wide ones

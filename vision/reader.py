@@ -239,14 +239,19 @@ class Reader:
             self._set_pose(pose.homography, frame.shape)
             self._pose_id = id(pose)
         atlas = self.atlas.cut(frame)
+        fixed = self.glare.fixed            # the picture's own glare, measured on it
+        self.glare.fix(None)
         self.balance(frame, atlas)
-        return BareTable(atlas, self.border.profile())
+        glare = self.glare.kept()
+        self.glare.fix(fixed)
+        return BareTable(atlas, self.border.profile(), glare)
 
     def use_bare(self, bare: BareTable | None, difference: Difference | None = None) -> None:
         """Read pieces as what differs from `bare` (None: back to absolute colours)."""
         self.bare = bare
         self._rings = None
         self.border.learn(None if bare is None else bare.border)
+        self.glare.fix(None if bare is None else bare.glare)
         self.steady.reset()
         self._comparison = None if bare is None else Comparison(
             bare, self.atlas, difference or self.difference)

@@ -59,14 +59,18 @@ AFFINE_SPREAD = 25.0
 AFFINE_RANGE = (0.3, 3.0)
 
 
-#: The private PNG chunk (ancillary, safe to copy) that keeps the border, and its header.
+#: The private PNG chunks (ancillary, safe to copy) that keep the border and the glare,
+#: and their headers.
 BORDER_CHUNK = b"cbRd"
 BORDER_TAG = b"carolus-border/1\0"
+GLARE_CHUNK = b"cbGl"
+GLARE_TAG = b"carolus-glare/1\0"
 _AFTER_HEADER = 8 + 25          # the signature and the IHDR chunk
 
 
-def _border_in(png: bytes) -> np.ndarray | None:
-    """The border kept in a bare table's PNG, or None (none kept, or damaged)."""
+def _chunk_in(png: bytes, kind_wanted: bytes, tag: bytes) -> bytes | None:
+    """The values of a private chunk of a bare table's PNG (after its tag), or None
+    (none kept, or damaged)."""
     at = 8
     while at + 12 <= len(png):
         (length,) = struct.unpack(">I", png[at:at + 4])
@@ -74,13 +78,37 @@ def _border_in(png: bytes) -> np.ndarray | None:
         if kind == b"IDAT" or len(body) < length:
             return None
         crc = png[at + 8 + length:at + 12 + length]
-        if kind == BORDER_CHUNK and body.startswith(BORDER_TAG):
-            values = body[len(BORDER_TAG):]
-            if crc != struct.pack(">I", zlib.crc32(kind + body)) or len(values) % 6:
+        if kind == kind_wanted and body.startswith(tag):
+            if crc != struct.pack(">I", zlib.crc32(kind + body)):
                 return None
-            return np.frombuffer(values, "<f2").astype(np.float32).reshape(-1, 3)
+            return body[len(tag):]
         at += 12 + length
     return None
+
+
+def _chunk(kind: bytes, body: bytes) -> bytes:
+    return (struct.pack(">I", len(body)) + kind + body
+            + struct.pack(">I", zlib.crc32(kind + body)))
+
+
+def _border_in(png: bytes) -> np.ndarray | None:
+    """The border kept in a bare table's PNG, or None (none kept, or damaged)."""
+    values = _chunk_in(png, BORDER_CHUNK, BORDER_TAG)
+    if values is None or len(values) % 6:
+        return None
+    return np.frombuffer(values, "<f2").astype(np.float32).reshape(-1, 3)
+
+
+def _glare_in(png: bytes) -> np.ndarray | None:
+    """The glare map kept in a bare table's PNG (rows, columns, then the values), or
+    None (none kept, or damaged)."""
+    values = _chunk_in(png, GLARE_CHUNK, GLARE_TAG)
+    if values is None or len(values) < 4:
+        return None
+    rows, cols = struct.unpack("<HH", values[:4])
+    if len(values) != 4 + 2 * rows * cols:
+        return None
+    return np.frombuffer(values[4:], "<f2").astype(np.float32).reshape(rows, cols)
 
 
 class BareTableError(ValueError):
@@ -96,10 +124,19 @@ class BareTable:
     `border`: the mat's paper border as it was then (`vision.occlusion.BorderWatch.profile`),
     against which arms reaching in are told from the lamp's own patches; None when it was
     not kept (a picture stored before it was).
+    `glare`: the glare map that was undone in the picture (`vision.glare.GlareMap.grid`
+    over the mat; all zeros where there was none). A lamp's reflection stays where it is
+    while camera and lamp do, so every frame compared with the picture has the same map
+    undone: measured again on each frame it came and went with the light of the border
+    paper, and a tile under it, its art's contrast stretched in one frame and not in the
+    next, differed from its picture all over (3-player hard camera game 900328: a blue
+    river read as up to 42 blue cubes). None when it was not kept (a picture stored
+    before it was): each frame's own map, as then.
     """
 
     atlas: np.ndarray
     border: np.ndarray | None = field(default=None, compare=False)
+    glare: np.ndarray | None = field(default=None, compare=False)
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -112,19 +149,21 @@ class BareTable:
         if not ok:
             raise BareTableError("the bare table could not be encoded")
         png = bytes(buf)
-        if self.border is None:
-            return png
-        body = BORDER_TAG + self.border.astype("<f2").tobytes()
-        chunk = (struct.pack(">I", len(body)) + BORDER_CHUNK + body
-                 + struct.pack(">I", zlib.crc32(BORDER_CHUNK + body)))
-        return png[:_AFTER_HEADER] + chunk + png[_AFTER_HEADER:]
+        chunks = b""
+        if self.border is not None:
+            chunks += _chunk(BORDER_CHUNK, BORDER_TAG + self.border.astype("<f2").tobytes())
+        if self.glare is not None:
+            rows, cols = self.glare.shape
+            chunks += _chunk(GLARE_CHUNK, GLARE_TAG + struct.pack("<HH", rows, cols)
+                             + self.glare.astype("<f2").tobytes())
+        return png[:_AFTER_HEADER] + chunks + png[_AFTER_HEADER:]
 
     @classmethod
     def from_bytes(cls, data: bytes) -> BareTable:
         img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
         if img is None:
             raise BareTableError("the stored bare table is not a PNG image")
-        return cls(img, _border_in(data))
+        return cls(img, _border_in(data), _glare_in(data))
 
     def to_text(self) -> str:
         """Base64 of the PNG, for JSON files (the calibration)."""

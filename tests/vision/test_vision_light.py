@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
+from vision.calibration import calibrate, reader_for
 from vision.layout import CASTLE_COLOURS, CUBE_COLOURS
 from vision.reader import Reader
 from vision.render.optics import Lighting
 from vision.render.pieces import Piece
 from vision.render.scene import territory_centre
+from vision.render.scene import truth as truth_of
 from vision.render.score import differences
+from vision.render.table import TableRenderer
+from vision.snapshot import empty_snapshot
 
 
 def _court(layout, seat: str, counts: dict[str, int], held: tuple[str, ...]) -> list[Piece]:
@@ -106,3 +112,39 @@ def test_white_castles_on_the_spots_rims_are_not_taken_for_glare(layout, render_
     snap = reader.read(frame)
     assert reader.glare.grid is None
     assert differences(snap, truth) == []
+
+
+@pytest.mark.parametrize("side", ["right", "top"])
+def test_a_shade_over_the_paper_leaves_a_glared_tile_read_as_against_the_bare_table(
+        layout, side: str) -> None:
+    """A bright room whose paper clips, a lamp reflected beside territory 4, and the
+    glare map learnt with the bare table. Then someone standing by the table shades one
+    side of the mat by a tenth: the glare measured on that frame's paper moves with the
+    border's light (weaker or gone), and undoing it stretched the glared tiles' art
+    differently from their picture: a river read as blue cubes (3-player hard camera game
+    900328: up to 42 of them on territory 4, for as long as the game went on). The
+    reflection has not moved, so the map undone is the bare table's, and every zone
+    reads right with the shade as without it."""
+    renderer = TableRenderer(layout, seed=36011, hard=True, variety="wide")
+    x, y = territory_centre(layout, 4)
+    u, v = _centre_px(renderer.base.camera, x, y)
+    renderer.base.lighting = replace(renderer.base.lighting, level=1.17, lamp=None,
+                                     glare=((u - 130.0, v, 76.0, 0.42),))
+    reader = reader_for(layout, calibrate(renderer.calibration_frame(seed=36011, t=0.0),
+                                          layout))
+    assert reader.bare is not None and reader.bare.glare is not None
+    assert float(reader.bare.glare.max()) > 0.2           # the reflection was measured
+    table = empty_snapshot(layout.seats(), mat=True)
+    for k in range(1, 16):
+        table["territories"][str(k)]["cubes"][CUBE_COLOURS[k % 5]] = 1
+    table["emperor"] = 1
+    frame = renderer.frame(table, seed=36011, t=0.0)
+    truth = truth_of(layout, renderer.scene(table))
+    assert differences(reader.read(frame), truth) == []
+    h, w = frame.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    away = 1.0 - xs / w if side == "right" else ys / h     # 0 at the shaded edge
+    shade = 1.0 - 0.12 * np.clip((0.35 - away) / 0.2, 0.0, 1.0)
+    shaded = np.clip(frame * shade[..., None], 0, 255).astype(np.uint8)
+    reader.steady.reset()
+    assert differences(reader.read(shaded), truth) == []
