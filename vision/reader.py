@@ -701,6 +701,12 @@ class Reader:
             hist = np.bincount(field[around.view(bool)], minlength=8)
             cubes = hist[1:colours.NEUTRAL]
             if cubes.max() == 0:
+                # No cube is dyed like this field; a castle is. Its lit top is the art's
+                # own white (snow) or grey (rock), and only its shaded sides and shadow
+                # differ, darker, as a shadow does: so no colourless blob is seen, and
+                # the tile read "no castle" as if sure. A patch that could hold a castle
+                # (its footprint, a castle's top and sides) is no count, but a doubt.
+                self._doubt_castle_patch(area, cents[k])
                 continue
             cls = int(cubes.argmax() + 1)
             # its surroundings: the patch grown by half a cube's side, less the patch
@@ -714,6 +720,22 @@ class Reader:
                           (bx, by, bw, bh),
                           Patch(attached, tinted, explained, beyond, 1.0 - runner_up)))
         return found
+
+    def _doubt_castle_patch(self, area: float, middle: np.ndarray) -> None:
+        """Doubt the tile under a dark patch on a field of no cube's colour (`_shaded_cubes`)
+        when the patch could hold a castle: as big as a castle's footprint there. A shadow
+        that big on such a field is mostly cast by a piece seen plainly and cut away
+        (`_shadows`); what is left of one is asked about, not buzzed. 4-player hard camera
+        game 900431 raised `castle-missing` for a white castle built on a tile's snow,
+        read as no castle with confidence 0.93."""
+        ax, ay = float(middle[0]), float(middle[1])
+        zone = int(self.atlas.zone_index[int(ay), int(ax)])
+        if zone == 0:
+            return
+        cell = self.atlas.cells[zone - 1]
+        if cell.zone.kind == "territory" and area >= self._footprint_px(
+                "castle", *cell.mm(ax, ay, self.scale)):
+            self._doubt(cell, 0.0)
 
     def _measure_offset(self, pieces: np.ndarray,
                         casters: Sequence[tuple[np.ndarray, np.ndarray, float]],
