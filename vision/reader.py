@@ -925,11 +925,13 @@ class Reader:
         exactly one emperor on a set-up table, and his body is far wider than a cube:
         the yellow blob holding the widest disc is he, if that disc is as wide as his
         blobs hold in labelled frames (`emperor_disc`), and so is every yellow blob of
-        his tile within his reach (his radius and his lean) of it.
+        his tile within his reach (his radius and his lean) of it. The disc is measured
+        on the blobs touching it together (`joined_discs`): his sliver of colour and his
+        shaded side are two blobs side by side, neither as wide as he is.
         """
         if self.emperor_disc is None or not yellows:
             return
-        discs = [_inner_radius(blob, fill=True) for *_, blob in yellows]
+        discs = joined_discs([(y[0].zone.name, y[6], y[7]) for y in yellows])
         best = int(np.argmax(discs))
         if discs[best] < self.emperor_disc * self.scale:
             return
@@ -1628,6 +1630,35 @@ def _stacked_hits(labels: np.ndarray, stack: Stack, fraction: float | None
         return counts
     share: np.ndarray = hits.mean(axis=2)
     return share if fraction <= 0 else share >= fraction
+
+
+def joined_discs(blobs: Sequence[tuple[str, tuple[int, ...], np.ndarray]]) -> list[float]:
+    """For each blob (its zone's name, its box in the atlas, its mask there), the radius
+    of the largest disc inside it and the blobs of its zone that touch it, taken as one
+    (holes filled): what the emperor's blobs hold when the art splits him into his lit
+    colour and his shaded side (mild 23042: 6.7 mm and 4.8 mm apart, 13.3 mm together)."""
+    discs = [0.0] * len(blobs)
+    zones: dict[str, list[int]] = {}
+    for i, (zone, _, _) in enumerate(blobs):
+        zones.setdefault(zone, []).append(i)
+    for members in zones.values():
+        boxes = [blobs[i][1] for i in members]
+        x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+        x1 = max(b[0] + b[2] for b in boxes)
+        y1 = max(b[1] + b[3] for b in boxes)
+        canvas = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        for i in members:
+            bx, by, bw, bh = blobs[i][1][:4]
+            canvas[by - y0:by - y0 + bh, bx - x0:bx - x0 + bw] |= blobs[i][2].view(np.uint8)
+        _, labels = cv2.connectedComponents(canvas, connectivity=8)
+        radius: dict[int, float] = {}
+        for i in members:
+            bx, by, bw, bh = blobs[i][1][:4]
+            k = int(labels[by - y0:by - y0 + bh, bx - x0:bx - x0 + bw][blobs[i][2]][0])
+            if k not in radius:
+                radius[k] = _inner_radius(labels == k, fill=True)
+            discs[i] = radius[k]
+    return discs
 
 
 def _inner_radius(blob: np.ndarray, fill: bool = False, mend: bool = False,

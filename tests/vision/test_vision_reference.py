@@ -374,6 +374,22 @@ def test_the_emperor_on_ochre_art_is_the_emperor_not_yellow_cubes() -> None:
     assert old["emperor"] is None
 
 
+@pytest.mark.parametrize(("seed", "territory"), [(23029, 10), (23042, 11)])
+def test_an_emperor_split_into_his_colour_and_his_shade_is_no_yellow_cubes(
+        seed: int, territory: int) -> None:
+    """Tuning frames (mild light, calibrated as `vision_bench` does) where the art splits
+    the emperor into a sliver of his yellow and a patch of his shaded side beside it:
+    apart, neither holds a disc as wide as his, the sliver was counted as two or three
+    yellow cubes and no emperor was read. Measured together, as the blobs touching each
+    other, they hold his width."""
+    scene, reader, frame = bench_table(seed)
+    snap = reader.read(frame).to_json()
+    truth = scenes.truth(LAYOUT, scene)
+    assert truth["emperor"] == territory
+    assert snap["emperor"] == territory
+    assert snap["territories"][str(territory)] == truth["territories"][str(territory)]
+
+
 def test_court_rows_laid_with_gaps_are_counted_by_their_cubes() -> None:
     """Rows as people lay them: gaps of a millimetre or two, a wider one after every
     fifth cube, crooked, starting on the card's edge. Their extent grows faster than
