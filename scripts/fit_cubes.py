@@ -19,6 +19,11 @@ small bluish one reads as a piece's colour, a kind of blob our renderer never dr
 report checks the path tracer's last tuning seeds (`CYCLES_CHECK_FROM` on) by a model
 fitted without them.
 
+How much each feature weighs in the distance between blobs is searched for on the same
+blobs (`vision.cube_count.fit_weights`: the fewest counted wrong by models fitted without
+their fold of frames); the reports' weights are searched for on the first two thirds of
+the frames only, so what they report was in no search.
+
 How sure a count is comes from the same blobs: every one is counted again by a model
 fitted without its fold of frames, and the share of those counts that were right, per
 count voted for and number of agreeing neighbours, is kept with the model
@@ -236,7 +241,8 @@ def _trusted(model: CubeCount, samples: np.ndarray, counts: np.ndarray, groups: 
     """What the trust table does on the held-out votes it was made from: wrong counts
     the referee would still take as sure, right ones it would ask about."""
     def vote(train: np.ndarray, test: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        part = CubeCount.fit(samples[train], counts[train], model.shade, model.stir)
+        part = CubeCount.fit(samples[train], counts[train], model.shade, model.stir,
+                             weights=model.weights)
         votes = np.array([part.vote(f) for f in samples[test]], np.int64).reshape(-1, 2)
         return votes[:, 0], votes[:, 1]
 
@@ -263,9 +269,13 @@ def fit(frames: int, first_seed: int = FIRST_SEED) -> dict[str, Any]:
     report: dict[str, Any] = {"blobs": len(counts), "cubes_in_no_blob": unseen,
                               "by_true_count": {str(k): int(v) for k, v in
                                                 enumerate(np.bincount(counts)) if v}}
+    ours = np.searchsorted(starts, np.arange(len(counts)), side="right")
+    # The reports' weights are searched for on the frames they do not report on: the
+    # first two thirds of ours (with fewer than three frames, all of them).
+    cut = starts[frames - frames // 3] if frames >= 3 else len(counts)
+    weights = cube_count.fit_weights(samples[:cut], counts[:cut], ours[:cut])
     if frames >= 3:
-        cut = starts[frames - frames // 3]
-        held = CubeCount.fit(samples[:cut], counts[:cut], shade, stir)
+        held = CubeCount.fit(samples[:cut], counts[:cut], shade, stir, weights=weights)
         read = np.array([held.count(f)[0] for f in samples[cut:]])
         truth = counts[cut:]
         report["held_out"] = {
@@ -281,16 +291,16 @@ def fit(frames: int, first_seed: int = FIRST_SEED) -> dict[str, Any]:
                           if v},
         "held_out": {
             "seeds": f"{CYCLES_CHECK_FROM} on, mild and hard; fitted on ours and the others",
-            "ours_alone": _checked(CubeCount.fit(samples, counts, shade, stir),
+            "ours_alone": _checked(CubeCount.fit(samples, counts, shade, stir,
+                                                 weights=weights),
                                    traced.samples[later], traced.counts[later]),
             "both": _checked(CubeCount.fit(np.concatenate([samples, traced.samples[~later]]),
                                            np.concatenate([counts, traced.counts[~later]]),
-                                           shade, stir),
+                                           shade, stir, weights=weights),
                              traced.samples[later], traced.counts[later])}}
     # Each of our frames is a scene of its own; a path-traced scene's blobs in both its
     # lights are one (the same pieces would vouch for each other).
-    groups = np.concatenate([np.searchsorted(starts, np.arange(len(counts)), side="right"),
-                             -traced.seeds])
+    groups = np.concatenate([ours, -traced.seeds])
     model = CubeCount.fit(np.concatenate([samples, traced.samples]),
                           np.concatenate([counts, traced.counts]), shade, stir, groups)
     report["trust"] = _trusted(model, np.concatenate([samples, traced.samples]),
