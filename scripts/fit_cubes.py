@@ -273,7 +273,7 @@ def fit(frames: int, first_seed: int = FIRST_SEED) -> dict[str, Any]:
     # The reports' weights are searched for on the frames they do not report on: the
     # first two thirds of ours (with fewer than three frames, all of them).
     cut = starts[frames - frames // 3] if frames >= 3 else len(counts)
-    weights = cube_count.fit_weights(samples[:cut], counts[:cut], ours[:cut])
+    weights = cube_count.fit_weights(samples[:cut], counts[:cut], ours[:cut], _progress)
     if frames >= 3:
         held = CubeCount.fit(samples[:cut], counts[:cut], shade, stir, weights=weights)
         read = np.array([held.count(f)[0] for f in samples[cut:]])
@@ -302,7 +302,8 @@ def fit(frames: int, first_seed: int = FIRST_SEED) -> dict[str, Any]:
     # lights are one (the same pieces would vouch for each other).
     groups = np.concatenate([ours, -traced.seeds])
     model = CubeCount.fit(np.concatenate([samples, traced.samples]),
-                          np.concatenate([counts, traced.counts]), shade, stir, groups)
+                          np.concatenate([counts, traced.counts]), shade, stir, groups,
+                          progress=_progress)
     report["trust"] = _trusted(model, np.concatenate([samples, traced.samples]),
                                np.concatenate([counts, traced.counts]), groups)
     return {
@@ -315,6 +316,11 @@ def fit(frames: int, first_seed: int = FIRST_SEED) -> dict[str, Any]:
         "report": {"shade": shade, "stir": stir, **report},
         "model": model.to_json(),
     }
+
+
+def _progress(line: str) -> None:
+    """The search for the features' weights takes minutes after the last frame is read."""
+    print(f"  {line}", file=sys.stderr)
 
 
 def _without_stored_model() -> None:

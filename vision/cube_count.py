@@ -18,6 +18,7 @@ asked about rather than called a move.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -213,8 +214,8 @@ class CubeCount:
 
     @classmethod
     def fit(cls, samples: np.ndarray, counts: np.ndarray, shade: float, stir: float,
-            groups: np.ndarray | None = None, weights: np.ndarray | None = None
-            ) -> CubeCount:
+            groups: np.ndarray | None = None, weights: np.ndarray | None = None,
+            progress: Callable[[str], None] | None = None) -> CubeCount:
         """The model of these labelled blobs; with `groups` (each blob's frame), the
         features' weights found on folds of frames (`fit_weights`) unless `weights` are
         given, and its votes' trust measured by leaving each fold of frames out
@@ -230,7 +231,7 @@ class CubeCount:
         per_cube = (float(np.median(samples[many, 0] / counts[many])) if many.any()
                     else 1.0)
         if groups is not None and weights is None:
-            weights = fit_weights(samples, counts, groups)
+            weights = fit_weights(samples, counts, groups, progress)
         model = cls(samples, counts, mean, scale, per_cube, float(samples[:, 0].max()),
                     float(shade), float(stir), weights=weights)
         if groups is None:
@@ -293,7 +294,8 @@ class CubeCount:
         return cls.from_json(read_model(path, CubeCountError), str(path))
 
 
-def fit_weights(samples: np.ndarray, counts: np.ndarray, groups: np.ndarray) -> np.ndarray:
+def fit_weights(samples: np.ndarray, counts: np.ndarray, groups: np.ndarray,
+                progress: Callable[[str], None] | None = None) -> np.ndarray:
     """How much each standardised feature weighs in the distance between blobs: the
     weights with which the fewest labelled blobs are counted wrong by models fitted
     without their fold of frames (`vision.vote_trust.held_out_votes`).
@@ -303,7 +305,8 @@ def fit_weights(samples: np.ndarray, counts: np.ndarray, groups: np.ndarray) -> 
     beside its area) yet pull its nearest neighbours away from the blobs that are
     like it. Found by a greedy search, one feature at a time, over a coarse grid
     (`WEIGHT_STEPS`, `WEIGHT_ROUNDS`); a step is kept only if it counts fewer blobs
-    wrong."""
+    wrong. On a fitting script's thousands of blobs this takes minutes: `progress` is
+    told of each feature weighed."""
     samples = np.asarray(samples, np.float32).reshape(-1, len(FEATURES))
     counts = np.asarray(counts, np.int64)
 
@@ -318,6 +321,9 @@ def fit_weights(samples: np.ndarray, counts: np.ndarray, groups: np.ndarray) -> 
     best = wrong(weights)
     for round_ in range(WEIGHT_ROUNDS):
         for j in range(len(FEATURES)):
+            if progress is not None:
+                progress(f"weighing {FEATURES[j]} (round {round_ + 1} of {WEIGHT_ROUNDS}, "
+                         f"{best} of {len(counts)} blobs miscounted)")
             for step in WEIGHT_STEPS:
                 tried = weights.copy()
                 tried[j] = weights[j] * step if round_ else step

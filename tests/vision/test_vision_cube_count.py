@@ -113,7 +113,10 @@ def test_features_that_say_nothing_of_the_count_weigh_next_to_nothing() -> None:
     samples, counts = blobs(600)
     unseen, truth = blobs(300)
     groups = np.arange(len(counts)) // 30
-    weights = fit_weights(samples, counts, groups)
+    told: list[str] = []
+    weights = fit_weights(samples, counts, groups, told.append)
+    assert len(told) == 2 * len(FEATURES)          # a line for each feature weighed
+    assert told[0].startswith("weighing area (round 1 of 2,")
     area = weights[FEATURES.index("area")]
     assert all(weights[FEATURES.index(name)] <= area / 10 for name in NOISE)
     plain = CubeCount.fit(samples, counts, 0.8, 0.06)
