@@ -78,6 +78,7 @@ class GlareMap:
         #: A map kept with the bare table (`fix`): undone on every frame instead of one
         #: measured on it.
         self.fixed: np.ndarray | None = None
+        self._fixed_strongest = 0.0
         self._seen_in: tuple[int, ...] | None = None
 
     def set_homography(self, homography: np.ndarray) -> None:
@@ -119,13 +120,15 @@ class GlareMap:
         light flickers across the fit's bounds from one frame to the next."""
         ok = grid is not None and grid.shape == self.shape
         self.fixed = grid if ok else None
+        # what every frame's `measure` returns while the map is fixed: found once here
+        self._fixed_strongest = float(grid.max(initial=0.0)) if grid is not None and ok else 0.0
 
     def measure(self, frame: np.ndarray, white: WhiteField) -> float:
         """Fit the glare map to this frame; returns the strongest glare found (0..1)."""
         if self.fixed is not None:
-            strongest = float(self.fixed.max(initial=0.0))
-            self.grid = self.fixed if strongest >= FAINT else None
-            return strongest if self.grid is not None else 0.0
+            faint = self._fixed_strongest < FAINT
+            self.grid = None if faint else self.fixed
+            return 0.0 if faint else self._fixed_strongest
         if self._seen_in != tuple(frame.shape[:2]):
             self._visible(frame.shape)
         # channels as rows: numpy is quick along long rows, slow across 3-wide ones
