@@ -30,16 +30,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.vision_bench import calibrated_table
 from scripts.fitting import HELD_OUT
 from scripts.labelled import cubes_in_blobs
-from vision.calibration import calibrate, reader_for
 from vision.cube_count import FEATURES
 from vision.layout import load_layout
-from vision.render import scene as sc
 
 #: The per-frame tuning seeds the sessions looked at (the held-out ones are 950000 on).
 FIRST_SEED = 23000
@@ -63,15 +61,10 @@ def weighed(job: tuple[bool, int]) -> list[Weighed]:
     """Every blob of table `seed` (mild or hard light) with its true count and vote."""
     hard, seed = job
     cv2.setNumThreads(1)
-    layout = load_layout()
-    scene = sc.random_scene(layout, np.random.default_rng(seed), hard=hard, width=2304,
-                            height=1296, px_per_mm=1.3, variety="wide")
-    bare = sc.with_changes(scene, sc.calibration_scene(
-        layout, np.random.default_rng(seed), variety="wide").pieces)
-    bare.with_boards = True
-    reader = reader_for(layout, calibrate(sc.render(layout, bare, seed + 1), layout))
+    scene, reader, frame = calibrated_table(load_layout(), hard, seed,
+                                            variety={"variety": "wide"})
     reader.collect = []
-    reader.read(sc.render(layout, scene, seed))
+    reader.read(frame)
     counts, lost = cubes_in_blobs(reader, scene.pieces)
     assert reader.cubes is not None
     found = [Weighed(seed, zone, colour, "patch" if features[_SHADE] else "colour", true,

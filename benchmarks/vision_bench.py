@@ -63,25 +63,36 @@ def scene_variety(variety: str) -> tuple[dict[str, Any], str]:
     return {}, f"variety {variety} asked for, but random_scene has no variety option: classic"
 
 
+def calibrated_table(layout: Layout, hard: bool, seed: int,
+                     size: tuple[int, int, float] = (2304, 1296, 1.3),
+                     variety: dict[str, Any] | None = None
+                     ) -> tuple[sc.Scene, Reader, np.ndarray]:
+    """Table `seed` of a calibrated per-frame set: the table drawn, a reader calibrated on
+    its own set-up frame (its camera, lamp and tiles), and the frame to read."""
+    variety = {} if variety is None else variety
+    scene = sc.random_scene(layout, np.random.default_rng(seed), hard=hard, width=size[0],
+                            height=size[1], px_per_mm=size[2], **variety)
+    cal_scene = sc.with_changes(scene, sc.calibration_scene(
+        layout, np.random.default_rng(seed), **variety).pieces)
+    # The classic figures were measured on calibration frames without court cards;
+    # the wide variety's frames show them, as the set-up step asks.
+    cal_scene.with_boards = variety.get("variety") == "wide"
+    reader = reader_for(layout, calibrate(sc.render(layout, cal_scene, seed + 1), layout))
+    return scene, reader, sc.render(layout, scene, seed)
+
+
 def _score(job: tuple[bool, int, bool, tuple[int, int, float], dict[str, Any]]
            ) -> dict[str, bool]:
     """Zone results of one rendered frame (run in a worker process)."""
     hard, seed, calibrated, size, variety = job
     cv2.setNumThreads(1)
     layout = load_layout()
-    rng = np.random.default_rng(seed)
-    scene = sc.random_scene(layout, rng, hard=hard, width=size[0], height=size[1],
-                            px_per_mm=size[2], **variety)
-    frame = sc.render(layout, scene, seed)
     if calibrated:
-        cal_scene = sc.with_changes(scene, sc.calibration_scene(
-            layout, np.random.default_rng(seed), **variety).pieces)
-        # The classic figures were measured on calibration frames without court cards;
-        # the wide variety's frames show them, as the set-up step asks.
-        cal_scene.with_boards = variety.get("variety") == "wide"
-        reader = reader_for(layout, calibrate(sc.render(layout, cal_scene, seed + 1), layout))
+        scene, reader, frame = calibrated_table(layout, hard, seed, size, variety)
     else:
-        reader = Reader(layout)
+        scene = sc.random_scene(layout, np.random.default_rng(seed), hard=hard,
+                                width=size[0], height=size[1], px_per_mm=size[2], **variety)
+        reader, frame = Reader(layout), sc.render(layout, scene, seed)
     return zone_results(reader.read(frame), sc.truth(layout, scene))
 
 
