@@ -121,7 +121,8 @@ class GlareMap:
         ok = grid is not None and grid.shape == self.shape
         self.fixed = grid if ok else None
         # what every frame's `measure` returns while the map is fixed: found once here
-        self._fixed_strongest = float(grid.max(initial=0.0)) if grid is not None and ok else 0.0
+        self._fixed_strongest = (0.0 if self.fixed is None
+                                 else float(self.fixed.max(initial=0.0)))
 
     def measure(self, frame: np.ndarray, white: WhiteField) -> float:
         """Fit the glare map to this frame; returns the strongest glare found (0..1)."""
