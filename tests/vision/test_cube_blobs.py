@@ -3,6 +3,7 @@ true cube is accounted for, and held-out frames are not looked at."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -11,10 +12,12 @@ import pytest
 
 from vision.layout import Layout
 from vision.render import scene as sc
+from vision.render.score import zone_results
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
 import cube_blobs
+import vision_bench
 
 
 def test_every_true_cube_is_in_a_blob_or_said_to_be_in_none(layout: Layout) -> None:
@@ -42,3 +45,26 @@ def test_held_out_seeds_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
         cube_blobs.main(["--first-seed", "899990", "--frames", "20"])
     assert stop.value.code == 2
     assert "900000 on are held out" in capsys.readouterr().err
+
+
+def test_the_bench_reads_the_tuning_tables_when_asked(
+        layout: Layout, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`vision_bench.py --tuning` reads the calibrated tables a change is judged on (the
+    ones this report looks at), not the held-out ones, and only those: its figures are
+    what reading those tables, each against its own calibration, gives."""
+    monkeypatch.setattr(vision_bench, "VARIETY", {})        # main() sets the variety
+    out = tmp_path / "tuning.json"
+    assert vision_bench.main(["--tuning", "--sets", "hard,hands", "--frames", "2",
+                              "--variety", "wide", "--jobs", "1", "--json", str(out)]) == 0
+    figures = json.loads(out.read_text(encoding="utf-8"))
+    seeds = (cube_blobs.FIRST_SEED, cube_blobs.FIRST_SEED + 1)
+    assert figures["seeds"] == f"tuning, {seeds[0]} to {seeds[1]} in each light"
+    assert not {"hard", "mild_calibrated", "hands"} & set(figures)
+    results = []
+    for seed in seeds:
+        scene, reader, frame = vision_bench.calibrated_table(layout, True, seed,
+                                                             variety={"variety": "wide"})
+        results.append(zone_results(reader.read(frame), sc.truth(layout, scene)))
+    right = sum(sum(r.values()) for r in results) / sum(len(r) for r in results)
+    assert figures["hard_calibrated"]["zone_accuracy"] == right
+    assert figures["hard_calibrated"]["frames"] == 2
