@@ -317,6 +317,15 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.frames < FOLDS:
         ap.error(f"--frames {args.frames}: at least {FOLDS} (one a fold)")
+    if args.epochs < 1 or args.width < 1:
+        ap.error(f"--epochs {args.epochs}, --width {args.width}: each at least 1")
+    traced_seeds: tuple[int, int] | None = None
+    if args.path_traced:
+        first, _, last = args.path_traced.partition("-")
+        if not (first.isdigit() and (last or first).isdigit()):
+            ap.error(f"--path-traced {args.path_traced}: seeds as FIRST-LAST, such as "
+                     "900000-900012")
+        traced_seeds = (int(first), int(last or first))
     try:
         import torch  # noqa: F401
     except ImportError:
@@ -347,9 +356,8 @@ def main(argv: list[str] | None = None) -> int:
               "folds": folds}
     print(table(f"Our renderer's tuning tables ({TUNING_SEED} on, {args.frames} a light), "
                 f"each fold of frames counted by what was fitted on the others:", folds))
-    if args.path_traced:
-        first, _, last = args.path_traced.partition("-")
-        traced = path_traced(int(first), int(last or first))
+    if traced_seeds is not None:
+        traced = path_traced(*traced_seeds)
         if not traced:
             print(f"crop_count_study: no path-traced frame of seeds {args.path_traced} is "
                   "cached (benchmarks/cycles_bench.py --render-only draws them)",

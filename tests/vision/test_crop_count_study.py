@@ -65,3 +65,12 @@ def test_without_torch_it_says_what_it_needs(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setitem(sys.modules, "torch", None)
     assert crop_count_study.main(["--frames", "5"]) == 2
     assert "pip install torch" in capsys.readouterr().err
+
+
+def test_bad_options_are_named(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv, named in ((["--path-traced", "nine"], "--path-traced nine"),
+                        (["--width", "0"], "--width 0"), (["--frames", "2"], "--frames 2")):
+        with pytest.raises(SystemExit) as stop:
+            crop_count_study.main(argv)
+        assert stop.value.code == 2
+        assert named in capsys.readouterr().err
