@@ -145,23 +145,18 @@ def path_traced(first: int, last: int) -> list[Blob]:
 
 
 def knn_tallies(train: np.ndarray, counts: np.ndarray, test: np.ndarray) -> np.ndarray:
-    """Share of the `NEIGHBOURS` nearest training blobs voting for each count, with the
-    stored model's weighing of the features (its standardising refitted on `train`), as
-    `CubeCount.votes` finds them."""
+    """Share of the `NEIGHBOURS` nearest training blobs voting for each count
+    (`CubeCount.tallies`; more than four cubes counted as four), with the stored model's
+    weighing of the features (its standardising refitted on `train`)."""
     stored = cube_count.stored()
     assert stored is not None and stored.weights is not None
     model = cube_count.CubeCount.fit(train, counts, 0.0, 0.0, weights=stored.weights)
-    scaled = model._scaled(train)
-    norms = (scaled**2).sum(axis=1)
-    tallies = np.zeros((len(test), CLASSES), np.float32)
-    for start in range(0, len(test), 1024):
-        query = model._scaled(test[start:start + 1024])
-        distance = norms[None, :] - 2.0 * (query @ scaled.T)
-        nearest = np.argpartition(distance, NEIGHBOURS - 1, axis=1)[:, :NEIGHBOURS]
-        rows = np.arange(len(query))[:, None]
-        np.add.at(tallies[start:start + len(query)], (rows, np.minimum(counts[nearest],
-                                                                       CLASSES - 1)), 1.0)
-    result: np.ndarray = tallies / NEIGHBOURS
+    tally = model.tallies(test)
+    shares = np.zeros((len(test), CLASSES), np.float32)
+    few = min(tally.shape[1], CLASSES - 1)
+    shares[:, :few] = tally[:, :few]
+    shares[:, CLASSES - 1] += tally[:, CLASSES - 1:].sum(axis=1)
+    result: np.ndarray = shares / NEIGHBOURS
     return result
 
 

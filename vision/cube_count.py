@@ -180,23 +180,27 @@ class CubeCount:
         """`vote` for many blobs at once (rows of `features`): what the search for the
         weights asks of every held-out blob, many times over. A tie at the k-th
         distance may pick other neighbours than `vote` does."""
+        tally = self.tallies(features)
+        if len(tally) == 0:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        return tally.argmax(axis=1), tally.max(axis=1)
+
+    def tallies(self, features: np.ndarray) -> np.ndarray:
+        """For each blob (rows of `features`), how many of its nearest labelled blobs
+        vote for each count (columns 0 to the largest count labelled): all of a vote,
+        not only its winner, for whoever weighs it against another count's."""
         features = np.asarray(features, np.float32).reshape(-1, len(FEATURES))
-        won = np.zeros(len(features), np.int64)
-        agreeing = np.zeros(len(features), np.int64)
-        if len(features) == 0:
-            return won, agreeing
+        labels = int(self.counts.max()) + 1
+        tally = np.zeros((len(features), labels), np.int64)
         scaled, norms = self._prepared()
         k = min(NEIGHBOURS, len(self.counts))
-        labels = int(self.counts.max()) + 1
         for start in range(0, len(features), 1024):
             query = self._scaled(features[start:start + 1024])
             distance = norms[None, :] - 2.0 * (query @ scaled.T)
             nearest = np.argpartition(distance, k - 1, axis=1)[:, :k]
-            tally = np.zeros((len(query), labels), np.int64)
-            np.add.at(tally, (np.arange(len(query))[:, None], self.counts[nearest]), 1)
-            won[start:start + len(query)] = tally.argmax(axis=1)
-            agreeing[start:start + len(query)] = tally.max(axis=1)
-        return won, agreeing
+            np.add.at(tally[start:start + len(query)],
+                      (np.arange(len(query))[:, None], self.counts[nearest]), 1)
+        return tally
 
     def _prepared(self) -> tuple[np.ndarray, np.ndarray]:
         """The labelled blobs as the distance sees them, and their squared norms: made
