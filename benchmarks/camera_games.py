@@ -76,7 +76,7 @@ WIDTH, HEIGHT, PX_PER_MM = 2304, 1296, 1.3  # the Pi camera's main mode, as the 
 JPEG_QUALITY = 90  # as the camera pipeline stores frames
 LIGHTS = ("mild", "hard")
 FOLLOW_TIMEOUT_S = 3 * 3600
-FRAMES_VERSION = "v2"  # bump when what this script draws changes (in the cache key)
+FRAMES_VERSION = "v3"  # bump when what this script draws changes (in the cache key)
 
 
 class UsageError(Exception):

@@ -177,3 +177,29 @@ def test_bare_frame_differs_from_the_calibration_frame_only_at_the_swatches(
         assert diff[one.astype(bool)].sum() > 20, zone.raw   # its piece is in the frame
         near |= one
     assert not diff[~near.astype(bool)].any()
+
+
+def test_a_game_piece_keeps_its_colour_when_others_are_laid_elsewhere(layout: Layout) -> None:
+    # A real cube keeps its dye all game. Drawn with a stray of its own each frame, a
+    # pink cube crossed the line to red in a camera game the moment another seat's
+    # reserve was laid out (game 900441), which no real table does.
+    renderer = TableRenderer(layout, seed=11, variety="wide", **SMALL)
+    seat = layout.seats()[0]
+    before = empty_snapshot(layout.seats(), mat=True)
+    before["reserves"][seat]["pink"] = 1
+    frame_before = renderer.frame(before, 5)
+    after = empty_snapshot(layout.seats(), mat=True)
+    after["reserves"][seat]["pink"] = 1
+    for other in layout.seats()[1:]:
+        after["reserves"][other].update(red=2, green=1, yellow=2, blue=1)
+    for number in range(1, 16):
+        after["territories"][str(number)]["cubes"]["blue"] = 1
+    frame_after = renderer.frame(after, 5)
+    pink = [p for p in renderer.scene(after).pieces if p.kind == "cube" and p.colour == "pink"]
+    assert len(pink) == 1
+    cam = renderer.base.camera
+    top = -layout.height_mm("cube") * pink[0].size
+    x, y = np.round(cam.project(np.array([[pink[0].x, pink[0].y, top]]))[0]).astype(int)
+    window = (slice(y - 2, y + 3), slice(x - 2, x + 3))
+    # the same frame seed, so the same sensor noise: only the laying out differs
+    assert cv2.absdiff(frame_before[window], frame_after[window]).max() <= 1

@@ -35,7 +35,7 @@ import numpy as np
 
 from vision.layout import CASTLE_COLOURS, CUBE_COLOURS, Layout, Zone
 from vision.render import art, hands, optics
-from vision.render.pieces import Light, Piece, varied
+from vision.render.pieces import Light, Piece, kept, varied
 from vision.render.scene import Scene, court_row, random_scene, render, with_changes
 
 #: Free space (mm) kept between what the camera sees of two pieces: their footprints and,
@@ -153,7 +153,8 @@ class TableRenderer:
                 number = int(slot_zone.raw["disc"])
                 if slot_zone.seat == seat and number in snapshot["discs"].get(seat, []):
                     cx, cy = slot_zone.raw.get("centre_mm", slot_zone.centre())
-                    placed.append(Piece("disc", castles, cx, cy, 0.0, number))
+                    placed.append(self._look(f"disc {seat}", number,
+                                             Piece("disc", castles, cx, cy, 0.0, number)))
         # under a hand the counts may be anything: drawn, but nothing of them remembered
         placed += self._lay(wanted, remember=not snapshot.get("occluded"))
         scene = with_changes(self.base, placed)
@@ -208,12 +209,15 @@ class TableRenderer:
         return scene
 
     def _look(self, key: str, slot: int, piece: Piece) -> Piece:
-        """A wide renderer's piece with the size, paint and edges it keeps all game."""
+        """A wide renderer's piece with the size, paint and edges it keeps all game, and
+        its colour too: a cube whose dye strayed anew in each frame (as a random table's
+        does, drawn once) flickered across the line between two colours with another
+        piece laid elsewhere, which no real cube does."""
         if self.variety != "wide":
             return piece
         colour = (*CUBE_COLOURS, *CASTLE_COLOURS).index(piece.colour)
         rng = np.random.default_rng([self.seed, zlib.crc32(key.encode()), slot, colour, 7])
-        return varied(piece, rng)
+        return kept(varied(piece, rng), rng)
 
     def _row(self, court: Zone, colour: str, n: int) -> list[Piece]:
         """The first `n` cubes of this court row as laid out for the whole game."""
@@ -224,8 +228,8 @@ class TableRenderer:
         if name not in self._rows:
             rng = np.random.default_rng([self.seed, zlib.crc32(f"row {court.seat}".encode()),
                                          CUBE_COLOURS.index(colour)])
-            self._rows[name] = court_row(court, colour, length, self.layout.pieces_mm["cube"],
-                                         rng)
+            row = court_row(court, colour, length, self.layout.pieces_mm["cube"], rng)
+            self._rows[name] = [kept(p, rng) for p in row]
         return [replace(p) for p in self._rows[name][:n]]
 
     def spots(self) -> dict[Identity, Spot]:
