@@ -6,8 +6,9 @@ A hand or arm reaches in over the border, so the reader samples the border's bar
 (`vision.occlusion.BorderWatch`). A real lamp is not even: a warm spot, glare or a
 shelf's shade lies on the same stretch of border all evening. Each sample is therefore
 compared with what it showed on the bare table, both over the light fitted to their own
-frame: `dark` is how much darker its brightest channel may read, `chroma` how far its
-three channels' ratios may spread (where it did not grow brighter), before the sample is an arm's.
+frame, less what the whole border did alike (`vision.occlusion.against_bare`): `dark` is
+how much darker its brightest channel may read, `chroma` how far its three channels'
+ratios may spread (where it did not grow brighter), before the sample is an arm's.
 
 Labelled data: rendered tables of the widest variety (`vision.render`, seeds
 `FIRST_SEED` on, tuning only — the benchmarks report on seeds 900000 and up), mild and
@@ -33,7 +34,7 @@ if str(ROOT) not in sys.path:
 from scripts.fitting import fit_command, labelled_frames  # noqa: E402
 from scripts.labelled import VARIETY, drifted_table  # noqa: E402
 from vision.layout import Layout, load_layout  # noqa: E402
-from vision.occlusion import HANDS_FITTED, HandBounds  # noqa: E402
+from vision.occlusion import HANDS_FITTED, HandBounds, against_bare  # noqa: E402
 from vision.reader import Reader  # noqa: E402
 from vision.render import scene as scenes  # noqa: E402
 
@@ -64,7 +65,7 @@ def _moved(reader: Reader) -> np.ndarray:
     now, ref = border.profile(), border.reference
     assert now is not None and ref is not None
     known = ~(np.isnan(now).any(axis=1) | np.isnan(ref).any(axis=1))
-    moved = now[known] / np.maximum(0.02, ref[known])
+    moved = against_bare(now[known], ref[known])
     return np.c_[moved.max(axis=1), moved.max(axis=1) - moved.min(axis=1)]
 
 

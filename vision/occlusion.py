@@ -261,9 +261,13 @@ class BorderWatch:
             return self._crowded(design[:n][bad])
         ref = self.reference[self._seen]
         known = ~np.isnan(ref).any(axis=1)
-        bad[known] = hand_like(_over(balanced[known], ref[known]), self.bounds)
+        # The paper less what the whole border did alike (`common_change`), here and in
+        # what is kept of it: a stretch taken into the reference is then in the bare
+        # table's terms like every other, and the common change stays one for all.
+        paper = balanced / common_change(balanced[known], ref[known])
+        bad[known] = hand_like(_over(paper[known], ref[known]), self.bounds)
         if t is not None:
-            bad &= ~self._held_still(np.flatnonzero(self._seen), balanced, t)
+            bad &= ~self._held_still(np.flatnonzero(self._seen), paper, t)
         return self._crowded(design[:n][bad])
 
     def _held_still(self, where: np.ndarray, balanced: np.ndarray, t: float) -> np.ndarray:
@@ -323,6 +327,30 @@ def _changed(paper: np.ndarray, before: np.ndarray, bounds: HandBounds) -> np.nd
     result: np.ndarray = (hand_like(_over(paper, before), bounds)
                           | hand_like(_over(before, paper), bounds))
     return result
+
+
+def common_change(paper: np.ndarray, bare: np.ndarray) -> np.ndarray:
+    """What the whole border's paper did alike since the bare table (per channel: the
+    median of each point's paper over its bare paper, n x 3 each; 1 with no point).
+
+    An arm covers one stretch of the border; what every stretch did alike is the light:
+    a lamp that drifted warmer, or a channel's level guessed anew (a paper channel that
+    clips in a few per cent of the border is levelled by the grey patches, and the two
+    ways of levelling it differ by a per cent or two). Judged point by point, that common
+    change reached the fitted bounds along the whole border, and for seconds every frame
+    was taken for a hand (4-player hard camera game 900441, from 117.6 s: a cylinder put
+    on the wrong court then went unjudged). A stretch an arm covers cannot move the
+    median while it is less than half of the border."""
+    if not len(paper):
+        return np.ones(3, np.float32)
+    common: np.ndarray = np.maximum(1e-3, np.median(_over(paper, bare), axis=0))
+    return common
+
+
+def against_bare(paper: np.ndarray, bare: np.ndarray) -> np.ndarray:
+    """Border paper over the bare table's (n x 3 each), less the `common_change`: what
+    `hand_like` judges."""
+    return _over(paper / common_change(paper, bare), bare)
 
 
 def _over(paper: np.ndarray, before: np.ndarray) -> np.ndarray:
