@@ -221,6 +221,9 @@ class TableReferee:
         self._accepted: Table | None = None  # last table judged with nothing standing
         self._judged: Table | None = None  # last table judged
         self._vouched: dict[str, tuple[Value, ...]] = {}  # zone -> reading people said is right
+        #: correction zone -> its reading people said is right, where they said yes to a
+        #: tile whose other half they had corrected (the yes holds for this half alone)
+        self._vouched_parts: dict[str, Value] = {}
         self._rechecked: set[tuple[str, Value]] = set()  # corrections asked about again
         #: corrections asked about because they may hide a cube seen nowhere (`_hiding`):
         #: zone, reading, moves then
@@ -412,10 +415,16 @@ class TableReferee:
             # What was asked is what the referee believes, not the camera's reading (a
             # correction hides a phantom the camera still sees): yes keeps that, and
             # ties it to the reading now so that it holds while the camera reads so.
+            # The parts people's word does not change they vouch for as the camera reads
+            # them: a castle doubted on a tile whose cubes they corrected stayed doubted
+            # after the yes, and its question stood (3-player hard camera game 900343: a
+            # castle nobody earned, confirmed, never buzzed).
             for part in parts:
                 if read(believed, part) != read(table, part):
                     self._correct(part, table, read(believed, part))
                     self._rechecked.add((part, read(table, part)))
+                else:
+                    self._vouched_parts[part] = read(table, part)
             answered = N_("%(clause)s Answered yes, the camera is right.")
         elif yes:
             self._vouched[zone] = tuple(read(table, part) for part in parts)
@@ -628,6 +637,9 @@ class TableReferee:
         for zone, value in list(self._vouched.items()):
             if tuple(read(accepted, part) for part in doubts.parts(zone)) != value:
                 del self._vouched[zone]
+        for part, said_value in list(self._vouched_parts.items()):
+            if read(accepted, part) != said_value:
+                del self._vouched_parts[part]
 
     def _note_hands(self, previous: Table | None, settled: Table) -> None:
         """Sort the zones that changed into touched (a hand came: real) and untouched
@@ -798,7 +810,9 @@ class TableReferee:
             return True
         if castles is not None and len(parts) == 2:
             parts = (parts[1],) if castles else (parts[0],)
-        return any(self.corrections.holds(part, table) for part in parts)
+        return any(self.corrections.holds(part, table) or (
+            table is not None and part in self._vouched_parts
+            and self._vouched_parts[part] == read(table, part)) for part in parts)
 
     def _corrected_before(self, zone: str, castles: bool | None = None) -> bool:
         """Whether people corrected ``zone``'s cubes (a tile's: cubes can arrive there

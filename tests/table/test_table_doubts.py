@@ -721,6 +721,23 @@ def test_a_tile_whose_cubes_people_corrected_still_has_its_castle_doubted() -> N
     assert events[0].message == "A grey castle on territory 7?"
 
 
+def test_yes_to_that_castle_is_the_alarm_and_the_question_is_gone() -> None:
+    """People corrected the tile's cubes, then said yes to the castle the vision doubted:
+    the camera is right, and a castle nobody earned is an illegal act. The yes went to
+    the tile's cubes (people's word there differs from the camera's), the castle stayed
+    as doubted as before, and the same question stood on the display while the castle
+    was there (3-player hard camera game 900343 at 155.2 s: the act went unflagged)."""
+    camera = anna_to_move()
+    camera.doubts = {"territory:7": 0.3}
+    camera.phantom(7, "yellow")
+    camera.show()
+    camera.referee.answer(False)
+    camera.castle(7, "grey")
+    events = camera.referee.answer(True)
+    assert [e.code for e in events if e.kind == "illegal"] == ["castle-unearned"]
+    assert camera.referee.question is None
+
+
 def test_a_doubtful_set_up_nobody_answers_is_taken_as_read_after_a_while_unconfirmed() -> None:
     camera = Camera()
     camera.doubts = {"territory:4": 0.2, "territory:7": 0.2}  # blue and green
