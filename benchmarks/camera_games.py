@@ -631,6 +631,36 @@ def read_once(folder: Path, calib: Path) -> Path:
     return out
 
 
+@dataclasses.dataclass(frozen=True)
+class Alarms:
+    """The `illegal` events of a follow run against the illegal acts really made."""
+
+    caught: list[dict[str, Any]]  # acts with an alarm of their own code while they stood
+    caught_any: list[dict[str, Any]]  # acts with any alarm while they stood
+    missed: list[dict[str, Any]]  # acts with no alarm of their code
+    false: list[dict[str, Any]]  # alarms while no act stood
+    raised: int
+
+
+def score_alarms(acts: Sequence[dict[str, Any]], events: Sequence[dict[str, Any]]) -> Alarms:
+    """Which acts (``illegal.json``: code, what, start, end in seconds) the run's events
+    caught, which it missed, and which alarms no act explains: each missed act and each
+    false alarm is named in the JSON, so the next look at a game starts from its time."""
+    illegal = [e for e in events if e.get("kind") == "illegal"]
+
+    def during(e: dict[str, Any], a: dict[str, Any]) -> bool:
+        return isinstance(e.get("t"), int | float) and a["start"] <= e["t"] < a["end"]
+
+    caught = [a for a in acts if any(during(e, a) and e.get("code") == a["code"] for e in illegal)]
+    return Alarms(
+        caught=caught,
+        caught_any=[a for a in acts if any(during(e, a) for e in illegal)],
+        missed=[a for a in acts if a not in caught],
+        false=[e for e in illegal if not any(during(e, a) for a in acts)],
+        raised=len(illegal),
+    )
+
+
 def judge(
     folder: Path, carolus: Path, nobody: bool = False, reads: bool = False
 ) -> dict[str, Any]:
@@ -699,14 +729,7 @@ def judge(
         (i for i, a in enumerate(want_turns) if i >= len(got_turns) or got_turns[i] != a),
         None if len(got_turns) == len(want_turns) else len(want_turns),
     )
-    illegal = [e for e in events if e.get("kind") == "illegal"]
-
-    def during(e: dict[str, Any], a: dict[str, Any]) -> bool:
-        return isinstance(e.get("t"), int | float) and a["start"] <= e["t"] < a["end"]
-
-    caught = [a for a in acts if any(during(e, a) and e.get("code") == a["code"] for e in illegal)]
-    caught_any = [a for a in acts if any(during(e, a) for e in illegal)]
-    false = [e for e in illegal if not any(during(e, a) for a in acts)]
+    alarms = score_alarms(acts, events)
     return {
         "game": folder.name,
         "frames": meta["frames"],
@@ -726,11 +749,14 @@ def judge(
         "turns_right": right,
         "first_wrong_turn": first_wrong,
         "illegal_acts": len(acts),
-        "illegal_caught": len(caught),
-        "illegal_caught_other_code": len(caught_any) - len(caught),
-        "illegal_raised": len(illegal),
-        "illegal_false": len(false),
-        "false_alarm_codes": sorted({str(e.get("code")) for e in false}),
+        "illegal_caught": len(alarms.caught),
+        "illegal_caught_other_code": len(alarms.caught_any) - len(alarms.caught),
+        "illegal_raised": alarms.raised,
+        "illegal_false": len(alarms.false),
+        "false_alarm_codes": sorted({str(e.get("code")) for e in alarms.false}),
+        "illegal_missed": [{k: a[k] for k in ("code", "what", "start", "end") if k in a}
+                           for a in alarms.missed],
+        "false_alarms": [{"t": e.get("t"), "code": e.get("code")} for e in alarms.false],
         "questions": sum(1 for e in events if e.get("kind") == "question"),
         "events": len(events),
         "follow_s": wall,
@@ -1021,6 +1047,10 @@ def run(args: argparse.Namespace) -> int:
             ),
             flush=True,
         )
+        for act in result["illegal_missed"]:
+            print(f"    missed at {act['start']:.1f} s: {act['code']} ({act['what']})", flush=True)
+        for alarm in result["false_alarms"]:
+            print(f"    false alarm at {alarm['t']} s: {alarm['code']}", flush=True)
     render = [r["render_s_per_frame"] for _, r in results if r["render_s_per_frame"]]
     print()
     print(f"Renderer: {caps.describe()}.")

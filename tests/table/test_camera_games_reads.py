@@ -49,3 +49,17 @@ def test_the_kept_reads_are_what_follow_reads_and_are_read_once(tmp_path: Path) 
     assert camera_games.read_once(tmp_path, calib).read_text() == "kept\n"
     calib.write_text(calib.read_text().replace("{", "{ ", 1))  # another calibration: read
     assert camera_games.read_once(tmp_path, calib) != kept
+
+
+def test_the_acts_missed_and_the_alarms_no_act_explains_are_named() -> None:
+    acts = [{"code": "cube-moved", "what": "a cube taken off territory 4", "start": 27.4,
+             "end": 28.8},
+            {"code": "castle-unearned", "what": "grey castle on 11", "start": 33.6, "end": 35.0}]
+    events = [{"kind": "illegal", "t": 34.2, "code": "castle-unearned"},
+              {"kind": "illegal", "t": 28.0, "code": "turn-order"},   # another code, in time
+              {"kind": "illegal", "t": 40.0, "code": "refill-count"},  # no act then
+              {"kind": "question", "t": 27.6, "code": "cube-moved"}]
+    alarms = camera_games.score_alarms(acts, events)
+    assert alarms.caught == [acts[1]] and alarms.caught_any == acts
+    assert alarms.missed == [acts[0]]
+    assert [e["code"] for e in alarms.false] == ["refill-count"] and alarms.raised == 3
