@@ -220,10 +220,9 @@ class TableReferee:
         self._untouched: dict[str, Untouched] = {}  # correction zone -> its untouched change
         self._accepted: Table | None = None  # last table judged with nothing standing
         self._judged: Table | None = None  # last table judged
-        self._vouched: dict[str, tuple[Value, ...]] = {}  # zone -> reading people said is right
-        #: correction zone -> its reading people said is right, where they said yes to a
-        #: tile whose other half they had corrected (the yes holds for this half alone)
-        self._vouched_parts: dict[str, Value] = {}
+        #: correction zone -> its reading people said is right (a yes to a tile whose
+        #: other half they had corrected holds for this half alone)
+        self._vouched: dict[str, Value] = {}
         self._rechecked: set[tuple[str, Value]] = set()  # corrections asked about again
         #: corrections asked about because they may hide a cube seen nowhere (`_hiding`):
         #: zone, reading, moves then
@@ -424,10 +423,11 @@ class TableReferee:
                     self._correct(part, table, read(believed, part))
                     self._rechecked.add((part, read(table, part)))
                 else:
-                    self._vouched_parts[part] = read(table, part)
+                    self._vouched[part] = read(table, part)
             answered = N_("%(clause)s Answered yes, the camera is right.")
         elif yes:
-            self._vouched[zone] = tuple(read(table, part) for part in parts)
+            for part in parts:
+                self._vouched[part] = read(table, part)
             for part in parts:
                 self.corrections.drop(part)  # what people said before no longer holds
             answered = N_("%(clause)s Answered yes, the camera is right.")
@@ -634,12 +634,11 @@ class TableReferee:
         misread would pass as vouched for, sure, and buzz."""
         if accepted is None:
             return
-        for zone, value in list(self._vouched.items()):
-            if tuple(read(accepted, part) for part in doubts.parts(zone)) != value:
-                del self._vouched[zone]
-        for part, said_value in list(self._vouched_parts.items()):
-            if read(accepted, part) != said_value:
-                del self._vouched_parts[part]
+        for part, value in list(self._vouched.items()):
+            if read(accepted, part) != value:
+                # the yes was about the whole zone as it was then
+                for sibling in doubts.parts(doubts.zone_of(part)):
+                    self._vouched.pop(sibling, None)
 
     def _note_hands(self, previous: Table | None, settled: Table) -> None:
         """Sort the zones that changed into touched (a hand came: real) and untouched
@@ -810,9 +809,8 @@ class TableReferee:
             return True
         if castles is not None and len(parts) == 2:
             parts = (parts[1],) if castles else (parts[0],)
-        return any(self.corrections.holds(part, table) or (
-            table is not None and part in self._vouched_parts
-            and self._vouched_parts[part] == read(table, part)) for part in parts)
+        return any(self.corrections.holds(part, table) or self._vouched_part(part)
+                   for part in parts)
 
     def _corrected_before(self, zone: str, castles: bool | None = None) -> bool:
         """Whether people corrected ``zone``'s cubes (a tile's: cubes can arrive there
@@ -827,9 +825,13 @@ class TableReferee:
 
     def _vouched_now(self, zone: str) -> bool:
         """Whether people said yes to ``zone``'s reading as the camera reads it now."""
+        return all(self._vouched_part(part) for part in doubts.parts(zone))
+
+    def _vouched_part(self, part: str) -> bool:
+        """Whether people said yes to ``part`` (a correction zone) as the camera reads it now."""
         table = self.table
-        return table is not None and self._vouched.get(zone) == tuple(
-            read(table, part) for part in doubts.parts(zone))
+        return table is not None and part in self._vouched and self._vouched[part] == read(
+            table, part)
 
     def _certainty(self, zone: str, castles: bool | None = None) -> float:
         """How sure the referee is of ``zone``'s reading: sure where people vouched for it
