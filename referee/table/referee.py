@@ -103,6 +103,16 @@ HELD_DOUBT: Final = frozenset({"cube-moved", "castle-missing"})
 
 
 @dataclass(frozen=True)
+class Vouch:
+    """People said yes to a part of a zone as the camera read it (``value``), when the
+    game had played ``moves`` steps: the yes holds while the camera reads it so, and
+    says nothing of cubes played there since."""
+
+    value: Value
+    moves: int
+
+
+@dataclass(frozen=True)
 class Untouched:
     """A zone whose reading changed with no hand over the mat: what the camera reads
     there now, and since when (snapshot time and count)."""
@@ -222,7 +232,7 @@ class TableReferee:
         self._judged: Table | None = None  # last table judged
         #: correction zone -> its reading people said is right (a yes to a tile whose
         #: other half they had corrected holds for this half alone)
-        self._vouched: dict[str, Value] = {}
+        self._vouched: dict[str, Vouch] = {}
         self._rechecked: set[tuple[str, Value]] = set()  # corrections asked about again
         #: corrections asked about because they may hide a cube seen nowhere (`_hiding`):
         #: zone, reading, moves then
@@ -423,11 +433,11 @@ class TableReferee:
                     self._correct(part, table, read(believed, part))
                     self._rechecked.add((part, read(table, part)))
                 else:
-                    self._vouched[part] = read(table, part)
+                    self._vouched[part] = Vouch(read(table, part), self._moves())
             answered = N_("%(clause)s Answered yes, the camera is right.")
         elif yes:
             for part in parts:
-                self._vouched[part] = read(table, part)
+                self._vouched[part] = Vouch(read(table, part), self._moves())
             for part in parts:
                 self.corrections.drop(part)  # what people said before no longer holds
             answered = N_("%(clause)s Answered yes, the camera is right.")
@@ -634,8 +644,8 @@ class TableReferee:
         misread would pass as vouched for, sure, and buzz."""
         if accepted is None:
             return
-        for part, value in list(self._vouched.items()):
-            if read(accepted, part) != value:
+        for part, vouch in list(self._vouched.items()):
+            if read(accepted, part) != vouch.value:
                 # the yes was about the whole zone as it was then
                 for sibling in doubts.parts(doubts.zone_of(part)):
                     self._vouched.pop(sibling, None)
@@ -812,13 +822,19 @@ class TableReferee:
         return any(self.corrections.holds(part, table) or self._vouched_part(part)
                    for part in parts)
 
-    def _corrected_before(self, zone: str, castles: bool | None = None) -> bool:
-        """Whether people corrected ``zone``'s cubes (a tile's: cubes can arrive there
-        unseen) before the game's last move, and nobody vouched for it since: what
-        they said was of an older table."""
-        if not zone.startswith("territory:") or castles or self._vouched_now(zone):
+    def _said_before(self, zone: str, castles: bool | None = None) -> bool:
+        """Whether what people said of ``zone``'s cubes (a tile's: cubes can arrive there
+        unseen), a correction or a yes, was said before the game's last move, and
+        nothing since: it was of an older table. A yes counts as much as a correction
+        (3-player hard camera game 900348: "1 yellow on territory 8?" said yes to at
+        set-up; Carla's yellow played there later, missed by the camera, left the tile
+        reading as then, and the yes kept it from ever being asked about)."""
+        if not zone.startswith("territory:") or castles:
             return False
         part = doubts.parts(zone)[0]
+        vouch = self._vouched.get(part)
+        if self._vouched_now(zone):
+            return vouch is not None and vouch.moves < self._moves()
         made = self.corrections.made_at(part)
         return made is not None and made < self._moves() and self.corrections.holds(
             part, self.table)
@@ -830,8 +846,8 @@ class TableReferee:
     def _vouched_part(self, part: str) -> bool:
         """Whether people said yes to ``part`` (a correction zone) as the camera reads it now."""
         table = self.table
-        return table is not None and part in self._vouched and self._vouched[part] == read(
-            table, part)
+        vouch = self._vouched.get(part)
+        return table is not None and vouch is not None and vouch.value == read(table, part)
 
     def _certainty(self, zone: str, castles: bool | None = None) -> float:
         """How sure the referee is of ``zone``'s reading: sure where people vouched for it
@@ -1263,10 +1279,11 @@ class TableReferee:
             # was least sure (a cube it lost gave it no blob to doubt).
             strays = self._reserves_losing(unseen, table) + self._zones_gaining(surplus, table)
             suspects = zones + [z for z in strays if z not in zones]
-            # A tile people corrected before the last move stays a suspect: a cube
-            # played there since, missed by the camera, reads as the tile did then.
+            # A tile people corrected or said yes to before the last move stays a
+            # suspect: a cube played there since, missed by the camera, reads as the
+            # tile did then.
             def suspicion(zone: str) -> float:
-                if unseen.total() and self._corrected_before(zone, castle):
+                if unseen.total() and self._said_before(zone, castle):
                     return self.settler.confidence.get(zone, 1.0)
                 return sure(zone)
 
@@ -1594,7 +1611,14 @@ class TableReferee:
         accepted and stays corrected. A reserve people corrected for a cube the camera
         misses in the heap reads the same once that very cube is played (4-player hard
         camera game 900404: "1 pink came onto the table but not from Bob's reserve"):
-        the reading, court or tile and all, is then the next step too."""
+        the reading, court or tile and all, is then the next step too.
+
+        Not a tile the vision doubts as it reads it now (3-player hard camera game
+        900348: a yellow phantom on territory 3, denied at set-up, flickered back just as
+        Carla's yellow went onto territory 8, where the camera missed it; released, her
+        move was recorded on 3, and the phantom's next flicker buzzed "1 yellow left
+        territory 3"). The unseen cube is then asked about, that tile first
+        (`_hiding`)."""
         raw = self.table
         if raw is None:
             return None
@@ -1602,6 +1626,8 @@ class TableReferee:
             part
             for part in self.corrections.masking(raw)
             if part.startswith(("territory", "reserve")) and part not in self._untouched
+            and not (part.startswith("territory")
+                     and self.settler.confidence.get(doubts.zone_of(part), 1.0) < DOUBTFUL)
         ]
         # First the heaps, each giving up only the unseen cubes the table shows played
         # from nowhere (the rest people said lie there still do); then every correction

@@ -13,7 +13,9 @@ from typing import Any
 import pytest
 from table_games import ANNA, BOB, PLAIN, Script, referee_run, source, stream_of
 
+from referee.errors import RefusedError
 from referee.pieces import COLOURS
+from referee.table.corrections import parse_correction
 from referee.table.events import TableEvent
 from referee.table.settle import UNTOUCHED_SECONDS, Settler
 from referee.table.simulate import Mat
@@ -509,7 +511,7 @@ def test_no_about_an_empty_tile_the_rules_leave_open_is_refused_and_a_correction
     camera.disc("south", 2)
     with pytest.raises(ValueError, match="correct it by hand"):
         camera.referee.answer(False)
-    events = camera.referee.correct("territory 7", {"green": 1})
+    events = camera.referee.correct(*parse_correction("territory 7 = 1 green"))
     assert kinds(events) == ["corrected", "question"] and events[1].zone == "territory:8"
     answered = camera.referee.answer(False)  # now only yellow is short
     game = camera.referee.game
@@ -1789,3 +1791,46 @@ def test_yes_to_a_tile_a_cube_seen_sure_has_left_raises_cube_moved() -> None:
     assert kinds(events) == ["question"] and events[0].code == "cube-moved", events
     events = camera.referee.answer(True)
     assert "illegal" in kinds(events) and events[-1].code == "cube-moved", events
+
+
+def test_a_denied_phantom_read_again_where_the_camera_doubts_the_tile_is_no_move() -> None:
+    """3-player hard camera game 900348, in short. At set-up the camera doubts
+    territories 4 and 7 (blue and green art): people deny a blue phantom on 7 and say
+    yes to "1 blue on territory 4?". Anna plays her blue onto territory 4, where the
+    camera misses it, while 7 still reads with the phantom: the table shows her blue
+    on 7, exactly as the phantom people denied. Taken as read, her move would be
+    recorded on the wrong tile and the phantom's next flicker would buzz "1 blue left
+    territory 7". The camera doubts 7, so people are asked; and the tile they said yes
+    to at set-up is asked about too, as sure as the vision reads it now: a cube played
+    there since, missed, leaves it reading as it did then."""
+    camera = Camera()
+    camera.doubts = {"territory:4": 0.2, "territory:7": 0.2}
+    camera.lay_out(RESERVES)
+    camera.phantom(7, "blue")
+    camera.disc("south", 2)
+    answers = []
+    while camera.referee.question is not None:
+        zone = camera.referee.question.zone
+        answers.append(zone)
+        camera.referee.answer(zone != "territory:7")
+    assert answers == ["territory:4", "territory:7"]
+    camera.disc("north", 3)
+    game = camera.referee.game
+    assert game is not None and game.to_move == "Anna"
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    camera.mat.reserves["south"][COLOURS.index("blue")] -= 1  # onto territory 4, unseen
+    events = camera.show()
+    assert "cubes-played" not in kinds(events)
+    events = camera.emperor(2)
+    assert kinds(events) == ["question"] and events[0].zone == "territory:7"
+    assert events[0].message == "1 green, 1 blue on territory 7?"
+    with pytest.raises(RefusedError):
+        camera.referee.answer(False)  # her blue may lie there: people say what does
+    events = camera.referee.correct(*parse_correction("territory 7 = 1 green"))
+    assert kinds(events)[-1] == "question" and events[-1].zone == "territory:4"
+    answered = camera.referee.answer(False)  # her blue is there
+    assert "cubes-played" in kinds(answered) and "illegal" not in kinds(camera.events)
+    game = camera.referee.game
+    assert game is not None and game.territory(4).describe() == "2 blue"
+    assert game.territory(7).describe() == "1 green"
