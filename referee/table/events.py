@@ -214,7 +214,8 @@ class Question(TableEvent):
     player: str | None
     #: why it is asked: ``doubtful``, ``setup``, ``standing``, ``untouched``, ``corrected``,
     #: ``unaccounted`` (a cube left a reserve and is seen nowhere, or is seen where no
-    #: reserve gave it), ``refill`` (a refill read from a reserve the vision doubted)
+    #: reserve gave it), ``refill`` (a refill read from a reserve the vision doubted),
+    #: ``judged-again`` (a move judged again puts a cube on a tile the vision doubts)
     why: str
     round: int
     turn: int

@@ -1834,3 +1834,41 @@ def test_a_denied_phantom_read_again_where_the_camera_doubts_the_tile_is_no_move
     game = camera.referee.game
     assert game is not None and game.territory(4).describe() == "2 blue"
     assert game.territory(7).describe() == "1 green"
+
+
+def test_a_move_judged_again_onto_another_doubted_tile_is_asked_about_first() -> None:
+    """Anna's green goes onto territory 5, where the camera misses it, while it sees a
+    phantom green on 7: her move is taken as played onto 7. A hand later the phantom
+    shows on 9 instead, 5 still read without her green. People say 7 is without it:
+    her move is judged again, and the table now shows it onto 9, again a tile the
+    camera doubts. Taken as read, the record would be wrong a second time (3-player
+    hard camera game 900345); asked, "no" is refused (a phantom there, or her cube
+    missed beside one: only people can say), and once people say 9 holds its blue
+    alone, her green is unseen and the tile least sure of is asked about when she moves
+    the emperor."""
+    camera = anna_to_move()
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    camera.doubts = {"territory:5": 0.3, "territory:7": 0.3, "territory:9": 0.3}
+    camera.mat.reserves["south"][COLOURS.index("green")] -= 1  # onto 5, unseen
+    camera.phantom(7, "green")
+    assert "cubes-played" in kinds(camera.show())
+    camera.mat.territories[6][COLOURS.index("green")] -= 1
+    camera.phantom(9, "green")
+    events = camera.show()
+    assert kinds(events) == ["question"] and events[0].zone == "territory:7"
+    events = camera.referee.answer(True)  # 7 holds no cube of hers
+    assert "undone" in kinds(events) and "cubes-played" not in kinds(events)
+    assert kinds(events)[-1] == "question" and events[-1].zone == "territory:9"
+    assert events[-1].why == "judged-again"
+    with pytest.raises(RefusedError):
+        camera.referee.answer(False)
+    events = camera.referee.correct(*parse_correction("territory 9 = 1 blue"))
+    assert "cubes-played" not in kinds(events) and camera.referee.question is None
+    events = camera.emperor(3)
+    assert kinds(events) == ["question"] and events[0].zone == "territory:5"
+    events = camera.referee.answer(False)  # her green is there
+    assert "cubes-played" in kinds(events) and "illegal" not in kinds(camera.events)
+    game = camera.referee.game
+    assert game is not None and "1 green" in game.territory(5).describe()
+    assert game.territory(9).describe() == "1 blue"
