@@ -253,6 +253,8 @@ class TableReferee:
         self._played_sure: dict[int, dict[str, float]] = {}
         #: the place in the move stack of a cube play judged again (`_revised`)
         self._rejudged: int | None = None
+        #: (seat, disc) -> the frame its tray was first seen without it (`_note_trays`)
+        self._disc_gone: dict[tuple[str, int], int] = {}
         #: per tile, the least the vision was sure of it since the referee last accepted
         #: a change of its reading (`_hold_doubts`)
         self._held_doubt: dict[str, float] = {}
@@ -277,6 +279,7 @@ class TableReferee:
             return self._log(self._unanswered() + self._ask_untouched())
         previous, self.table = self.table, settled
         self._note_hands(previous, settled)
+        self._note_trays(settled)
         if self._ignore is not None:
             if settled == self._ignore:
                 return self._log(self._ask_untouched())
@@ -678,6 +681,19 @@ class TableReferee:
                 self._untouched[part] = replace(self._untouched[part], seen=seen)
             else:
                 self._untouched[part] = Untouched(seen, self.t, self._frames)
+
+    def _note_trays(self, settled: Table) -> None:
+        """Note when each disc was first seen gone from its tray, also while the game
+        waits for an answer: players lay their discs meanwhile, and in round 1, when
+        anyone may choose first, the order they did so is the record's (2-player hard
+        camera game 900249: Bob laid his disc, then Anna hers, while a set-up question
+        stood; both were taken in seat order, Anna first)."""
+        for seat, tray in settled.discs.items():
+            for disc in range(1, 6):
+                if disc in tray:
+                    self._disc_gone.pop((seat, disc), None)
+                else:
+                    self._disc_gone.setdefault((seat, disc), self._frames)
 
     def _mask(self, table: Table) -> Table:
         """``table`` with its untouched zones as the referee last accepted them."""
@@ -2103,7 +2119,9 @@ class TableReferee:
         for move in candidates:
             if move.player == expected:
                 return move
-        return candidates[0]
+        # anyone may choose (round 1): the disc seen leaving its tray first
+        return min(candidates, key=lambda move: self._disc_gone.get(
+            (self._seat[move.player], move.number), self._frames))
 
     # -------------------------------------------------------- after a move
 
@@ -2256,13 +2274,31 @@ def setup_cube(table: Table, number: int) -> Cubes | None:
     phantom beside it); one read empty, any colour (a cube the camera missed, as on tile
     art of the cube's own dye). ``number`` itself holds one of the colours read there,
     any but the one read when it reads a single cube. Every way to lay the ring out
-    under these constraints is tried; the answer is the colour they all give."""
+    under these constraints is tried; the answer is the colour they all give. When no
+    way fits with ``number`` holding a colour read there, its cube was misread too (a
+    yellow beside the emperor read as two blue, in 2-player hard camera game 900249: the
+    camera's word kept one blue, a fourth, and `bad-setup` sounded), and any colour is
+    tried there."""
+    found = _setup_colours(table, number, widened=False)
+    if not found and table.territory(number).total() > 1:
+        found = _setup_colours(table, number, widened=True)
+    if len(found) != 1:
+        return None
+    return Cubes.of([COLOURS[found.pop()]])
+
+
+def _setup_colours(table: Table, number: int, widened: bool) -> set[int]:
+    """The colours territory ``number`` holds in the ways to lay the ring out that
+    `setup_cube` tries (two at most: more says nothing more); ``widened``: any colour
+    there."""
     choices: list[tuple[int, ...]] = []
     for n in range(1, 16):
         cubes = table.territory(n)
         read_colours = tuple(i for i, c in enumerate(cubes) if c)
         if n == number:
-            if cubes.total() == 1:
+            if widened:
+                choices.append(tuple(range(len(COLOURS))))
+            elif cubes.total() == 1:
                 choices.append(tuple(i for i in range(len(COLOURS)) if i not in read_colours))
             elif cubes.total() == 0:
                 choices.append(tuple(range(len(COLOURS))))
@@ -2274,7 +2310,7 @@ def setup_cube(table: Table, number: int) -> Cubes | None:
             choices.append(read_colours)
     free = sum(1 for c in choices if len(c) > 1)
     if free > 6:
-        return None  # too little is known to be sure of anything
+        return set(range(len(COLOURS)))  # too little is known to rule any out
     found: set[int] = set()
     left = [3] * len(COLOURS)
 
@@ -2294,9 +2330,7 @@ def setup_cube(table: Table, number: int) -> Cubes | None:
 
     here: list[int] = []
     lay(0)
-    if len(found) != 1:
-        return None
-    return Cubes.of([COLOURS[found.pop()]])
+    return found
 
 
 def _example(zone: str) -> str:

@@ -387,6 +387,26 @@ def missed_at_set_up(camera: Camera, *tiles: int) -> None:
     camera.lay_out(RESERVES)
 
 
+def test_a_set_up_tile_read_as_two_of_a_full_colour_answered_no_gets_the_short_one() -> None:
+    """Territory 5's pink, beside the emperor, read as two blue where three blue tiles
+    stand already: "no" cannot leave a blue there (a fourth), so the count leaves the
+    colour that is short, and no `bad-setup` sounds (2-player hard camera game 900249:
+    one blue kept, and the alarm)."""
+    camera = Camera()
+    camera.doubts = {"territory:5": 0.0}
+    camera.lay_out(RESERVES)
+    camera.mat.territories[4][COLOURS.index("pink")] -= 1  # its pink ...
+    camera.mat.territories[4][COLOURS.index("blue")] += 2  # ... read as two blue
+    camera.show()
+    events = camera.disc("south", 2)
+    assert kinds(events) == ["question"] and events[0].message == "2 blue on territory 5?"
+    answered = camera.referee.answer(False)
+    assert "illegal" not in kinds(answered)
+    assert kinds(answered)[:4] == ["answered", "resolved", "setup", "disc-chosen"]
+    game = camera.referee.game
+    assert game is not None and game.territory(5).describe() == "1 pink"
+
+
 def test_a_tile_read_empty_at_set_up_answered_no_gets_the_cube_the_rules_leave() -> None:
     camera = Camera()
     missed_at_set_up(camera, 7)  # 14 cubes: green is the colour with 2
@@ -1872,3 +1892,23 @@ def test_a_move_judged_again_onto_another_doubted_tile_is_asked_about_first() ->
     game = camera.referee.game
     assert game is not None and "1 green" in game.territory(5).describe()
     assert game.territory(9).describe() == "1 blue"
+
+
+def test_discs_laid_while_a_set_up_question_stands_keep_the_order_they_were_laid() -> None:
+    """In round 1 anyone may choose a disc first. Bob lays his while the referee asks
+    about a doubted set-up, and Anna hers before anyone answers: the record says Bob
+    chose first, as he did, not the seats' order (2-player hard camera game 900249)."""
+    camera = Camera()
+    camera.doubts = {"territory:4": 0.2, "territory:7": 0.2}
+    camera.lay_out(RESERVES)
+    events = camera.disc("north", 3)
+    assert kinds(events) == ["question"] and camera.referee.game is None
+    camera.disc("south", 2)
+    while camera.referee.question is not None:
+        camera.referee.answer(True)
+    game = camera.referee.game
+    assert game is not None
+    assert [name for name, _ in game.chosen_discs()] == ["Bob", "Anna"]
+    record = camera.referee.record()
+    assert record is not None and record.to_json()["rounds"][0]["discs"] == [
+        ["Bob", 3], ["Anna", 2]]
