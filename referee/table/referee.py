@@ -689,7 +689,7 @@ class TableReferee:
         camera game 900249: Bob laid his disc, then Anna hers, while a set-up question
         stood; both were taken in seat order, Anna first)."""
         for seat, tray in settled.discs.items():
-            for disc in range(1, 6):
+            for disc in DISCS:
                 if disc in tray:
                     self._disc_gone.pop((seat, disc), None)
                 else:
@@ -1406,30 +1406,30 @@ class TableReferee:
                 self._chores = self._chores_stack.pop()
             del self._undone[len(self._undone) - kept :]
             return out + self._announce_moves(pushed[:kept]) + self._raise(problem, table)
-        unsure = self._unsure_refill(moves)
-        replaced = self._unsure_replay(game, moves)
-        if replaced is not None and (unsure is None or replaced[0] < unsure[0]):
-            unsure = replaced
+        # the first step played that is asked about before it stands: (index, zone, why)
+        unsure: tuple[int, str, str] | None = None
+        for found, why in ((self._unsure_refill(moves), "refill"),
+                           (self._unsure_replay(game, moves), "judged-again")):
+            if found is not None and (unsure is None or found[0] < unsure[0]):
+                unsure = (*found, why)
         if unsure is not None:
-            k = unsure[0]
-            for _ in pushed[k:]:
+            for _ in pushed[unsure[0]:]:
                 self._pop(game)
                 self._chores = self._chores_stack.pop()
-            pushed = pushed[:k]
+            pushed = pushed[:unsure[0]]
         if pushed:
             self._undone.clear()  # the game has caught up with the table
             self._undone_chores.clear()
-        if unsure is not None and unsure is replaced:
-            # what `_hiding` would ask once the turn goes on: whether the cube lies
-            # there as the camera reads it; asked now, not twice
-            part = doubts.parts(unsure[1])[0]
-            assert self.table is not None
-            self._unhidden.add((part, read(self.table, part), self._moves()))
-            return out + self._announce_moves(pushed) + self._ask(
-                unsure[1], part, table, None, "judged-again")
         if unsure is not None:
-            return out + self._announce_moves(pushed) + self._ask(
-                unsure[1], None, table, None, "refill")
+            _, zone, why = unsure
+            part = None
+            if why == "judged-again":
+                # what `_hiding` would ask once the turn goes on: whether the cube lies
+                # there as the camera reads it; asked now, not twice
+                part = doubts.parts(zone)[0]
+                assert self.table is not None
+                self._unhidden.add((part, read(self.table, part), self._moves()))
+            return out + self._announce_moves(pushed) + self._ask(zone, part, table, None, why)
         self._refill_asked = None
         if self.illegal is not None or self.question is not None:
             out.append(self._resolved())
