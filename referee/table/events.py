@@ -215,7 +215,9 @@ class Question(TableEvent):
     #: why it is asked: ``doubtful``, ``setup``, ``standing``, ``untouched``, ``corrected``,
     #: ``unaccounted`` (a cube left a reserve and is seen nowhere, or is seen where no
     #: reserve gave it), ``refill`` (a refill read from a reserve the vision doubted),
-    #: ``judged-again`` (a move judged again puts a cube on a tile the vision doubts)
+    #: ``judged-again`` (a move judged again puts a cube on a tile the vision doubts),
+    #: ``castle-denied`` (people denied a castle nobody earned: is the tile as the game
+    #: has it?)
     why: str
     round: int
     turn: int

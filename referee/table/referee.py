@@ -253,6 +253,9 @@ class TableReferee:
         self._played_sure: dict[int, dict[str, float]] = {}
         #: the place in the move stack of a cube play judged again (`_revised`)
         self._rejudged: int | None = None
+        #: a castle nobody earned that people denied, asked about again as the game has
+        #: the tile (`_denied_castle`): its castles part and the camera's reading of it
+        self._castle_denied: tuple[str, Value] | None = None
         #: (seat, disc) -> the frame its tray was first seen without it (`_note_trays`)
         self._disc_gone: dict[tuple[str, int], int] = {}
         #: per tile, the least the vision was sure of it since the referee last accepted
@@ -420,6 +423,7 @@ class TableReferee:
         if question is None or table is None:
             raise RefusedError(said("there is no question to answer"))
         zone = question.zone
+        self._castle_denied = None
         parts = doubts.parts(zone)
         believed = self._mask(self.corrections.apply(table))
         # the cubes the acting player took that the table shows nowhere
@@ -465,11 +469,13 @@ class TableReferee:
                     # The other half of the tile was not in question: "no" about its
                     # cubes says nothing of the castle a move just built there.
                     continue
-                if question.why == "judged-again":
+                if question.why in ("judged-again", "castle-denied"):
                     # The cubes a move judged again put there are read wrong: too many
                     # (a phantom) or too few (hers, missed beside them, 3-player hard
                     # camera game 900345: a red and a green onto territory 5, read as
-                    # the red alone). Which, only people can say.
+                    # the red alone). Nor are the castles as the game has them once a
+                    # castle nobody earned was denied (`_denied_castle`). Which, only
+                    # people can say.
                     continue
                 value = self._rightful(part, believed)
                 if value is not None and value != read(table, part):
@@ -487,6 +493,7 @@ class TableReferee:
             for part, value in fixes.items():
                 self._correct(part, table, value)
                 self._rechecked.add((part, read(table, part)))  # just said: no need to ask
+            self._castle_denied = self._denied_castle(question, fixes, table)
             answered = N_("%(clause)s Answered no, the camera is wrong.")
         for part in parts:
             self._untouched.pop(part, None)
@@ -505,6 +512,30 @@ class TableReferee:
         events += self._rule(self._mask(self.corrections.apply(table)))
         return self._log(events)
 
+    @staticmethod
+    def _denied_castle(question: Question, fixes: Mapping[str, Value],
+                       table: Table) -> tuple[str, Value] | None:
+        """The castles part "no" just took a castle nobody earned off, and the camera's
+        reading of it: asked about once more, as the game has the tile, before "no"
+        stands (`_judge`).
+
+        "No" to "A grey castle on territory 9?" may mean no castle at all (a shadow read
+        as one) or a castle of another colour: camera games 900449 (a white castle on a
+        light tile read grey) and 900255 (a white one read as white and grey) lost a
+        castle nobody earned that way, unbuzzed. Most such castles are phantoms, so one
+        more yes-or-no ("No castle on territory 9?"), not a correction, tells the two
+        apart: yes keeps the tile without castles, as the game has it; no asks people
+        what stands there. Only where the game has no castle on the tile."""
+        if question.code != "castle-unearned" or question.why == "corrected":
+            return None
+        for part, value in fixes.items():
+            # Where the game has a castle, "no" is about another read beside it or its
+            # colour (a shadow beside a castle just built): it stands on its own.
+            seen = read(table, part)
+            if part.startswith("castles") and not any(_counts(value)) and any(_counts(seen)):
+                return part, seen
+        return None
+
     def correct(self, zone: str, value: object) -> list[TableEvent]:
         """Override what the camera believes of one zone, e.g. ``correct("territory 7",
         {"red": 3})``; it holds while the camera keeps reading that zone the same way.
@@ -516,6 +547,7 @@ class TableReferee:
             raise RefusedError(said("no table has settled yet: nothing to correct"))
         before = self.corrections.apply(table)
         self._correct(zone, table, value)
+        self._castle_denied = None
         self._rechecked.add((" ".join(zone.replace(":", " ").split()), read(table, zone)))
         after = self.corrections.apply(table)
         message = _corrected(zone, read(before, zone), read(after, zone))
@@ -1383,6 +1415,12 @@ class TableReferee:
         game = self.game
         if game.is_over:
             return self._announce(table, [])
+        denied = self._castle_denied
+        if denied is not None and self.table is not None:
+            castles, seen = denied
+            if read(self.table, castles) == seen:
+                return self._ask(doubts.zone_of(castles), castles, table, None, "castle-denied")
+            self._castle_denied = None  # the camera sees that castle no more
         out: list[TableEvent] = self._revise_emperor(game, table)
         pushed, moves, problem = self._advance(game, table)
         replayed = None
@@ -2417,10 +2455,15 @@ def _corrected(zone: str, before: Value, after: Value) -> Said:
     )
 
 
+def _counts(castles: Value) -> tuple[int, ...]:
+    """A castles reading as its counts (white, black, grey); any other as none."""
+    return castles if isinstance(castles, tuple) else ()
+
+
 def _sides(castles: Value) -> list[str]:
     """Castle counts (white, black, grey) as one castle colour a castle."""
-    counts = castles if isinstance(castles, tuple) else ()
-    return [side for side, n in zip(CASTLE_COLOURS, counts, strict=False) for _ in range(n)]
+    return [side for side, n in zip(CASTLE_COLOURS, _counts(castles), strict=False)
+            for _ in range(n)]
 
 
 def _plain(value: Value) -> str:

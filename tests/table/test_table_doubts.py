@@ -760,6 +760,50 @@ def test_yes_to_that_castle_is_the_alarm_and_the_question_is_gone() -> None:
     assert camera.referee.question is None
 
 
+def test_no_to_a_castle_nobody_earned_asks_whether_the_tile_has_no_castle() -> None:
+    """"No" to "A grey castle on territory 7?" may mean no castle at all or a castle of
+    another colour (4-player hard camera game 900449: a white castle on a light tile read
+    grey; "no" was taken as no castle, and the castle nobody earned went unbuzzed). One
+    more question tells them apart; it stands while the camera reads that castle."""
+    camera = anna_to_move()
+    camera.doubts = {"territory:7": 0.3}
+    camera.castle(7, "grey")
+    events = camera.referee.answer(False)
+    assert kinds(events) == ["answered", "question"]
+    asked = events[-1]
+    assert asked.why == "castle-denied" and asked.message == "No castle on territory 7?"
+    assert asked.zone == "territory:7" and asked.part == "castles"
+    camera.cube("south", "red", "south")  # the table changes: judged again, still asked
+    assert camera.referee.question is asked and camera.referee.illegal is None
+    assert "cubes-placed" in kinds(camera.referee.answer(True))  # then the game goes on
+
+
+def test_no_again_asks_what_stands_there_and_the_castle_said_buzzes() -> None:
+    camera = anna_to_move()
+    camera.doubts = {"territory:7": 0.3}
+    camera.castle(7, "grey")
+    camera.referee.answer(False)
+    with pytest.raises(RefusedError, match="cannot tell what belongs on territory 7"):
+        camera.referee.answer(False)
+    events = camera.referee.correct(*parse_correction("castles 7 = white"))
+    assert [e.code for e in events if e.kind == "illegal"] == ["castle-unearned"]
+    assert camera.referee.question is None
+
+
+def test_yes_to_no_castle_keeps_the_phantom_out_and_the_game_goes_on() -> None:
+    camera = anna_to_move()
+    camera.doubts = {"territory:7": 0.3}
+    camera.castle(7, "grey")
+    camera.referee.answer(False)
+    events = camera.referee.answer(True)
+    assert kinds(events) == ["answered", "resolved"]
+    assert camera.referee.question is None and camera.referee.illegal is None
+    events = camera.wait(3) + camera.cube("south", "red", 3)
+    assert not [e for e in events if e.kind in ("question", "illegal")]
+    table = camera.referee.table
+    assert table is not None and camera.referee.corrections.apply(table).castle_on(7) == (0, 0, 0)
+
+
 def test_a_doubtful_set_up_nobody_answers_is_taken_as_read_after_a_while_unconfirmed() -> None:
     camera = Camera()
     camera.doubts = {"territory:4": 0.2, "territory:7": 0.2}  # blue and green
