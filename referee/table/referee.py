@@ -364,6 +364,7 @@ class TableReferee:
         move = self._pop(game)
         self._chores = self._chores_stack.pop()
         self.corrections.forget_after(len(game.move_stack))
+        self._castle_denied = None  # what was denied there is judged again
         self._ignore = self.table
         self._undone.append(move)
         events: list[TableEvent] = [

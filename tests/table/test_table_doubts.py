@@ -804,6 +804,21 @@ def test_yes_to_no_castle_keeps_the_phantom_out_and_the_game_goes_on() -> None:
     assert table is not None and camera.referee.corrections.apply(table).castle_on(7) == (0, 0, 0)
 
 
+def test_undo_while_no_castle_is_asked_judges_the_castle_afresh() -> None:
+    """Undo forgets what was said since the step it takes back, the denied castle with
+    it: the step is seen again and the castle asked about as the camera reads it."""
+    camera = anna_to_move()
+    camera.doubts = {"territory:7": 0.3}
+    camera.castle(7, "grey")
+    camera.referee.answer(False)
+    camera.referee.undo()  # Bob's disc
+    camera.mat.discs["north"].add(3)
+    camera.show()  # the table changes: judged again
+    asked = camera.referee.question
+    assert asked is not None and asked.message == "A grey castle on territory 7?"
+    assert asked.why == "doubtful"  # "no" to it is taken, not refused
+
+
 def test_a_doubtful_set_up_nobody_answers_is_taken_as_read_after_a_while_unconfirmed() -> None:
     camera = Camera()
     camera.doubts = {"territory:4": 0.2, "territory:7": 0.2}  # blue and green
