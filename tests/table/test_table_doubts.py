@@ -1269,6 +1269,35 @@ def test_a_move_taken_from_a_phantom_is_judged_again_once_people_say_it_is_not_t
     assert game.territory(7).describe() == "1 green"
 
 
+def test_a_move_taken_from_a_phantom_is_judged_again_after_the_emperor_moved() -> None:
+    """As above, but Anna has moved the emperor before the phantom goes: her cubes and
+    his move are judged again together (3-player hard whole game 900390: Carla's green
+    taken as played onto a phantom on territory 11 while her real one was hidden on 12,
+    the emperor moved, then `cube-moved` buzzed and the game was lost)."""
+    camera = anna_to_move()
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    camera.doubts = {"territory:5": 0.3, "territory:7": 0.3}
+    camera.mat.reserves["south"][1] -= 1
+    camera.phantom(7, "green")
+    assert "cubes-played" in kinds(camera.show())
+    assert "emperor-moved" in kinds(camera.emperor(2))
+    camera.mat.territories[6][1] -= 1
+    camera.mat.territories[4][1] += 1
+    camera.hand = False
+    events = camera.wait(UNTOUCHED_SECONDS + 1)
+    for _ in range(4):
+        if camera.referee.question is None:
+            break
+        events += camera.referee.answer(True)
+    assert "illegal" not in kinds(events), events
+    assert "undone" in kinds(events)
+    game = camera.referee.game
+    assert game is not None and game.territory(5).describe() == "1 green, 1 pink"
+    assert game.territory(7).describe() == "1 green"
+    assert game.emperor == 2 and game.step.value == "refill"
+
+
 def test_no_about_a_cube_read_in_another_colour_than_the_one_gone_asks_which_by_hand() -> None:
     """Anna plays her blue onto territory 11 and the camera, unsure, reads it green: as
     many cubes new there as left her reserve unseen, in another colour. A phantom of the
