@@ -533,7 +533,7 @@ class TableReferee:
             # Where the game has a castle, "no" is about another read beside it or its
             # colour (a shadow beside a castle just built): it stands on its own.
             seen = read(table, part)
-            if part.startswith("castles") and not any(_counts(value)) and any(_counts(seen)):
+            if part.startswith("castles") and value == NO_CASTLE and seen != NO_CASTLE:
                 return part, seen
         return None
 
@@ -2484,15 +2484,10 @@ def _corrected(zone: str, before: Value, after: Value) -> Said:
     )
 
 
-def _counts(castles: Value) -> tuple[int, ...]:
-    """A castles reading as its counts (white, black, grey); any other as none."""
-    return castles if isinstance(castles, tuple) else ()
-
-
 def _sides(castles: Value) -> list[str]:
     """Castle counts (white, black, grey) as one castle colour a castle."""
-    return [side for side, n in zip(CASTLE_COLOURS, _counts(castles), strict=False)
-            for _ in range(n)]
+    counts = castles if isinstance(castles, tuple) else ()
+    return [side for side, n in zip(CASTLE_COLOURS, counts, strict=False) for _ in range(n)]
 
 
 def _plain(value: Value) -> str:
