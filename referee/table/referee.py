@@ -179,6 +179,14 @@ class CylinderChore:
 Chore = CastleChore | CylinderChore
 
 
+def _moved_cube(play: PlayCubes, src: int, dst: int, colour: str) -> PlayCubes:
+    """``play`` with one ``colour`` cube put on territory ``dst`` instead of ``src``."""
+    onto = {str(k): list(v) for k, v in play.territories}  # ("7" is territory 7)
+    onto[str(src)].remove(colour)
+    onto.setdefault(str(dst), []).append(colour)
+    return PlayCubes.of(play.player, court=play.court, territories=onto)
+
+
 class TableReferee:
     """Referee a table from its snapshots: `feed` each frame, read the events.
 
@@ -1433,8 +1441,15 @@ class TableReferee:
             released = self._released(game, table, len(pushed), problem is not None)
             if released is not None:
                 table, (pushed, moves, problem) = released
+        first: str | None = None  # a doubted tile to ask about before a play is moved
         if problem is not None:
             revised = self._revised(game, table, len(pushed), problem)
+            if revised is None:
+                moved = self._moved_play(game, table, len(pushed), problem)
+                if isinstance(moved, str):
+                    first = moved
+                else:
+                    revised = moved
             if revised is not None:
                 undone, (pushed, moves, problem) = revised
                 out.append(undone)
@@ -1444,6 +1459,9 @@ class TableReferee:
                 self._pop(game)
                 self._chores = self._chores_stack.pop()
             del self._undone[len(self._undone) - kept :]
+            if first is not None:
+                ask = self._ask(first, doubts.parts(first)[0], table, None, "judged-again")
+                return out + self._announce_moves(pushed[:kept]) + ask
             return out + self._announce_moves(pushed[:kept]) + self._raise(problem, table)
         # the first step played that is asked about before it stands: (index, zone, why)
         unsure: tuple[int, str, str] | None = None
@@ -1636,14 +1654,8 @@ class TableReferee:
             if found is None or (found.code, found.zones) != (problem.code, problem.zones):
                 # (what is wrong now, if anything, is judged as usual: asked about or
                 # buzzed, but not the cube that never lay on the tile people vouched for)
-                message = said(
-                    "The camera misread territory %(territory)s: %(player)s's move is judged "
-                    "again.",
-                    territory=int(zone.split(":")[1]),
-                    player=last.player,
-                )
                 self._rejudged = len(game.move_stack) - len(result[0])
-                return Undone(t=self.t, message=message, move=move_to_json(last)), result
+                return self._misread(int(zone.split(":")[1]), last), result
             self._take_back(game, len(result[0]))
             for move, after in reversed(taken):
                 self._push(game, move)
@@ -1653,6 +1665,125 @@ class TableReferee:
         again = self._advance(game, table)
         assert len(again[0]) == pushed
         return None
+
+    def _moved_play(
+        self, game: Game, table: Table, pushed: int, problem: Problem
+    ) -> tuple[Undone, tuple[list[list[Event]], list[Move], Problem | None]] | str | None:
+        """A cube play of the last round found, after its turn, to rest on a phantom:
+        played again with that cube on the one tile the table shows it on, and the steps
+        since played again as they were, when people said the camera is right about the
+        tile it seems to have left (``problem``, as in `_revised`) and the game then
+        agrees with the table; the tile it is moved to, where the camera doubts that
+        tile and nobody vouched for it (asked about first); else None (and ``game`` as
+        it was with ``pushed`` steps).
+
+        `_revised` judges a move again from the table while its turn lasts. Later, the
+        table also shows the steps since, which cannot be told apart from it again (the
+        emperor moved on, the next player's cubes): 3-player hard whole game 900390,
+        round 7, Carla's green, put on territory 6 and missed there, was taken as
+        played onto a phantom on 13; people said 13 was without it only after Dan had
+        played, and `cube-moved` held the game for good. One cube moved from one tile
+        to another changes no control (courts decide it), so the steps since stand."""
+        zone = problem.zones[0] if problem.zones else ""
+        if (
+            problem.code != "cube-moved"
+            or not zone.startswith("territory:")
+            or not self._said(zone, castles=False)
+        ):
+            return None
+        t = int(zone.split(":")[1])
+        self._take_back(game, pushed)
+        found = self._play_onto(game, t)
+        gone = gained(game.territory(t) - table.territories[t - 1])
+        if found is not None and gone.total() == 1:
+            at, play = found
+            (colour,) = gone.colours()
+            if colour in dict(play.territories).get(t, ()):
+                targets = [
+                    u for u in range(1, 16)
+                    if u != t and gained(table.territories[u - 1] - game.territory(u)).get(colour)
+                ]
+                if len(targets) == 1:
+                    (u,) = targets
+                    target, moved = f"territory:{u}", _moved_cube(play, t, u, colour)
+                    sure = self._certainty(target) >= DOUBTFUL
+                    result = self._played_again(game, table, at, moved, keep=sure)
+                    if result is not None:
+                        if not sure:
+                            again = self._advance(game, table)
+                            assert len(again[0]) == pushed
+                            return target
+                        return self._misread(t, play), result
+        again = self._advance(game, table)
+        assert len(again[0]) == pushed
+        return None
+
+    def _misread(self, t: int, play: Move) -> Undone:
+        """What is said when ``play``, taken from a phantom on territory ``t``, is judged
+        again."""
+        message = said(
+            "The camera misread territory %(territory)s: %(player)s's move is judged again.",
+            territory=t,
+            player=play.player,
+        )
+        return Undone(t=self.t, message=message, move=move_to_json(play))
+
+    def _play_onto(self, game: Game, t: int) -> tuple[int, PlayCubes] | None:
+        """The last cube play onto territory ``t`` among the last round's, made while the
+        vision doubted ``t`` (its place in the move stack, and it); else None."""
+        stack = game.move_stack
+        plays = 0
+        for at in range(len(stack) - 1, -1, -1):
+            move = stack[at]
+            if not isinstance(move, PlayCubes):
+                continue
+            if t in dict(move.territories):
+                seen = self._played_sure.get(at + 1, {}).get(f"territory:{t}", 0.0)
+                return (at, move) if seen < DOUBTFUL else None
+            plays += 1
+            if plays >= len(self.players):
+                return None
+        return None
+
+    def _played_again(
+        self, game: Game, table: Table, at: int, play: PlayCubes, keep: bool
+    ) -> tuple[list[list[Event]], list[Move], Problem | None] | None:
+        """``play`` in the place of the move at ``at``, and the moves since played again
+        as they were, with what people had to do after each (the table shows it done),
+        when the rules allow them and the table, then, shows no problem (the steps
+        played, from ``play`` on, and None; ``keep``: the game left so); else None.
+        ``game`` is left as it was unless kept."""
+        sure = dict(self._played_sure)
+        taken: list[tuple[Move, Chores]] = []
+        while len(game.move_stack) > at:
+            taken.append((game.move_stack[-1], self._chores))
+            self._take_back(game, 1)
+        taken.reverse()
+        done: list[list[Event]] = []
+        played: list[Move] = []
+        try:
+            for k, (move, after) in enumerate(taken):
+                move = play if k == 0 else move
+                done.append(self._push(game, move))
+                self._chores_stack.append(self._chores)
+                self._chores = after
+                played.append(move)
+        except IllegalMoveError:
+            result = None
+        else:
+            result = self._advance(game, table, done, played)
+        if result is not None and result[2] is None and keep:
+            # the steps played again keep how sure the vision was when they were made
+            self._played_sure.update(
+                (n, sure[n]) for n in range(at + 2, at + len(taken) + 1) if n in sure)
+            return result
+        self._take_back(game, len(game.move_stack) - at)
+        for move, after in taken:
+            self._push(game, move)
+            self._chores_stack.append(self._chores)
+            self._chores = after
+        self._played_sure = sure
+        return result if result is not None and result[2] is None else None
 
     @staticmethod
     def _turn_so_far(game: Game) -> int:

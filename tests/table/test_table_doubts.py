@@ -1240,9 +1240,9 @@ def test_a_cube_lost_from_a_tile_during_a_refill_of_its_colour_is_asked_about() 
     assert kinds(events)[-1] == "question" and events[-1].zone == "territory:4"
 
 
-@pytest.mark.parametrize("emperor_moved", [False, True])
+@pytest.mark.parametrize("then", ["nothing", "emperor", "next turn"])
 def test_a_move_taken_from_a_phantom_is_judged_again_once_people_say_it_is_not_there(
-    emperor_moved: bool,
+    then: str,
 ) -> None:
     """Anna's third cube, a green, goes onto territory 5, where the camera misses it,
     while it sees a phantom green on 7: her move is taken as played onto 7. Then the
@@ -1253,7 +1253,9 @@ def test_a_move_taken_from_a_phantom_is_judged_again_once_people_say_it_is_not_t
     phantom goes: her cubes and his move are judged again together (3-player hard whole
     game 900390: Carla's green taken as played onto a phantom on territory 11 while her
     real one was hidden on 12, the emperor moved, then `cube-moved` buzzed and the game
-    was lost)."""
+    was lost). And when she has refilled and Bob has played his cubes too: the turns
+    since are played again as they were (the same game, round 7: Carla's green taken as
+    played onto a phantom on 13, found out after Dan's cubes, and the game lost)."""
     camera = anna_to_move()
     camera.cube("south", "red", "south")
     camera.cube("south", "red", "south")
@@ -1261,8 +1263,15 @@ def test_a_move_taken_from_a_phantom_is_judged_again_once_people_say_it_is_not_t
     camera.mat.reserves["south"][1] -= 1
     camera.phantom(7, "green")
     assert "cubes-played" in kinds(camera.show())
-    if emperor_moved:
+    if then != "nothing":
         assert "emperor-moved" in kinds(camera.emperor(2))
+    if then == "next turn":
+        for colour in ("blue", "blue", "pink"):
+            camera.refill("south", colour)
+        for colour in ("yellow", "yellow", "pink"):
+            camera.cube("north", colour, "north")
+        game = camera.referee.game
+        assert game is not None and game.to_move == "Bob" and game.step.value == "emperor"
     camera.mat.territories[6][1] -= 1
     camera.mat.territories[4][1] += 1
     camera.hand = False
@@ -1276,8 +1285,43 @@ def test_a_move_taken_from_a_phantom_is_judged_again_once_people_say_it_is_not_t
     game = camera.referee.game
     assert game is not None and game.territory(5).describe() == "1 green, 1 pink"
     assert game.territory(7).describe() == "1 green"
-    assert game.step.value == ("refill" if emperor_moved else "emperor")
-    assert game.emperor == (2 if emperor_moved else 1)
+    step = {"nothing": "emperor", "emperor": "refill", "next turn": "emperor"}[then]
+    assert game.step.value == step
+    assert game.emperor == (1 if then == "nothing" else 2)
+    if then == "next turn":
+        assert game.to_move == "Bob" and game.court("Bob").describe() == "2 yellow, 1 pink"
+        assert game.reserve("Anna").describe() == "1 red, 1 green, 3 blue, 2 pink"
+
+
+def test_a_play_moved_to_a_tile_the_camera_doubts_is_asked_about_first() -> None:
+    """As above, found after Bob's cubes, when people correct territory 7 by hand: the
+    green her move is judged again to have put on 5, a tile the camera doubts and
+    nobody vouched for, is asked about before the turns since are played again."""
+    camera = anna_to_move()
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    camera.doubts = {"territory:5": 0.3, "territory:7": 0.3}
+    camera.mat.reserves["south"][1] -= 1
+    camera.phantom(7, "green")
+    camera.show()
+    camera.emperor(2)
+    for colour in ("blue", "blue", "pink"):
+        camera.refill("south", colour)
+    for colour in ("yellow", "yellow", "pink"):
+        camera.cube("north", colour, "north")
+    camera.mat.territories[6][1] -= 1
+    camera.mat.territories[4][1] += 1
+    camera.show()
+    events = camera.referee.correct("territory 7", {"green": 1})
+    assert kinds(events) == ["corrected", "question"], events
+    assert events[-1].zone == "territory:5" and events[-1].why == "judged-again"
+    game = camera.referee.game
+    assert game is not None and game.territory(7).describe() == "2 green"  # not yet
+    events = camera.referee.answer(True)
+    assert "undone" in kinds(events) and "illegal" not in kinds(events), events
+    assert game.territory(5).describe() == "1 green, 1 pink"
+    assert game.territory(7).describe() == "1 green"
+    assert game.to_move == "Bob" and game.step.value == "emperor"
 
 
 def test_no_about_a_cube_read_in_another_colour_than_the_one_gone_asks_which_by_hand() -> None:
