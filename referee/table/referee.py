@@ -1248,8 +1248,24 @@ class TableReferee:
         if game is not None and self.corrections:  # (every frame: nothing to do, mostly)
             due = game.phase is Phase.ACTION and game.step is Step.EMPEROR
             self.corrections.follow(game.territory, self._moves(), self.table, due)
+            self._castles_due(self._chores.castles_at)
         self.events += events
         return events
+
+    def _castles_due(self, before: int) -> None:
+        """Drop what people said of the castles on a tile where castles are due, said
+        when the game had fewer than ``before`` moves (before the move that made them
+        due, or all of it when moves are played again, `_moved_play`): it was said of a
+        game without them. Kept, "no castle" said to a phantom castle hides the real one
+        put down where the camera reads the same (3-player hard whole game 900390: "no"
+        to Anna's white castle on 6, seen as she put it down while her move waited to
+        be judged again; once judged, the castle was due and hidden, and Bob's turn
+        buzzed)."""
+        for t in self._chores.castles:
+            part = f"castles {t}"
+            made = self.corrections.made_at(part)
+            if made is not None and made < before:
+                self.corrections.drop(part)
 
     def _push(self, game: Game, move: Move) -> list[Event]:
         """Play ``move`` on the referee's game, kept in the journal (`take_changes`); for
@@ -1693,27 +1709,27 @@ class TableReferee:
             return None
         t = int(zone.split(":")[1])
         self._take_back(game, pushed)
-        found = self._play_onto(game, t)
         gone = gained(game.territory(t) - table.territories[t - 1])
-        if found is not None and gone.total() == 1:
+        colour = gone.colours()[0] if gone.total() == 1 else None
+        found = self._play_onto(game, t, colour) if colour is not None else None
+        targets = [
+            u for u in range(1, 16)
+            if colour is not None and u != t
+            and gained(table.territories[u - 1] - game.territory(u)).get(colour)
+        ]
+        if found is not None and colour is not None and len(targets) == 1:
             at, play = found
-            (colour,) = gone.colours()
-            if colour in dict(play.territories).get(t, ()):
-                targets = [
-                    u for u in range(1, 16)
-                    if u != t and gained(table.territories[u - 1] - game.territory(u)).get(colour)
-                ]
-                if len(targets) == 1:
-                    (u,) = targets
-                    target, moved = f"territory:{u}", _moved_cube(play, t, u, colour)
-                    sure = self._certainty(target) >= DOUBTFUL
-                    result = self._played_again(game, table, at, moved, keep=sure)
-                    if result is not None:
-                        if not sure:
-                            again = self._advance(game, table)
-                            assert len(again[0]) == pushed
-                            return target
-                        return self._misread(t, play), result
+            (u,) = targets
+            target, moved = f"territory:{u}", _moved_cube(play, t, u, colour)
+            sure = self._certainty(target) >= DOUBTFUL
+            result = self._played_again(game, table, at, moved, keep=sure)
+            if result is not None:
+                if not sure:
+                    again = self._advance(game, table)
+                    assert len(again[0]) == pushed
+                    return target
+                self._castles_due(len(game.move_stack) + 1)
+                return self._misread(t, play), result
         again = self._advance(game, table)
         assert len(again[0]) == pushed
         return None
@@ -1728,18 +1744,22 @@ class TableReferee:
         )
         return Undone(t=self.t, message=message, move=move_to_json(play))
 
-    def _play_onto(self, game: Game, t: int) -> tuple[int, PlayCubes] | None:
-        """The last cube play onto territory ``t`` among the last round's, made while the
-        vision doubted ``t`` (its place in the move stack, and it); else None."""
+    def _play_onto(self, game: Game, t: int, colour: str) -> tuple[int, PlayCubes] | None:
+        """The last cube play of a ``colour`` cube onto territory ``t`` among the last
+        round's, made while the vision doubted ``t`` or judged again from the table
+        (`_revised`: read on the same art that misread it once; 900390, round 8: Bob's
+        green, hidden on 11 by the emperor, taken onto a phantom on 6, then, judged
+        again, onto one on 12 read without doubt); its place in the move stack, and it;
+        else None."""
         stack = game.move_stack
         plays = 0
         for at in range(len(stack) - 1, -1, -1):
             move = stack[at]
             if not isinstance(move, PlayCubes):
                 continue
-            if t in dict(move.territories):
+            if colour in dict(move.territories).get(t, ()):
                 seen = self._played_sure.get(at + 1, {}).get(f"territory:{t}", 0.0)
-                return (at, move) if seen < DOUBTFUL else None
+                return (at, move) if seen < DOUBTFUL or at == self._rejudged else None
             plays += 1
             if plays >= len(self.players):
                 return None
@@ -1749,10 +1769,11 @@ class TableReferee:
         self, game: Game, table: Table, at: int, play: PlayCubes, keep: bool
     ) -> tuple[list[list[Event]], list[Move], Problem | None] | None:
         """``play`` in the place of the move at ``at``, and the moves since played again
-        as they were, with what people had to do after each (the table shows it done),
-        when the rules allow them and the table, then, shows no problem (the steps
-        played, from ``play`` on, and None; ``keep``: the game left so); else None.
-        ``game`` is left as it was unless kept."""
+        as they were, when the rules allow them and the table, then, shows no problem
+        (the steps played, from ``play`` on, and None; ``keep``: the game left so); else
+        None. ``game`` is left as it was unless kept. What people have to do after them
+        is judged anew: the cube moved can make a castle due (900390: Anna's emperor,
+        moved onto territory 6 after Carla's green, built her castle there)."""
         sure = dict(self._played_sure)
         taken: list[tuple[Move, Chores]] = []
         while len(game.move_stack) > at:
@@ -1762,11 +1783,12 @@ class TableReferee:
         done: list[list[Event]] = []
         played: list[Move] = []
         try:
-            for k, (move, after) in enumerate(taken):
+            for k, (move, _) in enumerate(taken):
                 move = play if k == 0 else move
-                done.append(self._push(game, move))
+                events = self._push(game, move)
                 self._chores_stack.append(self._chores)
-                self._chores = after
+                self._after_push(game, move, events, table)
+                done.append(events)
                 played.append(move)
         except IllegalMoveError:
             result = None

@@ -778,6 +778,30 @@ def test_no_to_a_castle_nobody_earned_asks_whether_the_tile_has_no_castle() -> N
     assert "cubes-placed" in kinds(camera.referee.answer(True))  # then the game goes on
 
 
+def test_a_castle_denied_before_the_rules_called_for_it_is_seen_once_they_do() -> None:
+    """People said no castle stands on territory 2, where the camera read a white one
+    nobody earned; then Anna's emperor builds her white castle there and she puts it
+    down, where the camera reads the same. What people said was said of a table before
+    the castle was due: it no longer hides it (3-player hard whole game 900390: "no" to
+    Anna's castle on 6, seen as she put it down while her move still waited to be judged
+    again; once it was, the castle stayed hidden and Bob's turn buzzed)."""
+    camera = anna_to_move()
+    camera.doubts = {"territory:2": 0.3}
+    camera.castle(2, "white")
+    camera.referee.answer(False)
+    assert kinds(camera.referee.answer(True)) == ["answered", "resolved"]
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", 2)
+    camera.cube("south", "red", "south")
+    assert "castle-built" in kinds(camera.emperor(2))
+    events = []
+    for colour in ("blue", "blue", "pink"):
+        events += camera.refill("south", colour)
+    assert "castles-placed" in kinds(events) and "refilled" in kinds(events), events
+    assert "illegal" not in kinds(camera.events)
+    assert not any("castle" in chore for chore in camera.referee.pending())
+
+
 def test_no_again_asks_what_stands_there_and_the_castle_said_buzzes() -> None:
     camera = anna_to_move()
     camera.doubts = {"territory:7": 0.3}
@@ -1268,8 +1292,9 @@ def test_a_move_taken_from_a_phantom_is_judged_again_once_people_say_it_is_not_t
     if then == "next turn":
         for colour in ("blue", "blue", "pink"):
             camera.refill("south", colour)
-        for colour in ("yellow", "yellow", "pink"):
-            camera.cube("north", colour, "north")
+        camera.cube("north", "yellow", "north")
+        camera.cube("north", "yellow", "north")
+        camera.cube("north", "pink", 7)  # the last play onto 7 is Bob's
         game = camera.referee.game
         assert game is not None and game.to_move == "Bob" and game.step.value == "emperor"
     camera.mat.territories[6][1] -= 1
@@ -1284,12 +1309,12 @@ def test_a_move_taken_from_a_phantom_is_judged_again_once_people_say_it_is_not_t
     assert "undone" in kinds(events)
     game = camera.referee.game
     assert game is not None and game.territory(5).describe() == "1 green, 1 pink"
-    assert game.territory(7).describe() == "1 green"
+    assert game.territory(7).describe() == ("1 green, 1 pink" if then == "next turn" else "1 green")
     step = {"nothing": "emperor", "emperor": "refill", "next turn": "emperor"}[then]
     assert game.step.value == step
     assert game.emperor == (1 if then == "nothing" else 2)
     if then == "next turn":
-        assert game.to_move == "Bob" and game.court("Bob").describe() == "2 yellow, 1 pink"
+        assert game.to_move == "Bob" and game.court("Bob").describe() == "2 yellow"
         assert game.reserve("Anna").describe() == "1 red, 1 green, 3 blue, 2 pink"
 
 
