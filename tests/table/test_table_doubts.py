@@ -1318,6 +1318,83 @@ def test_a_move_taken_from_a_phantom_is_judged_again_once_people_say_it_is_not_t
         assert game.reserve("Anna").describe() == "1 red, 1 green, 3 blue, 2 pink"
 
 
+def test_a_play_moved_after_the_turn_makes_the_castle_it_earns_due() -> None:
+    """Anna's red goes onto territory 4, missed there, and is taken as played onto a
+    phantom on 7. After her turn Bob moves the emperor onto 4, where her red makes her
+    the owner: a white castle is due there, which the game as taken did not know. When
+    people say 7 is without the red, her move is played again with it on 4, and the
+    steps since with what they now call for: the castle to build (3-player hard whole
+    game 900390: Anna's emperor onto 6, where Carla's green, taken onto 13, made her
+    castle due)."""
+    camera = anna_to_move()
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    camera.doubts = {"territory:4": 0.3, "territory:7": 0.3}
+    camera.mat.reserves["south"][0] -= 1
+    camera.phantom(7, "red")
+    assert "cubes-played" in kinds(camera.show())
+    camera.emperor(3)
+    for colour in ("blue", "blue", "pink"):
+        camera.refill("south", colour)
+    for colour in ("yellow", "yellow", "pink"):
+        camera.cube("north", colour, "north")
+    assert "castle-built" not in kinds(camera.emperor(4))  # not as the game was taken
+    camera.mat.territories[6][0] -= 1
+    camera.mat.territories[3][0] += 1
+    camera.hand = False
+    events = camera.wait(UNTOUCHED_SECONDS + 1)
+    for _ in range(4):
+        if camera.referee.question is None:
+            break
+        events += camera.referee.answer(True)
+    assert "undone" in kinds(events) and "illegal" not in kinds(events), events
+    game = camera.referee.game
+    assert game is not None and game.territory(4).describe() == "1 red, 1 blue"
+    assert "build a white castle on territory 4" in camera.referee.pending()
+
+
+def test_a_play_judged_again_onto_a_tile_read_without_doubt_can_be_moved_again() -> None:
+    """Anna's green, hidden on territory 5, is taken onto a phantom on 7, then, judged
+    again, onto a phantom on 8 that the vision reads without doubt. After Bob's cubes
+    the phantom goes and her green shows on 5; people say 8 is without it. A play
+    judged again once was read on the same art that misread it: it is moved too, not
+    buzzed as a cube gone from a tile read without doubt (3-player hard whole game
+    900390, round 8: Bob's green, hidden on 11 by the emperor, taken onto 6, then 12)."""
+    camera = anna_to_move()
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    camera.doubts = {"territory:5": 0.3, "territory:7": 0.3}
+    camera.mat.reserves["south"][1] -= 1
+    camera.phantom(7, "green")
+    camera.show()
+    camera.emperor(2)
+    camera.mat.territories[6][1] -= 1
+    camera.phantom(8, "green")
+    camera.hand = False
+    camera.wait(UNTOUCHED_SECONDS + 1)
+    assert "undone" in kinds(camera.referee.answer(True))
+    game = camera.referee.game
+    assert game is not None and game.territory(8).describe() == "1 green, 1 yellow"
+    camera.hand = True
+    for colour in ("blue", "blue", "pink"):
+        camera.refill("south", colour)
+    for colour in ("yellow", "yellow", "pink"):
+        camera.cube("north", colour, "north")
+    camera.doubts = {"territory:5": 0.3, "territory:8": 0.3}
+    camera.mat.territories[7][1] -= 1
+    camera.mat.territories[4][1] += 1
+    camera.hand = False
+    events = camera.wait(UNTOUCHED_SECONDS + 1)
+    for _ in range(4):
+        if camera.referee.question is None:
+            break
+        events += camera.referee.answer(True)
+    assert "undone" in kinds(events) and "illegal" not in kinds(events), events
+    assert game.territory(5).describe() == "1 green, 1 pink"
+    assert game.territory(8).describe() == "1 yellow"
+    assert game.to_move == "Bob" and game.step.value == "emperor"
+
+
 def test_a_play_moved_to_a_tile_the_camera_doubts_is_asked_about_first() -> None:
     """As above, found after Bob's cubes, when people correct territory 7 by hand: the
     green her move is judged again to have put on 5, a tile the camera doubts and
