@@ -1648,12 +1648,8 @@ class TableReferee:
         where the vision was sure of the tile when the move was played there: then the
         cube was there, and it has left (four-player hard camera game 900417: a cube
         taken off territory 7 for a second went uncaught, the move judged again)."""
-        zone = problem.zones[0] if problem.zones else ""
-        if (
-            problem.code != "cube-moved"
-            or not zone.startswith("territory:")
-            or not self._said(zone, castles=False)
-        ):
+        zone = self._vouched_gone(problem)
+        if zone is None:
             return None
         self._take_back(game, pushed)
         back = self._turn_so_far(game)
@@ -1682,6 +1678,19 @@ class TableReferee:
         assert len(again[0]) == pushed
         return None
 
+    def _vouched_gone(self, problem: Problem) -> str | None:
+        """The tile ``problem`` says a played cube left (`cube-moved`), where people
+        said the camera is right about it (a yes, or a correction that holds); else
+        None."""
+        zone = problem.zones[0] if problem.zones else ""
+        if (
+            problem.code != "cube-moved"
+            or not zone.startswith("territory:")
+            or not self._said(zone, castles=False)
+        ):
+            return None
+        return zone
+
     def _moved_play(
         self, game: Game, table: Table, pushed: int, problem: Problem
     ) -> tuple[Undone, tuple[list[list[Event]], list[Move], Problem | None]] | str | None:
@@ -1700,12 +1709,8 @@ class TableReferee:
         played onto a phantom on 13; people said 13 was without it only after Dan had
         played, and `cube-moved` held the game for good. One cube moved from one tile
         to another changes no control (courts decide it), so the steps since stand."""
-        zone = problem.zones[0] if problem.zones else ""
-        if (
-            problem.code != "cube-moved"
-            or not zone.startswith("territory:")
-            or not self._said(zone, castles=False)
-        ):
+        zone = self._vouched_gone(problem)
+        if zone is None:
             return None
         t = int(zone.split(":")[1])
         self._take_back(game, pushed)

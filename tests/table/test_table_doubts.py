@@ -1264,6 +1264,45 @@ def test_a_cube_lost_from_a_tile_during_a_refill_of_its_colour_is_asked_about() 
     assert kinds(events)[-1] == "question" and events[-1].zone == "territory:4"
 
 
+def anna_plays_onto_a_phantom(colour: str, phantom: int, doubts: dict[str, float]) -> Camera:
+    """Anna puts two reds into her court and her third cube, a ``colour``, onto a tile
+    where the camera misses it, while it sees a phantom of that colour on territory
+    ``phantom``: her move is taken as played there."""
+    camera = anna_to_move()
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    camera.doubts = doubts
+    camera.mat.reserves["south"][COLOURS.index(colour)] -= 1  # type: ignore[arg-type]
+    camera.phantom(phantom, colour)
+    assert "cubes-played" in kinds(camera.show())
+    return camera
+
+
+def anna_refills_and_bob_plays(camera: Camera, last: str | int = "north") -> None:
+    """Anna draws 2 blue and a pink; Bob puts 2 yellow into his court and a pink to
+    ``last``."""
+    for colour in ("blue", "blue", "pink"):
+        camera.refill("south", colour)
+    camera.cube("north", "yellow", "north")
+    camera.cube("north", "yellow", "north")
+    camera.cube("north", "pink", last)
+
+
+def cube_shows(camera: Camera, colour: str, gone: int, on: int) -> list[TableEvent]:
+    """The phantom of ``colour`` on territory ``gone`` goes and the real cube shows on
+    ``on``, with no hand over the table; people say yes to what they are asked."""
+    i = COLOURS.index(colour)  # type: ignore[arg-type]
+    camera.mat.territories[gone - 1][i] -= 1
+    camera.mat.territories[on - 1][i] += 1
+    camera.hand = False
+    events = camera.wait(UNTOUCHED_SECONDS + 1)
+    for _ in range(4):
+        if camera.referee.question is None:
+            break
+        events += camera.referee.answer(True)
+    return events
+
+
 @pytest.mark.parametrize("then", ["nothing", "emperor", "next turn"])
 def test_a_move_taken_from_a_phantom_is_judged_again_once_people_say_it_is_not_there(
     then: str,
@@ -1280,31 +1319,14 @@ def test_a_move_taken_from_a_phantom_is_judged_again_once_people_say_it_is_not_t
     was lost). And when she has refilled and Bob has played his cubes too: the turns
     since are played again as they were (the same game, round 7: Carla's green taken as
     played onto a phantom on 13, found out after Dan's cubes, and the game lost)."""
-    camera = anna_to_move()
-    camera.cube("south", "red", "south")
-    camera.cube("south", "red", "south")
-    camera.doubts = {"territory:5": 0.3, "territory:7": 0.3}
-    camera.mat.reserves["south"][1] -= 1
-    camera.phantom(7, "green")
-    assert "cubes-played" in kinds(camera.show())
+    camera = anna_plays_onto_a_phantom("green", 7, {"territory:5": 0.3, "territory:7": 0.3})
     if then != "nothing":
         assert "emperor-moved" in kinds(camera.emperor(2))
     if then == "next turn":
-        for colour in ("blue", "blue", "pink"):
-            camera.refill("south", colour)
-        camera.cube("north", "yellow", "north")
-        camera.cube("north", "yellow", "north")
-        camera.cube("north", "pink", 7)  # the last play onto 7 is Bob's
+        anna_refills_and_bob_plays(camera, last=7)  # the last play onto 7 is Bob's
         game = camera.referee.game
         assert game is not None and game.to_move == "Bob" and game.step.value == "emperor"
-    camera.mat.territories[6][1] -= 1
-    camera.mat.territories[4][1] += 1
-    camera.hand = False
-    events = camera.wait(UNTOUCHED_SECONDS + 1)
-    for _ in range(4):
-        if camera.referee.question is None:
-            break
-        events += camera.referee.answer(True)
+    events = cube_shows(camera, "green", gone=7, on=5)
     assert "illegal" not in kinds(events), events
     assert "undone" in kinds(events)
     game = camera.referee.game
@@ -1326,27 +1348,11 @@ def test_a_play_moved_after_the_turn_makes_the_castle_it_earns_due() -> None:
     steps since with what they now call for: the castle to build (3-player hard whole
     game 900390: Anna's emperor onto 6, where Carla's green, taken onto 13, made her
     castle due)."""
-    camera = anna_to_move()
-    camera.cube("south", "red", "south")
-    camera.cube("south", "red", "south")
-    camera.doubts = {"territory:4": 0.3, "territory:7": 0.3}
-    camera.mat.reserves["south"][0] -= 1
-    camera.phantom(7, "red")
-    assert "cubes-played" in kinds(camera.show())
+    camera = anna_plays_onto_a_phantom("red", 7, {"territory:4": 0.3, "territory:7": 0.3})
     camera.emperor(3)
-    for colour in ("blue", "blue", "pink"):
-        camera.refill("south", colour)
-    for colour in ("yellow", "yellow", "pink"):
-        camera.cube("north", colour, "north")
+    anna_refills_and_bob_plays(camera)
     assert "castle-built" not in kinds(camera.emperor(4))  # not as the game was taken
-    camera.mat.territories[6][0] -= 1
-    camera.mat.territories[3][0] += 1
-    camera.hand = False
-    events = camera.wait(UNTOUCHED_SECONDS + 1)
-    for _ in range(4):
-        if camera.referee.question is None:
-            break
-        events += camera.referee.answer(True)
+    events = cube_shows(camera, "red", gone=7, on=4)
     assert "undone" in kinds(events) and "illegal" not in kinds(events), events
     game = camera.referee.game
     assert game is not None and game.territory(4).describe() == "1 red, 1 blue"
@@ -1360,35 +1366,15 @@ def test_a_play_judged_again_onto_a_tile_read_without_doubt_can_be_moved_again()
     judged again once was read on the same art that misread it: it is moved too, not
     buzzed as a cube gone from a tile read without doubt (3-player hard whole game
     900390, round 8: Bob's green, hidden on 11 by the emperor, taken onto 6, then 12)."""
-    camera = anna_to_move()
-    camera.cube("south", "red", "south")
-    camera.cube("south", "red", "south")
-    camera.doubts = {"territory:5": 0.3, "territory:7": 0.3}
-    camera.mat.reserves["south"][1] -= 1
-    camera.phantom(7, "green")
-    camera.show()
+    camera = anna_plays_onto_a_phantom("green", 7, {"territory:5": 0.3, "territory:7": 0.3})
     camera.emperor(2)
-    camera.mat.territories[6][1] -= 1
-    camera.phantom(8, "green")
-    camera.hand = False
-    camera.wait(UNTOUCHED_SECONDS + 1)
-    assert "undone" in kinds(camera.referee.answer(True))
+    assert "undone" in kinds(cube_shows(camera, "green", gone=7, on=8))
     game = camera.referee.game
     assert game is not None and game.territory(8).describe() == "1 green, 1 yellow"
     camera.hand = True
-    for colour in ("blue", "blue", "pink"):
-        camera.refill("south", colour)
-    for colour in ("yellow", "yellow", "pink"):
-        camera.cube("north", colour, "north")
+    anna_refills_and_bob_plays(camera)
     camera.doubts = {"territory:5": 0.3, "territory:8": 0.3}
-    camera.mat.territories[7][1] -= 1
-    camera.mat.territories[4][1] += 1
-    camera.hand = False
-    events = camera.wait(UNTOUCHED_SECONDS + 1)
-    for _ in range(4):
-        if camera.referee.question is None:
-            break
-        events += camera.referee.answer(True)
+    events = cube_shows(camera, "green", gone=8, on=5)
     assert "undone" in kinds(events) and "illegal" not in kinds(events), events
     assert game.territory(5).describe() == "1 green, 1 pink"
     assert game.territory(8).describe() == "1 yellow"
@@ -1399,18 +1385,9 @@ def test_a_play_moved_to_a_tile_the_camera_doubts_is_asked_about_first() -> None
     """As above, found after Bob's cubes, when people correct territory 7 by hand: the
     green her move is judged again to have put on 5, a tile the camera doubts and
     nobody vouched for, is asked about before the turns since are played again."""
-    camera = anna_to_move()
-    camera.cube("south", "red", "south")
-    camera.cube("south", "red", "south")
-    camera.doubts = {"territory:5": 0.3, "territory:7": 0.3}
-    camera.mat.reserves["south"][1] -= 1
-    camera.phantom(7, "green")
-    camera.show()
+    camera = anna_plays_onto_a_phantom("green", 7, {"territory:5": 0.3, "territory:7": 0.3})
     camera.emperor(2)
-    for colour in ("blue", "blue", "pink"):
-        camera.refill("south", colour)
-    for colour in ("yellow", "yellow", "pink"):
-        camera.cube("north", colour, "north")
+    anna_refills_and_bob_plays(camera)
     camera.mat.territories[6][1] -= 1
     camera.mat.territories[4][1] += 1
     camera.show()
