@@ -22,6 +22,24 @@ def test_png_scale_and_every_marker_found(layout) -> None:
     assert np.allclose(centre, [675, 675], atol=1.5)
 
 
+def test_a_lamp_drifting_over_the_markers_hides_none_and_a_hand_over_one_does(layout) -> None:
+    """The light dims across one side of the mat, as a lamp drifting over an evening:
+    no marker is taken for hidden (each frame would read as a hand over the mat, and
+    nothing would settle: 2-player hard whole camera game 900291). A hand over one
+    marker still is."""
+    img = render_mat(layout, 1.0)
+    locator = MatLocator(layout)
+    assert locator.locate(img) is not None and locator.hidden_markers == 0
+    gain = np.linspace(0.6, 1.0, img.shape[1], dtype=np.float32)[None, :, None]
+    dimmed = np.clip(img.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+    assert locator.locate(dimmed) is not None
+    assert locator.hidden_markers == 0
+    x0, y0, x1, y1 = next(iter(locator.pose.marker_boxes.values()))
+    covered = dimmed.copy()
+    covered[y0:y1, x0:(x0 + x1) // 2] = (90, 120, 180)  # skin over half of it
+    assert locator.locate(covered) is not None and locator.hidden_markers == 1
+
+
 def test_territory_spots_are_not_white(layout) -> None:
     img = render_mat(layout, 1.0)
     x, y = layout.territories()[3].raw["centre_mm"]
