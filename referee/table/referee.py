@@ -1706,9 +1706,10 @@ class TableReferee:
         table also shows the steps since, which cannot be told apart from it again (the
         emperor moved on, the next player's cubes): 3-player hard whole game 900390,
         round 7, Carla's green, put on territory 6 and missed there, was taken as
-        played onto a phantom on 13; people said 13 was without it only after Dan had
+        played onto a phantom on 13; people said 13 was without it only after Anna had
         played, and `cube-moved` held the game for good. One cube moved from one tile
-        to another changes no control (courts decide it), so the steps since stand."""
+        to another changes no control (courts decide it), so the steps since are the
+        same steps; what the emperor's moves build may differ, and is judged anew."""
         zone = self._vouched_gone(problem)
         if zone is None:
             return None

@@ -1318,7 +1318,7 @@ def test_a_move_taken_from_a_phantom_is_judged_again_once_people_say_it_is_not_t
     real one was hidden on 12, the emperor moved, then `cube-moved` buzzed and the game
     was lost). And when she has refilled and Bob has played his cubes too: the turns
     since are played again as they were (the same game, round 7: Carla's green taken as
-    played onto a phantom on 13, found out after Dan's cubes, and the game lost)."""
+    played onto a phantom on 13, found out after Anna's cubes, and the game lost)."""
     camera = anna_plays_onto_a_phantom("green", 7, {"territory:5": 0.3, "territory:7": 0.3})
     if then != "nothing":
         assert "emperor-moved" in kinds(camera.emperor(2))
