@@ -25,6 +25,9 @@ MIN_EXTENT = 0.5
 #: ... and their hull must cover at least this share of the mat's area (markers along two
 #: adjacent edges of the mat give ~48 %, the whole ring of them ~96 %).
 MIN_HULL = 0.2
+#: Mean grey-level change of a marker's patch (sampled every other pixel) beyond which
+#: something covers it.
+MARKER_CHANGED = 28.0
 
 
 @dataclass
@@ -137,8 +140,8 @@ class MatLocator:
                 continue
             cached = pose.marker_patches[marker_id]
             # (levelled only where the grey levels differ: a read seldom pays for it)
-            if float(np.abs(now.astype(np.int16) - cached).mean()) > 28.0 and float(
-                    np.abs(_levelled(now, cached) - cached).mean()) > 28.0:
+            if float(np.abs(now.astype(np.int16) - cached).mean()) > MARKER_CHANGED and float(
+                    np.abs(_levelled(now, cached) - cached).mean()) > MARKER_CHANGED:
                 changed += 1
         return changed, len(pose.marker_boxes)
 

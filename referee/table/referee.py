@@ -1657,10 +1657,7 @@ class TableReferee:
         seen = self._played_sure.get(len(game.move_stack) - back + 1, {}).get(zone, 0.0)
         if isinstance(last, PlayCubes) and seen < DOUBTFUL:
             sure = dict(self._played_sure)
-            taken: list[tuple[Move, Chores]] = []
-            for _ in range(back):
-                taken.append((game.move_stack[-1], self._chores))
-                self._take_back(game, 1)
+            taken = self._lifted(game, len(game.move_stack) - back)
             result = self._advance(game, table)
             found = result[2]
             if found is None or (found.code, found.zones) != (problem.code, problem.zones):
@@ -1669,10 +1666,7 @@ class TableReferee:
                 self._rejudged = len(game.move_stack) - len(result[0])
                 return self._misread(int(zone.split(":")[1]), last), result
             self._take_back(game, len(result[0]))
-            for move, after in reversed(taken):
-                self._push(game, move)
-                self._chores_stack.append(self._chores)
-                self._chores = after
+            self._put_back(game, taken)
             self._played_sure = sure
         again = self._advance(game, table)
         assert len(again[0]) == pushed
@@ -1781,11 +1775,7 @@ class TableReferee:
         is judged anew: the cube moved can make a castle due (900390: Anna's emperor,
         moved onto territory 6 after Carla's green, built her castle there)."""
         sure = dict(self._played_sure)
-        taken: list[tuple[Move, Chores]] = []
-        while len(game.move_stack) > at:
-            taken.append((game.move_stack[-1], self._chores))
-            self._take_back(game, 1)
-        taken.reverse()
+        taken = self._lifted(game, at)
         done: list[list[Event]] = []
         played: list[Move] = []
         try:
@@ -1806,12 +1796,25 @@ class TableReferee:
                 (n, sure[n]) for n in range(at + 2, at + len(taken) + 1) if n in sure)
             return result
         self._take_back(game, len(game.move_stack) - at)
+        self._put_back(game, taken)
+        self._played_sure = sure
+        return result if result is not None and result[2] is None else None
+
+    def _lifted(self, game: Game, down_to: int) -> list[tuple[Move, Chores]]:
+        """The moves above the first ``down_to`` taken back, oldest first, each with
+        what people had to do after it (`_put_back` plays them again as they were)."""
+        taken: list[tuple[Move, Chores]] = []
+        while len(game.move_stack) > down_to:
+            taken.append((game.move_stack[-1], self._chores))
+            self._take_back(game, 1)
+        taken.reverse()
+        return taken
+
+    def _put_back(self, game: Game, taken: Sequence[tuple[Move, Chores]]) -> None:
         for move, after in taken:
             self._push(game, move)
             self._chores_stack.append(self._chores)
             self._chores = after
-        self._played_sure = sure
-        return result if result is not None and result[2] is None else None
 
     @staticmethod
     def _turn_so_far(game: Game) -> int:
