@@ -132,6 +132,22 @@ class Reading:
             found += gained(table.courts.get(seat, NO_CUBES) - game.court(p.name))
         return gained(gone - found)
 
+    def gaining(self, game: Game, table: Table, cubes: Cubes) -> list[str]:
+        """The tiles and courts (vision zones) the table shows with more cubes of a
+        colour among ``cubes`` than the game has there: where cubes of those colours
+        seem to have gone."""
+        out = []
+        for t in range(1, 16):
+            new = gained(table.territories[t - 1] - game.territory(t))
+            if any(n and c for n, c in zip(new, cubes, strict=True)):
+                out.append(f"territory:{t}")
+        for p in self.players:
+            seat = self.seat[p.name]
+            new = gained(table.courts.get(seat, NO_CUBES) - game.court(p.name))
+            if any(n and c for n, c in zip(new, cubes, strict=True)):
+                out.append(f"court:{seat}")
+        return out
+
     def _flows(self, game: Game, table: Table) -> tuple[Cubes, Cubes]:
         """The cubes gone from the reserves and those new on the tiles and in the courts,
         by colour, between ``game`` and ``table``."""

@@ -860,6 +860,29 @@ class TableReferee:
         assert isinstance(now, Cubes) and isinstance(said_, Cubes)
         return any(h and u for h, u in zip(gained(now - said_), unseen, strict=True))
 
+    def _hidden_elsewhere(self, part: str, unseen: Cubes) -> bool:
+        """Whether a tile other than ``part`` hides cubes of the colours of ``unseen``
+        under what people said of it (`_hides`): a cube the camera sees there, or its
+        old phantom.
+
+        "No" to a tile asked about because its correction may hide the cube seen
+        nowhere else does not say the cube lies there when the camera also reads one of
+        its colour on another corrected tile: the reading asked about is wrong with the
+        cube or without it (2-player hard whole game 900292, round 9: Bob's green onto
+        territory 1, where a green phantom was denied in round 1; territory 11, where
+        the camera saw green phantoms all game, was asked first, its "no" put the green
+        there, and the game was lost to two false alarms). Not a tile people were asked
+        about at its reading now, with the cube unseen: they said what lies there."""
+        table = self.table
+        if table is None:
+            return False
+        believed = self.corrections.apply(table)
+        moves = self._moves()
+        return any(
+            other != part and self._hides(other, unseen, believed)
+            and (other, read(table, other), moves) not in self._unhidden
+            for other in self.corrections.masking(table))
+
     def _recheck(self) -> str | None:
         """A correction that now hides a reading the camera has not shown before, to ask
         about before an alarm. People corrected the zone when the camera read it wrong;
@@ -1102,6 +1125,10 @@ class TableReferee:
                 # say (the camera may have missed another on another tile).
                 return None
             if unseen.total():
+                if self._hidden_elsewhere(part, unseen):
+                    # The camera does see it, on another tile where people denied a
+                    # phantom of its colour: here or there, only people can say.
+                    return None
                 return now + unseen
             # More new here than the reserves gave: only the surplus goes, the rest came
             # out of the acting player's reserve (a yellow played onto a field of yellow,
@@ -1530,17 +1557,8 @@ class TableReferee:
         game = self.game
         if game is None or not surplus.total():
             return []
-        out = []
-        for t in range(1, 16):
-            new = gained(table.territories[t - 1] - game.territory(t))
-            if any(n and x for n, x in zip(new, surplus, strict=True)):
-                out.append(f"territory:{t}")
-        for p in self.players:
-            seat = self._seat[p.name]
-            new = gained(table.courts.get(seat, NO_CUBES) - game.court(p.name))
-            if any(n and x for n, x in zip(new, surplus, strict=True)):
-                out.append(f"court:{seat}")
-        return out + [f"reserve:{self._seat[p.name]}" for p in self.players]
+        return self.reading.gaining(game, table, surplus) + [
+            f"reserve:{self._seat[p.name]}" for p in self.players]
 
     def _unanswered(self) -> list[TableEvent]:
         """The table judged again once a question about a refill has gone unanswered

@@ -2105,3 +2105,71 @@ def test_discs_laid_while_a_set_up_question_stands_keep_the_order_they_were_laid
     record = camera.referee.record()
     assert record is not None and record.to_json()["rounds"][0]["discs"] == [
         ["Bob", 3], ["Anna", 2]]
+
+
+def test_no_to_one_of_two_tiles_that_may_hide_a_cube_does_not_put_it_there() -> None:
+    """People denied green phantoms on territories 7 and 5. Anna's green goes onto 5,
+    where the camera reads it as the phantom it read there before: her move shows no
+    green anywhere, so the referee asks about a tile whose correction may hide it, 7
+    first, where the camera now reads two phantoms. "No" is true whether the green lies
+    on 7 or not, so it does not put her green there: people are asked to say what lies
+    on 7, then asked about 5, and her green is played onto 5 (2-player hard whole game
+    900292: the green taken onto the wrong tile, two false alarms, the game lost)."""
+    camera = anna_to_move()
+    camera.doubts = {"territory:5": 0.3, "territory:7": 0.3}
+    green = COLOURS.index("green")
+    for tile, phantoms in ((7, 3), (5, 1)):
+        for _ in range(phantoms):
+            camera.phantom(tile, "green")
+        assert kinds(camera.show()) == ["question"]
+        camera.referee.answer(False)
+    camera.mat.territories[6][green] -= 1  # the art on 7 now shows two phantoms
+    camera.show()
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    camera.mat.reserves["south"][green] -= 1  # onto 5, read as the phantom was
+    camera.show()
+    events = camera.emperor(2)
+    assert kinds(events) == ["question"] and events[0].zone == "territory:7"
+    with pytest.raises(RefusedError, match="correct it by hand"):
+        camera.referee.answer(False)
+    events = camera.referee.correct(*parse_correction("territory 7 = 1 green"))
+    assert kinds(events) == ["corrected", "question"] and events[1].zone == "territory:5"
+    events = camera.referee.answer(True)
+    assert "cubes-played" in kinds(events) and "illegal" not in kinds(events)
+    assert "illegal" not in kinds(camera.events)
+    game = camera.referee.game
+    assert game is not None
+    assert game.territory(5).describe() == "1 green, 1 pink"
+    assert game.territory(7).describe() == "1 green"
+
+
+def test_a_cube_more_seen_only_on_a_doubted_tile_is_asked_about_before_the_buzzer() -> None:
+    """While Anna refills, the camera misses a green in her heap and reads a green
+    phantom on territory 5, which it doubts: "a cube more after her 3" rests on that
+    tile's reading as much as on the heap's, so the tile is asked about first (2-player
+    hard whole game 900292, Bob's refill: a false alarm). Yes makes it the illegal act
+    it shows; no, and the heap corrected, leaves the table in order."""
+    for yes in (True, False):
+        camera = anna_to_move_the_emperor()
+        camera.emperor(2)
+        camera.refill("south", "blue")
+        camera.doubts = {"territory:5": 0.3, "reserve:south": 0.9}
+        camera.mat.reserves["south"][COLOURS.index("green")] -= 1
+        camera.phantom(5, "green")
+        events = camera.show()
+        assert kinds(events) == ["question"] and events[0].zone == "territory:5"
+        assert camera.referee.illegal is None
+        if yes:
+            events = camera.referee.answer(True)
+            assert kinds(events) == ["answered", "illegal"] and events[1].code == "cube-count"
+            continue
+        while camera.referee.question is not None and camera.referee.question.zone == (
+                "territory:5"):
+            camera.referee.answer(False)
+        question = camera.referee.question
+        assert question is not None and question.zone == "reserve:south"
+        with pytest.raises(RefusedError):
+            camera.referee.answer(False)  # what her heap holds, only people can say
+        camera.referee.correct(*parse_correction("reserve south = 2 green, 2 blue, 1 pink"))
+        assert camera.referee.illegal is None and "illegal" not in kinds(camera.events)
