@@ -1045,7 +1045,8 @@ class TableReferee:
         cube seen in another colour. On a tile where the camera lost nothing, the cube
         that left the acting player's reserve and lies nowhere the camera sees is put
         there (a cube on tile art of its own colour is the camera's commonest miss; of
-        two or more, which lies here only people can say: None),
+        two or more, or where another corrected tile may hide it, which lies here only
+        people can say: None),
         unless what is new there is of another colour; not beside lost ones, where the
         "no" is about those (cubes in a hand are nowhere yet). Where more is new on the
         tile than the reserves gave, only the surplus goes: the rest was played. A
