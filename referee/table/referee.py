@@ -554,12 +554,13 @@ class TableReferee:
         table = self.table
         if table is None:
             raise RefusedError(said("no table has settled yet: nothing to correct"))
-        before = self.corrections.apply(table)
         self._correct(zone, table, value)
         self._castle_denied = None
         self._rechecked.add((" ".join(zone.replace(":", " ").split()), read(table, zone)))
         after = self.corrections.apply(table)
-        message = _corrected(zone, read(before, zone), read(after, zone))
+        # what the camera saw, not what the referee believed (a tile corrected before
+        # read "Corrected territory 11: 1 red (the camera saw 1 red)")
+        message = _corrected(zone, read(table, zone), read(after, zone))
         events: list[TableEvent] = [Corrected(t=self.t, message=message, zone=zone)]
         self._ignore = None
         for part in doubts.parts(doubts.zone_of(" ".join(zone.replace(":", " ").split()))):

@@ -2135,6 +2135,7 @@ def test_no_to_one_of_two_tiles_that_may_hide_a_cube_does_not_put_it_there() -> 
         camera.referee.answer(False)
     events = camera.referee.correct(*parse_correction("territory 7 = 1 green"))
     assert kinds(events) == ["corrected", "question"] and events[1].zone == "territory:5"
+    assert events[0].message == "Corrected territory 7: 1 green (the camera saw 3 green)."
     events = camera.referee.answer(True)
     assert "cubes-played" in kinds(events) and "illegal" not in kinds(events)
     assert "illegal" not in kinds(camera.events)
