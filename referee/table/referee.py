@@ -838,16 +838,19 @@ class TableReferee:
         alternative is an alarm about a cube that is on the table. Asked once per
         reading while no step is played (people may have denied this very reading as a
         phantom before the cube came)."""
+        tiles = self._hiding_tiles(unseen)
+        return tiles[0] if tiles else None
+
+    def _hiding_tiles(self, unseen: Cubes) -> list[str]:
+        """Every tile `_hiding` could ask about, in the order it would."""
         table = self.table
         if table is None or not unseen.total():
-            return None
+            return []
         believed = self.corrections.apply(table)
-        for part in self.corrections.masking(table):
-            if (part, read(table, part), self._moves()) in self._unhidden:
-                continue
-            if self._hides(part, unseen, believed):
-                return part
-        return None
+        moves = self._moves()
+        return [part for part in self.corrections.masking(table)
+                if (part, read(table, part), moves) not in self._unhidden
+                and self._hides(part, unseen, believed)]
 
     def _hides(self, part: str, unseen: Cubes, believed: Table) -> bool:
         """Whether what people said of tile ``part`` (``believed``) hides cubes the
@@ -862,9 +865,9 @@ class TableReferee:
         return any(h and u for h, u in zip(gained(now - said_), unseen, strict=True))
 
     def _hidden_elsewhere(self, part: str, unseen: Cubes) -> bool:
-        """Whether a tile other than ``part`` hides cubes of the colours of ``unseen``
-        under what people said of it (`_hides`): a cube the camera sees there, or its
-        old phantom.
+        """Whether a tile other than ``part`` may hide cubes of the colours of ``unseen``
+        under what people said of it, as `_hiding` would ask about it: a cube the camera
+        sees there, or its old phantom.
 
         "No" to a tile asked about because its correction may hide the cube seen
         nowhere else does not say the cube lies there when the camera also reads one of
@@ -874,15 +877,7 @@ class TableReferee:
         the camera saw green phantoms all game, was asked first, its "no" put the green
         there, and the game was lost to two false alarms). Not a tile people were asked
         about at its reading now, with the cube unseen: they said what lies there."""
-        table = self.table
-        if table is None:
-            return False
-        believed = self.corrections.apply(table)
-        moves = self._moves()
-        return any(
-            other != part and self._hides(other, unseen, believed)
-            and (other, read(table, other), moves) not in self._unhidden
-            for other in self.corrections.masking(table))
+        return any(other != part for other in self._hiding_tiles(unseen))
 
     def _recheck(self) -> str | None:
         """A correction that now hides a reading the camera has not shown before, to ask
