@@ -96,6 +96,10 @@ class Layout:
     def height_mm(self, piece: str) -> float:
         return float(self.raw.get("heights_mm", {}).get(piece, DEFAULT_HEIGHTS_MM[piece]))
 
+    def court_dot_mm(self) -> float:
+        """The width of a court card's printed dots, where each colour's cylinder stands."""
+        return float(self.raw.get("court_dot_mm", 7))
+
 
 DEFAULT_HEIGHTS_MM = {"cube": 8.0, "castle": 18.0, "emperor": 40.0, "cylinder": 14.0,
                       "disc": 3.0}

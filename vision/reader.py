@@ -262,7 +262,12 @@ class Reader:
     def _cards_in(self, bare: BareTable) -> set[str]:
         """Seats whose court card the bare table shows: its print differs from the bare
         paper of the reserves as a piece would (colour or brightness beyond the fitted
-        bounds), away from the dots."""
+        bounds), away from the dots; or, whatever its print, its dots show (`_dots_in`).
+
+        A card printed near the mat's own paper (a grey or cream stock under a warm lamp)
+        does not differ from it as a piece would, and its rows were then read by colour
+        alone from where an empty row was guessed to begin: the four long rows of one
+        court each read a cube more, sure of it (tuning table 23007, a blue-grey card)."""
         paper = np.vstack([bare.atlas[c.y:c.y + c.h, c.x:c.x + c.w][c.mask]
                            for c in self.atlas.of_kind("reserve")]).astype(np.float32)
         white = np.median(paper, axis=0) + 1.0
@@ -286,9 +291,27 @@ class Reader:
             seen = np.median(bare.atlas[iy, ix].astype(np.float32), axis=0) + 1.0
             ratio = float(seen.sum() / white.sum())
             off = float(np.abs(seen - white * ratio).sum() / (seen.sum() + 30.0))
-            if off > d.chroma or not 1.0 / d.brighter <= ratio <= d.brighter:
+            printed = off > d.chroma or not 1.0 / d.brighter <= ratio <= d.brighter
+            if printed or self._dots_in(bare, cell) > len(cell.zone.raw.get("rows_mm", {})) / 2:
                 cards.add(str(cell.zone.seat))
         return cards
+
+    def _dots_in(self, bare: BareTable, cell: Cell) -> int:
+        """How many of a court's coloured dots the bare table shows: at least half a
+        dot's area of its own colour within a cylinder's reach of where it is printed
+        (a card is laid by hand, a few millimetres off). The mat there is paper and a
+        ruled line, never five colours at their places: a majority of the dots is a
+        card, whatever it is printed on. Geometry, not fitted."""
+        half_dot = np.pi * (self.layout.court_dot_mm() / 2) ** 2 / 2 * self.scale**2
+        reach = np.arange(-DOT_REACH_MM, DOT_REACH_MM + 0.01, 1.0 / self.scale)
+        dx, dy = np.meshgrid(reach, reach)
+        round_ = dx**2 + dy**2 <= DOT_REACH_MM**2
+        shown = 0
+        for colour, (start, _) in cell.zone.raw.get("rows_mm", {}).items():
+            iy, ix = cell.px(start[0] + dx[round_], start[1] + dy[round_], self.scale)
+            seen = np.take(self.table, colours.table_index(bare.atlas[iy, ix][:, None]))
+            shown += int((seen == colours.CLASS_OF[colour]).sum() >= half_dot)
+        return shown
 
     # -- geometry -------------------------------------------------------------------
     def _set_pose(self, homography: np.ndarray, frame_shape: tuple[int, ...]) -> None:

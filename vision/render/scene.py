@@ -295,7 +295,7 @@ def _texture(layout: Layout, scene: Scene, s: float) -> np.ndarray:
     if scene.with_boards:
         for court in layout.of_kind("court"):
             if court.seat in scene.seats:
-                board(tex, s, court.raw, rng, float(layout.raw.get("court_dot_mm", 7)))
+                board(tex, s, court.raw, rng, layout.court_dot_mm())
     tex.flags.writeable = False
     _TEXTURES[key] = tex
     while len(_TEXTURES) > _TEXTURES_KEPT:
