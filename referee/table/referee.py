@@ -266,6 +266,9 @@ class TableReferee:
         self._castle_denied: tuple[str, Value] | None = None
         #: (seat, disc) -> the frame its tray was first seen without it (`_note_trays`)
         self._disc_gone: dict[tuple[str, int], int] = {}
+        #: (seat, disc) -> the first frame of its tray's unbroken run of frames without
+        #: it, settled or not (`_note_frame_trays`)
+        self._disc_run: dict[tuple[str, int], int] = {}
         #: per tile, the least the vision was sure of it since the referee last accepted
         #: a change of its reading (`_hold_doubts`)
         self._held_doubt: dict[str, float] = {}
@@ -283,6 +286,7 @@ class TableReferee:
         self._frames += 1
         if self.hands is None and snapshot.reader is not None:
             self.hands = True
+        self._note_frame_trays(snapshot)
         settled = self.settler.feed(snapshot)
         if snapshot.trusted and self.settler.last is not None:
             self._hold_doubts(*self.settler.last)
@@ -735,7 +739,27 @@ class TableReferee:
                 if disc in tray:
                     self._disc_gone.pop((seat, disc), None)
                 else:
-                    self._disc_gone.setdefault((seat, disc), self._frames)
+                    self._disc_gone.setdefault(
+                        (seat, disc), self._disc_run.get((seat, disc), self._frames))
+
+    def _note_frame_trays(self, snapshot: Snapshot) -> None:
+        """Note in every frame, settled or not, since when each tray has shown no
+        disc where one lay: the order of the choices is dated back to it when the table
+        settles (`_note_trays`). Players choose one after another, each a second or two
+        apart, and a stretch of frames taken for a hand can hold two choices: the table
+        then settles with both discs gone at once (3-player hard camera game 900394: a
+        lamp's shade on the border taken for an arm for five seconds, while Carla and
+        then Bob chose in round 1; recorded in seat order, Bob first). Only a frame with
+        nothing in the way ends a run: under a hand a tray reads anything, and Carla's
+        tray there read her disc back in it while Bob reached for his."""
+        if not snapshot.mat:
+            return  # nothing was read: no tray says anything
+        for seat, tray in snapshot.discs.items():
+            for disc in DISCS:
+                if disc not in tray:
+                    self._disc_run.setdefault((seat, disc), self._frames)
+                elif snapshot.trusted:
+                    self._disc_run.pop((seat, disc), None)
 
     def _mask(self, table: Table) -> Table:
         """``table`` with its untouched zones as the referee last accepted them."""

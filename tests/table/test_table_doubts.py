@@ -2107,6 +2107,26 @@ def test_discs_laid_while_a_set_up_question_stands_keep_the_order_they_were_laid
         ["Bob", 3], ["Anna", 2]]
 
 
+def test_discs_laid_while_the_camera_takes_the_table_for_covered_keep_their_order() -> None:
+    """In round 1 anyone may choose a disc first. Bob lays his, then Anna hers, while
+    the camera takes every frame for one with a hand over the mat (a lamp's shade on
+    the border): the table settles with both discs gone at once, and the record still
+    says Bob chose first, as the frames showed, not the seats' order (3-player hard
+    camera game 900394)."""
+    camera = Camera()
+    camera.lay_out(RESERVES)
+    camera.mat.discs["north"].discard(3)
+    camera.show(frames=8, occluded=True)
+    camera.mat.discs["south"].discard(2)
+    camera.show(frames=8, occluded=True)
+    camera.wait(2.0)
+    game = camera.referee.game
+    assert game is not None
+    record = camera.referee.record()
+    assert record is not None and record.to_json()["rounds"][0]["discs"] == [
+        ["Bob", 3], ["Anna", 2]]
+
+
 def test_no_to_one_of_two_tiles_that_may_hide_a_cube_does_not_put_it_there() -> None:
     """People denied green phantoms on territories 7 and 5. Anna's green goes onto 5,
     where the camera reads it as the phantom it read there before: her move shows no
