@@ -748,10 +748,10 @@ class TableReferee:
         settles (`_note_trays`). Players choose one after another, each a second or two
         apart, and a stretch of frames taken for a hand can hold two choices: the table
         then settles with both discs gone at once (3-player hard camera game 900394: a
-        lamp's shade on the border taken for an arm for five seconds, while Carla and
-        then Bob chose in round 1; recorded in seat order, Bob first). Only a frame with
-        nothing in the way ends a run: under a hand a tray reads anything, and Carla's
-        tray there read her disc back in it while Bob reached for his."""
+        stretch of the border taken for an arm for five seconds with no hand there,
+        while Carla and then Bob chose in round 1; recorded in seat order, Bob first).
+        Only a frame with nothing in the way ends a run: under a hand a tray reads
+        anything, and Carla's tray there read her disc back in it under a later hand."""
         if not snapshot.mat:
             return  # nothing was read: no tray says anything
         for seat, tray in snapshot.discs.items():
