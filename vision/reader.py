@@ -303,12 +303,10 @@ class Reader:
         ruled line, never five colours at their places: a majority of the dots is a
         card, whatever it is printed on. Geometry, not fitted."""
         half_dot = np.pi * (self.layout.court_dot_mm() / 2) ** 2 / 2 * self.scale**2
-        reach = np.arange(-DOT_REACH_MM, DOT_REACH_MM + 0.01, 1.0 / self.scale)
-        dx, dy = np.meshgrid(reach, reach)
-        round_ = dx**2 + dy**2 <= DOT_REACH_MM**2
+        dx, dy = _dot_reach(self.scale)
         shown = 0
         for colour, (start, _) in cell.zone.raw.get("rows_mm", {}).items():
-            iy, ix = cell.px(start[0] + dx[round_], start[1] + dy[round_], self.scale)
+            iy, ix = cell.px(start[0] + dx, start[1] + dy, self.scale)
             seen = np.take(self.table, colours.table_index(bare.atlas[iy, ix][:, None]))
             shown += int((seen == colours.CLASS_OF[colour]).sum() >= half_dot)
         return shown
@@ -342,10 +340,7 @@ class Reader:
         """Atlas indices for court rows, court dots and disc annuli for this pose."""
         self._rows: list[tuple[Cell, str, np.ndarray, np.ndarray, float]] = []
         self._dots: list[tuple[Cell, str, tuple[np.ndarray, np.ndarray]]] = []
-        offsets = np.arange(-DOT_REACH_MM, DOT_REACH_MM + 0.01, 1.0 / self.scale)
-        dot_x, dot_y = np.meshgrid(offsets, offsets)
-        round_ = dot_x**2 + dot_y**2 <= DOT_REACH_MM**2
-        dot_x, dot_y = dot_x[round_][None, :], dot_y[round_][None, :]   # 2-D for _stack
+        dot_x, dot_y = (d[None, :] for d in _dot_reach(self.scale))   # 2-D for _stack
         for cell in self.atlas.of_kind("court"):
             for colour, ((x0, y0), (x1, y1)) in cell.zone.raw.get("rows_mm", {}).items():
                 d = np.array([x1 - x0, y1 - y0], float)
@@ -1630,6 +1625,15 @@ def _background_only(shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
     cents = np.array([[float(h * (w * (w - 1) // 2)) / (h * w),
                        float(w * (h * (h - 1) // 2)) / (h * w)]], np.float64)
     return stats, cents
+
+
+def _dot_reach(scale: float) -> tuple[np.ndarray, np.ndarray]:
+    """Offsets (mm, x and y) of the atlas samples within `DOT_REACH_MM` of a court dot,
+    `scale` samples a mm: where a cylinder on it, or the dot itself, is looked for."""
+    offsets = np.arange(-DOT_REACH_MM, DOT_REACH_MM + 0.01, 1.0 / scale)
+    dx, dy = np.meshgrid(offsets, offsets)
+    round_ = dx**2 + dy**2 <= DOT_REACH_MM**2
+    return dx[round_], dy[round_]
 
 
 def _stack(samplers: list[tuple[np.ndarray, np.ndarray, str]]) -> Stack:
