@@ -4,9 +4,10 @@
 
 A disc slot is printed with stripes; a disc covers them. Against the bare table the
 reader asks how much of the bare table's stripes the ring around the slot's centre still
-shows, in their phase and relative to the ring's light (`vision.reader._follows`: a
-change of light scales the ring and keeps it). `kept` is the least share an empty slot
-shows: halfway between the least an empty slot shows and
+shows at their frequency, whatever their phase, relative to the ring's light
+(`vision.reader._follows`: a change of light scales the ring and keeps it; a tray
+moved by a fraction of a millimetre turns their phase and keeps it). `kept` is the
+least share an empty slot shows: halfway between the least an empty slot shows and
 the most a covered one does, in labelled frames. `striped` tells whether the bare table's
 own ring shows the print at all (the share of its variance at the stripes' frequency):
 halfway between the least a bare table's ring shows and the most a disc's face does.
@@ -42,9 +43,9 @@ CHECK_FRAMES = 2
 COMMAND = "scripts/fit_discs.py"
 
 
-def sample(layout: Layout, seed: int, hard: bool) -> list[tuple[float, bool]]:
-    """(share of the bare table's stripes still shown, a disc lies there) for every disc
-    slot."""
+def sample(layout: Layout, seed: int, hard: bool) -> list[tuple[float, bool, float, float]]:
+    """(share of the bare table's stripes still shown, a disc lies there, the share of
+    the bare ring's variance that is stripes, the same now) for every disc slot."""
     scene, reader, frame = drifted_table(layout, seed, hard)
     bare = reader.bare
     assert bare is not None
@@ -57,7 +58,7 @@ def sample(layout: Layout, seed: int, hard: bool) -> list[tuple[float, bool]]:
         now = atlas[..., 1][ring].astype(np.float32)
         then = bare.atlas[..., 1][ring].astype(np.float32)
         out.append((_follows(now, then, wave), int(cell.zone.raw["disc"]) in
-                    truth.get(cell.zone.seat, []), _striped(then, wave), _striped(now, wave)))
+                    truth.get(cell.zone.seat or "", []), _striped(then, wave), _striped(now, wave)))
     return out
 
 

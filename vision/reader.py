@@ -1492,11 +1492,14 @@ def _striped(values: np.ndarray, wave: np.ndarray) -> float:
 
 
 def _follows(values: np.ndarray, then: np.ndarray, wave: np.ndarray) -> float:
-    """How much of the bare table's stripes a slot's ring still shows, in their phase
-    and relative to the ring's light (1: all of them, under any lamp; about 0 once a
-    disc covers them). Only the stripes' own frequency is compared, so a shadow's slow
-    gradient across the ring changes little, and a disc's print, whatever it is, does
-    not line up with the mat's stripes."""
+    """How much of the bare table's stripes a slot's ring still shows, relative to the
+    ring's light (1: all of them, under any lamp; about 0 once a disc covers them).
+    Only the stripes' own frequency is looked at, so a shadow's slow gradient across
+    the ring changes little. Their strength is compared, not their phase: the tray
+    moved a fraction of a millimetre after the bare table was learnt (a camera or a
+    mat bumped) turns the stripes' phase by tens of degrees and keeps their strength;
+    weighed in phase, such an empty slot read as taken (tuning table 23089, hard:
+    0.40 of the stripes kept in phase, 1.00 of their strength)."""
     return _kept_share(_wave(values, wave), float(values.mean()), _wave(then, wave),
                        float(then.mean()))
 
@@ -1509,9 +1512,8 @@ def _wave(values: np.ndarray, wave: np.ndarray) -> complex:
 def _kept_share(now: complex, level: float, before: complex, then_level: float) -> float:
     """`_follows` from each ring's stripes (`_wave`) and mean: a read takes the bare
     table's side once (`Reader._bare_rings`) and its own side once for both tests."""
-    light = level / max(1.0, then_level)
-    power = abs(before) ** 2 * light
-    return (now * before.conjugate()).real / power if power > 0 else 0.0
+    strength = abs(before) * level / max(1.0, then_level)
+    return abs(now) / strength if strength > 0 else 0.0
 
 
 _ONES = np.ones((1, 3), np.float32)

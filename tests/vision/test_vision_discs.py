@@ -51,3 +51,41 @@ def test_a_disc_left_in_the_tray_when_the_bare_table_was_learnt(layout: Layout) 
     assert any(len(v) < 5 for v in truth.values())
     assert reader.read(sc.render(layout, scene, seed)).to_json()["discs"] == truth
 
+
+
+def _tray_moved(layout: Layout, frame: np.ndarray, mm: float) -> np.ndarray:
+    """`frame` with every disc tray moved `mm` along the mat's x, and nothing else: the
+    print under the camera a fraction of a stripe away from where the bare table showed
+    it (a camera or a mat bumped a little since), while the markers hold the pose."""
+    pose = Reader(layout).locator.locate(frame)
+    assert pose is not None
+    out = frame.copy()
+    for slot in layout.of_kind("disc-slot"):
+        cx, cy = slot.raw.get("centre_mm", slot.centre())
+        corners = np.array([[[cx - 14, cy - 14]], [[cx + 14, cy + 14]], [[cx, cy]],
+                            [[cx + mm, cy]]], np.float32)
+        (x0, y0), (x1, y1), here, there = cv2.perspectiveTransform(
+            corners, pose.homography)[:, 0]
+        dx, dy = there - here
+        moved = cv2.warpAffine(frame, np.float32([[1, 0, dx], [0, 1, dy]]),
+                               (frame.shape[1], frame.shape[0]), flags=cv2.INTER_LINEAR)
+        xs = slice(int(min(x0, x1)), int(max(x0, x1)) + 1)
+        ys = slice(int(min(y0, y1)), int(max(y0, y1)) + 1)
+        out[ys, xs] = moved[ys, xs]
+    return out
+
+
+def test_a_tray_moved_a_millimetre_after_the_bare_table_still_reads_its_empty_slots(
+        layout: Layout) -> None:
+    """A millimetre turns the stripes' phase by sixty degrees (they repeat every 6 mm
+    along the mat's x) and keeps their strength: an empty slot still shows them all."""
+    seed = 73
+    scene = sc.random_scene(layout, np.random.default_rng(seed), hand_probability=0.0)
+    truth = sc.truth(layout, scene)["discs"]
+    assert any(len(v) < 5 for v in truth.values())
+    reader = Reader(layout)
+    reader.use_bare(reader.learn_bare(sc.render(layout, sc.with_changes(scene, []),
+                                                seed + 1)))
+    table = sc.render(layout, scene, seed)
+    for mm in (1.0, -1.5):
+        assert reader.read(_tray_moved(layout, table, mm)).to_json()["discs"] == truth
