@@ -267,10 +267,15 @@ class BorderWatch:
         paper = balanced / common_change(balanced[known], ref[known])
         bad[known] = hand_like(_over(paper[known], ref[known]), self.bounds)
         if t is not None:
-            bad &= ~self._held_still(np.flatnonzero(self._seen), paper, t)
+            # In a frame an arm is taken to cover, only what reads covered is learnt:
+            # the rest of the border waits for a frame with nothing over it.
+            armed = self._crowded(design[:n][bad])
+            bad &= ~self._held_still(np.flatnonzero(self._seen), paper, t,
+                                     bad if armed else None)
         return self._crowded(design[:n][bad])
 
-    def _held_still(self, where: np.ndarray, balanced: np.ndarray, t: float) -> np.ndarray:
+    def _held_still(self, where: np.ndarray, balanced: np.ndarray, t: float,
+                    learnable: np.ndarray | None = None) -> np.ndarray:
         """Which of the border points `where` (paper `balanced`) have not changed as an
         arm changes paper for `HELD_SECONDS` by time `t`: background, whose paper becomes
         the reference there (each point timed on its own: an arm reaching in elsewhere
@@ -287,7 +292,18 @@ class BorderWatch:
         a shade the drifting lamp laid on the border and was gone left the shade as it
         was, yet restarted its clock; where players reach in every second or two the
         shade never became background and was taken for an arm for as long as the game
-        went on there (3-player hard camera game 900328: 23 seconds)."""
+        went on there (3-player hard camera game 900328: 23 seconds).
+
+        And only the points `learnable` (None: all) are taken into the reference in this
+        frame; the others stay due, and are taken in the next frame that allows them.
+        Where an arm covers much of the border, what the frame says of the rest is judged
+        against a white field and a common change the arm moved: in 3-player hard camera
+        game 900394 (15.4 s) such a frame read a still stretch of the south border some 7 %
+        redder than it was, just within what an arm's coming changes, and that stretch was
+        taken into the reference so; back to its own colour it read off-colour against
+        it, an arm for five seconds with none there, and two discs chosen in that time
+        were recorded in the wrong order. `covered` lets such a frame teach only the
+        points that read covered (a shade that fell there is one of them)."""
         assert self.reference is not None and self.bounds is not None
         since, then, last = self._since[where], self._then[where], self._last[where]
         self._last[where] = balanced
@@ -301,6 +317,8 @@ class BorderWatch:
         since[restart] = t
         then[restart] = balanced[restart]
         held: np.ndarray = (t - since >= HELD_SECONDS) & ~passing
+        if learnable is not None:
+            held &= learnable
         since[held] = t
         then[held] = balanced[held]
         self._since[where], self._then[where] = since, then

@@ -160,3 +160,43 @@ def test_the_border_stays_judged_against_one_light_while_arms_keep_passing(
         (arms if k % 7 == 0 else between).append(covered)
     assert all(arms)
     assert not any(between)
+
+
+def test_a_frame_taken_for_an_arm_teaches_the_rest_of_the_border_nothing(
+        layout: Layout) -> None:
+    """3-player hard camera game 900394 at 15.4 s: an arm over the border, and the rest
+    of it read a little off in that frame (a stretch of the south border some 7 % redder
+    than the border at large, just within what an arm's coming changes). That stretch
+    had held still for `HELD_SECONDS`, and was taken into the reference as that frame
+    read it; back to its own colour it read off-colour against it, and for five seconds
+    every frame was taken for an arm with none there. A frame taken for an arm now
+    teaches only the points that read covered; the others wait for a clear frame."""
+    bounds = HandBounds.load()
+    assert bounds is not None
+    c = bounds.chroma
+    watch = BorderWatch(layout)
+    n = len(watch.points_mm)
+    mm = watch.points_mm
+    design = np.c_[np.ones(n), mm / 900.0]
+    white = np.array([[235.0] * 3, [0.0] * 3, [0.0] * 3])
+    watch.reference = np.ones((n, 3), np.float32)
+    watch._seen = np.ones(n, bool)
+    watch._border_count = n
+    h = layout.size_mm[1]
+    south = (mm[:, 1] > h - 70) & (mm[:, 0] > 340) & (mm[:, 0] < 520)
+    arm = (mm[:, 1] < 70) & (mm[:, 0] > 600) & (mm[:, 0] < 700)
+    clear = np.ones((n, 3), np.float32)
+    clear[south, 2] = 1 + 0.15 * c                 # a touch redder there all along
+    odd = clear.copy()                             # the frame with the arm
+    odd[arm] = 0.5
+    odd[south, 2] = (1 + 0.075 * c) / (1 - c)      # redder again, within the bound
+    after = clear.copy()
+    after[south, 2] = 1.0
+    covered = []
+    for k in range(80):                            # 5 frames a second; the arm at 10 s
+        paper = clear if k < 50 else odd if k == 50 else after
+        watch._fit = (design, white, 235.0 * paper)
+        covered.append(watch.covered(np.zeros((1, 1, 3), np.uint8), None,  # type: ignore[arg-type]
+                                     round(0.2 * k, 1)))
+    assert covered[50]
+    assert not any(covered[:50]) and not any(covered[51:])
