@@ -8,7 +8,9 @@ shows at their frequency, whatever their phase, relative to the ring's light
 (`vision.reader._follows`: a change of light scales the ring and keeps it; a tray
 moved by a fraction of a millimetre turns their phase and keeps it). `kept` is the
 least share an empty slot shows: halfway between the least an empty slot shows and
-the most a covered one does, in labelled frames. `striped` tells whether the bare table's
+the most a covered one does, in labelled frames; those two extremes are kept as well
+(`empty_least`, `covered_most`): a slot read between them is doubted, the more the
+nearer to `kept`. `striped` tells whether the bare table's
 own ring shows the print at all (the share of its variance at the stripes' frequency):
 halfway between the least a bare table's ring shows and the most a disc's face does.
 
@@ -83,7 +85,8 @@ def fit(frames: int, first_seed: int = FIRST_SEED) -> dict[str, Any]:
                  "light": "mild and hard alternately; the table under the bare table's "
                           "lamp drifted",
                  "slots": {"empty": len(empty), "with_a_disc": len(covered)}},
-        "model": {"kept": kept, "striped": striped},
+        "model": {"kept": kept, "striped": striped, "empty_least": round(low, 4),
+                  "covered_most": round(high, 4)},
         "report": {"least_empty_slot": round(low, 4), "most_covered_slot": round(high, 4),
                    "slots_read_wrong": f"{wrong} of {len(slots)}",
                    "least_striped_bare_ring": round(print_least, 4),

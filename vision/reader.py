@@ -99,15 +99,34 @@ class DiscBound:
     ``scripts/fit_discs.py``). `kept`: the least share of the bare table's stripes
     (`_follows`) an empty slot shows; `striped`: the least share of its ring's variance
     (`_striped`) at which the bare table's own ring is taken to show the print (else a
-    disc lay there when the bare table was learnt, and the stripes' contrast decides)."""
+    disc lay there when the bare table was learnt, and the stripes' contrast decides).
+    `empty_least` and `covered_most`: the least share any empty slot and the most any
+    covered one showed in the labelled frames; a slot read between them is doubted
+    (`doubt`), the more the nearer to `kept`."""
 
     kept: float
     striped: float
+    empty_least: float = 1.0
+    covered_most: float = 0.0
 
     @classmethod
     def load(cls, path: Path = DISCS_FITTED) -> DiscBound | None:
         model = stored_model(path, ("kept", "striped"))
-        return None if model is None else cls(**model)
+        if model is None:
+            return None
+        extremes = stored_model(path, ("empty_least", "covered_most")) or {}
+        return cls(**model, **extremes)
+
+    def sure(self, share: float) -> float:
+        """How sure a slot read from its share of the stripes is (0: a coin flip, 1: as
+        sure as any labelled slot of its kind was): a disc half over its slot, or a
+        shadow's edge across the ring, leaves part of the stripes, and the slot is then
+        asked about rather than taken as read."""
+        if share >= self.kept:
+            room = (share - self.kept) / max(1e-6, self.empty_least - self.kept)
+        else:
+            room = (self.kept - share) / max(1e-6, self.kept - self.covered_most)
+        return min(1.0, max(0.0, room))
 
 
 def emperor_disc() -> float | None:
@@ -1461,8 +1480,9 @@ class Reader:
             if rings is not None and self.discs is not None:
                 _, striped, before, then_level = rings[i]
                 if striped >= self.discs.striped:
-                    taken = _kept_share(now, float(values.mean()), before,
-                                        then_level) < self.discs.kept
+                    share = _kept_share(now, float(values.mean()), before, then_level)
+                    taken = share < self.discs.kept
+                    self._doubt(cell, self.discs.sure(share))
             if self.debug is not None:
                 self.debug.append(("disc", cell.zone.seat, cell.zone.raw["disc"], contrast))
             if taken:

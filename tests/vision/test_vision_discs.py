@@ -8,6 +8,7 @@ import dataclasses
 import cv2
 import numpy as np
 
+from referee.table.snapshot import DOUBTFUL
 from vision.layout import Layout
 from vision.reader import Reader
 from vision.render import scene as sc
@@ -89,3 +90,26 @@ def test_a_tray_moved_a_millimetre_after_the_bare_table_still_reads_its_empty_sl
     table = sc.render(layout, scene, seed)
     for mm in (1.0, -1.5):
         assert reader.read(_tray_moved(layout, table, mm)).to_json()["discs"] == truth
+
+
+def test_a_disc_laid_half_off_its_slot_is_asked_about(layout: Layout) -> None:
+    """A disc put down between two slots leaves part of a slot's stripes, more than any
+    covered slot and less than any empty one showed in the labelled frames: the tray is
+    read with doubt, so the referee asks about it instead of taking it as read. Discs
+    lying squarely in their slots leave no doubt."""
+    seed = 74
+    scene = sc.random_scene(layout, np.random.default_rng(seed), hand_probability=0.0)
+    disc = next(p for p in scene.pieces if p.kind == "disc")
+    bare = Reader(layout).learn_bare(sc.render(layout, sc.with_changes(scene, []), seed + 1))
+
+    def read(table: sc.Scene) -> dict[str, float]:
+        reader = Reader(layout)
+        reader.use_bare(bare)
+        return dict(reader.read(sc.render(layout, table, seed)).to_json().get(
+            "confidence", {}))
+
+    assert not any(zone.startswith("discs:") for zone in read(sc.with_changes(scene, [disc])))
+    askew = read(sc.with_changes(scene, [dataclasses.replace(disc, x=disc.x + 13)]))
+    tray = next(seat for seat, slots in
+                sc.truth(layout, sc.with_changes(scene, [disc]))["discs"].items() if slots)
+    assert askew.get(f"discs:{tray}", 1.0) < DOUBTFUL
