@@ -140,26 +140,33 @@ def test_the_border_stays_judged_against_one_light_while_arms_keep_passing(
     off-colour by the whole change: taken for an arm for two seconds with none there
     (game 900441, 122.8-124.4 s). Kept less the common change, every stretch is in the
     bare table's terms and none reads off-colour."""
+    mm = BorderWatch(layout).points_mm
+    stretch = (mm[:, 1] < 70) & (mm[:, 0] > 600) & (mm[:, 0] < 700)
+    lit = np.tile(np.array([1.0, 0.93, 1.0], np.float32), (len(mm), 1))  # the light's change
+    armed = lit.copy()
+    armed[stretch] = 0.5
+    covered = _watched(layout, [armed if k % 7 == 0 else lit for k in range(80)])
+    assert all(covered[::7])
+    assert not any(c for k, c in enumerate(covered) if k % 7)
+
+
+def _watched(layout: Layout, papers: list[np.ndarray]) -> list[bool]:
+    """Whether a border watch, its bare table's paper white everywhere, takes each frame
+    for an arm, given each frame's border paper over its fitted light (5 frames a
+    second)."""
     watch = BorderWatch(layout)
     n = len(watch.points_mm)
-    mm = watch.points_mm
-    design = np.c_[np.ones(n), mm / 900.0]
+    design = np.c_[np.ones(n), watch.points_mm / 900.0]
     white = np.array([[235.0] * 3, [0.0] * 3, [0.0] * 3])
     watch.reference = np.ones((n, 3), np.float32)
     watch._seen = np.ones(n, bool)
     watch._border_count = n
-    stretch = (mm[:, 1] < 70) & (mm[:, 0] > 600) & (mm[:, 0] < 700)
-    lit = np.tile(np.array([1.0, 0.93, 1.0], np.float32), (n, 1))   # the light's change
-    armed = lit.copy()
-    armed[stretch] = 0.5
-    between, arms = [], []
-    for k in range(80):
-        paper = armed if k % 7 == 0 else lit
+    covered = []
+    for k, paper in enumerate(papers):
         watch._fit = (design, white, 235.0 * paper)
-        covered = watch.covered(np.zeros((1, 1, 3), np.uint8), None, round(0.2 * k, 1))  # type: ignore[arg-type]
-        (arms if k % 7 == 0 else between).append(covered)
-    assert all(arms)
-    assert not any(between)
+        covered.append(watch.covered(np.zeros((1, 1, 3), np.uint8), None,  # type: ignore[arg-type]
+                                     round(0.2 * k, 1)))
+    return covered
 
 
 def test_a_frame_taken_for_an_arm_teaches_the_rest_of_the_border_nothing(
@@ -174,14 +181,8 @@ def test_a_frame_taken_for_an_arm_teaches_the_rest_of_the_border_nothing(
     bounds = HandBounds.load()
     assert bounds is not None
     c = bounds.chroma
-    watch = BorderWatch(layout)
-    n = len(watch.points_mm)
-    mm = watch.points_mm
-    design = np.c_[np.ones(n), mm / 900.0]
-    white = np.array([[235.0] * 3, [0.0] * 3, [0.0] * 3])
-    watch.reference = np.ones((n, 3), np.float32)
-    watch._seen = np.ones(n, bool)
-    watch._border_count = n
+    mm = BorderWatch(layout).points_mm
+    n = len(mm)
     h = layout.size_mm[1]
     south = (mm[:, 1] > h - 70) & (mm[:, 0] > 340) & (mm[:, 0] < 520)
     arm = (mm[:, 1] < 70) & (mm[:, 0] > 600) & (mm[:, 0] < 700)
@@ -192,11 +193,8 @@ def test_a_frame_taken_for_an_arm_teaches_the_rest_of_the_border_nothing(
     odd[south, 2] = (1 + 0.075 * c) / (1 - c)      # redder again, within the bound
     after = clear.copy()
     after[south, 2] = 1.0
-    covered = []
-    for k in range(80):                            # 5 frames a second; the arm at 10 s
-        paper = clear if k < 50 else odd if k == 50 else after
-        watch._fit = (design, white, 235.0 * paper)
-        covered.append(watch.covered(np.zeros((1, 1, 3), np.uint8), None,  # type: ignore[arg-type]
-                                     round(0.2 * k, 1)))
+    # 5 frames a second; the arm at 10 s
+    covered = _watched(layout, [clear if k < 50 else odd if k == 50 else after
+                                for k in range(80)])
     assert covered[50]
     assert not any(covered[:50]) and not any(covered[51:])
