@@ -102,7 +102,7 @@ class DiscBound:
     disc lay there when the bare table was learnt, and the stripes' contrast decides).
     `empty_least` and `covered_most`: the least share any empty slot and the most any
     covered one showed in the labelled frames; a slot read between them is doubted
-    (`doubt`), the more the nearer to `kept`."""
+    (`sure`), the more the nearer to `kept`."""
 
     kept: float
     striped: float
