@@ -113,3 +113,25 @@ def test_a_disc_laid_half_off_its_slot_is_asked_about(layout: Layout) -> None:
     tray = next(seat for seat, slots in
                 sc.truth(layout, sc.with_changes(scene, [disc]))["discs"].items() if slots)
     assert askew.get(f"discs:{tray}", 1.0) < DOUBTFUL
+
+
+def test_a_tray_read_clear_again_drops_the_doubt_its_still_slots_held(
+        layout: Layout) -> None:
+    """A tray's doubt is one for its five slots. Read on a stream, a slot left half shown
+    is doubted; when it next reads clear while the other slots did not move, their last
+    reading (the tray's doubt with it) used to be put back, and the referee asked about a
+    tray read right for as long as it stood (2-player camera game 900293, 798.6 s)."""
+    seed = 74
+    scene = sc.random_scene(layout, np.random.default_rng(seed), hand_probability=0.0)
+    disc = next(p for p in scene.pieces if p.kind == "disc")
+    reader = Reader(layout)
+    reader.use_bare(reader.learn_bare(sc.render(layout, sc.with_changes(scene, []),
+                                                seed + 1)))
+    square = sc.render(layout, sc.with_changes(scene, [disc]), seed)
+    askew = sc.render(layout, sc.with_changes(
+        scene, [dataclasses.replace(disc, x=disc.x + 13)]), seed)
+    doubts = [reader.read(frame, t=0.2 * k).to_json().get("confidence", {})
+              for k, frame in enumerate((square, askew, square))]
+    tray = next(zone for zone in doubts[1] if zone.startswith("discs:"))
+    assert doubts[1][tray] < DOUBTFUL
+    assert tray not in doubts[0] and tray not in doubts[2]
