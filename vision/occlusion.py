@@ -266,13 +266,14 @@ class BorderWatch:
         # table's terms like every other, and the common change stays one for all.
         paper = balanced / common_change(balanced[known], ref[known])
         bad[known] = hand_like(_over(paper[known], ref[known]), self.bounds)
-        if t is not None:
-            # In a frame an arm is taken to cover, only what reads covered is learnt:
-            # the rest of the border waits for a frame with nothing over it.
-            armed = self._crowded(design[:n][bad])
-            bad &= ~self._held_still(np.flatnonzero(self._seen), paper, t,
-                                     bad if armed else None)
-        return self._crowded(design[:n][bad])
+        armed = self._crowded(design[:n][bad])
+        if t is None:
+            return armed
+        # In a frame an arm is taken to cover, only what reads covered is learnt: the
+        # rest of the border waits for a frame with nothing over it. What is learnt
+        # reads covered no more; fewer covered points than crowded none.
+        held = self._held_still(np.flatnonzero(self._seen), paper, t, bad if armed else None)
+        return armed and self._crowded(design[:n][bad & ~held])
 
     def _held_still(self, where: np.ndarray, balanced: np.ndarray, t: float,
                     learnable: np.ndarray | None = None) -> np.ndarray:

@@ -54,11 +54,12 @@ class Steady:
         self._cells = len(atlas.cells)
         self._tiles = {int(c.zone.raw["territory"]): c for c in atlas.cells
                        if c.zone.kind == "territory"}
-        #: the cells of each disc tray: a tray is read again, and keeps its last reading,
-        #: as one (see `moved`)
-        self._trays = [np.array([c.index for c in atlas.cells if c.zone.name == name])
-                       for name in sorted({c.zone.name for c in atlas.cells
-                                           if c.zone.kind == "disc-slot"})]
+        #: the cells of each zone made of several (a disc tray's five slots): such a
+        #: zone is read again, and keeps its last reading, as one (see `moved`)
+        by_name: dict[str, list[int]] = {}
+        for cell in atlas.cells:
+            by_name.setdefault(cell.zone.name, []).append(cell.index)
+        self._together = [np.array(cells) for cells in by_name.values() if len(cells) > 1]
         #: the tile the emperor was last read on with no hand over the table, and its
         #: pixels then
         self._anchor: tuple[int, np.ndarray] | None = None
@@ -115,14 +116,15 @@ class Steady:
             return None
         moved = np.zeros(self._cells + 1, bool)
         moved[changed] = True
-        # A tray's doubt is one for its five slots: kept from the last reading for a still
-        # slot, it would stand for a slot read again now. In 2-player camera game 900293
-        # (798.6 s) a hand over Anna's tray left a slot half shown, doubted; the next frame
-        # read that slot clear, but the still slots beside it put the tray's last doubt
-        # back, and the referee asked about a tray read right for as long as it stood.
-        for tray in self._trays:
-            if moved[tray].any():
-                moved[tray] = True
+        # A zone's doubt is one for all its cells (a tray's for its five slots): kept from
+        # the last reading for a still cell, it would stand for a cell read again now. In
+        # 2-player camera game 900293 (798.6 s) a hand over Anna's tray left a slot half
+        # shown, doubted; the next frame read that slot clear, but the still slots beside
+        # it put the tray's last doubt back, and the referee asked about a tray read right
+        # for as long as it stood.
+        for cells in self._together:
+            if moved[cells].any():
+                moved[cells] = True
         return moved
 
     def merge(self, snap: SnapshotJSON, atlas_img: np.ndarray, changed: np.ndarray,
