@@ -215,6 +215,7 @@ class Question(TableEvent):
     #: why it is asked: ``doubtful``, ``setup``, ``standing``, ``untouched``, ``corrected``,
     #: ``unaccounted`` (a cube left a reserve and is seen nowhere, or is seen where no
     #: reserve gave it), ``refill`` (a refill read from a reserve the vision doubted),
+    #: ``disc`` (a disc choice read from a tray the vision doubted),
     #: ``judged-again`` (a move judged again puts a cube on a tile the vision doubts),
     #: ``castle-denied`` (people denied a castle nobody earned: is the tile as the game
     #: has it?)

@@ -248,7 +248,7 @@ class TableReferee:
         self._held_since: float | None = None  # when an alarm last held the game, till resolved
         self._held_zones: tuple[str, ...] = ()  # the zones the alarms since then rested on
         self._setup_asked: float | None = None  # when a doubtful set-up was first asked about
-        self._refill_asked: float | None = None  # when a doubtful refill was first asked about
+        self._taken_asked: float | None = None  # a doubtful refill or disc first asked about
         self._frames = 0
         self._candidate: Table | None = None  # last settled table with every tray full
         self._candidate_doubts: Mapping[str, float] = NO_DOUBTS  # the vision's, for it
@@ -1529,10 +1529,9 @@ class TableReferee:
             return out + self._announce_moves(pushed[:kept]) + self._raise(problem, table)
         # the first step played that is asked about before it stands: (index, zone, why)
         unsure: tuple[int, str, str] | None = None
-        for found, why in ((self._unsure_refill(moves), "refill"),
-                           (self._unsure_replay(game, moves), "judged-again")):
+        for found in (self._unsure_taken(moves), self._unsure_replay(game, moves)):
             if found is not None and (unsure is None or found[0] < unsure[0]):
-                unsure = (*found, why)
+                unsure = found
         if unsure is not None:
             for _ in pushed[unsure[0]:]:
                 self._pop(game)
@@ -1551,7 +1550,7 @@ class TableReferee:
                 assert self.table is not None
                 self._unhidden.add((part, read(self.table, part), self._moves()))
             return out + self._announce_moves(pushed) + self._ask(zone, part, table, None, why)
-        self._refill_asked = None
+        self._taken_asked = None
         if self.illegal is not None or self.question is not None:
             out.append(self._resolved())
         return self._announce(table, out + self._announce_moves(pushed))
@@ -1582,17 +1581,18 @@ class TableReferee:
             f"reserve:{self._seat[p.name]}" for p in self.players]
 
     def _unanswered(self) -> list[TableEvent]:
-        """The table judged again once a question about a refill has gone unanswered
-        for `SETUP_WAIT_SECONDS` (`_unsure_refill`): the table stands still, nobody is
-        there to answer, and the game should not wait for the next move to go on."""
-        question, asked, judged = self.question, self._refill_asked, self._judged
-        if question is None or question.why != "refill" or judged is None:
+        """The table judged again once a question about a refill or a disc has gone
+        unanswered for `SETUP_WAIT_SECONDS` (`_unsure_taken`): the table stands still,
+        nobody is there to answer, and the game should not wait for the next move to go
+        on."""
+        question, asked, judged = self.question, self._taken_asked, self._judged
+        if question is None or question.why not in ("refill", "disc") or judged is None:
             return []
         if self.t is None or asked is None or self.t - asked < SETUP_WAIT_SECONDS:
             return []
         return self._rule(judged)
 
-    def _unsure_replay(self, game: Game, moves: Sequence[Move]) -> tuple[int, str] | None:
+    def _unsure_replay(self, game: Game, moves: Sequence[Move]) -> tuple[int, str, str] | None:
         """The cube play among ``moves`` (the last steps played on ``game``) that stands
         where a play was judged again (`_revised`), and a tile it puts cubes on that the
         vision doubts and nobody vouched for (its index and the tile's zone); else None.
@@ -1611,31 +1611,37 @@ class TableReferee:
             for t, _ in move.territories:
                 zone = f"territory:{t}"
                 if self._certainty(zone) < DOUBTFUL:
-                    return k, zone
+                    return k, zone, "judged-again"
         return None
 
-    def _unsure_refill(self, moves: Sequence[Move]) -> tuple[int, str] | None:
-        """The first refill among ``moves`` read from a reserve the vision doubted and
-        nobody vouched for (its index and the reserve's zone), while it has been asked
-        about for less than `SETUP_WAIT_SECONDS`; else None.
+    def _unsure_taken(self, moves: Sequence[Move]) -> tuple[int, str, str] | None:
+        """The first refill or disc choice among ``moves`` read from a reserve or a tray
+        the vision doubted and nobody vouched for (its index, the zone and why it is
+        asked: ``refill`` or ``disc``), while it has been asked about for less than
+        `SETUP_WAIT_SECONDS`; else None.
 
         What a player draws from the bag no rule foresees: a pink read as a red in the
         heap is taken as drawn, and every later reading of that reserve, right at last,
-        then looks like a cube from nowhere (`refill-count`). So the refill is asked
-        about before it is played, like the set-up; unanswered (a recording, nobody
-        there), it is taken as read."""
+        then looks like a cube from nowhere (`refill-count`). Nor does a rule say which
+        disc a player takes: a disc laid back half off its slot, read as gone, is a
+        choice nobody made, and the discs read next would buzz `disc-order`. So either is
+        asked about before it is played, like the set-up; unanswered (a recording,
+        nobody there), it is taken as read."""
         for k, move in enumerate(moves):
-            if not isinstance(move, Refill):
+            if isinstance(move, Refill):
+                zone, why = f"reserve:{self._seat[move.player]}", "refill"
+            elif isinstance(move, ChooseDisc):
+                zone, why = f"discs:{self._seat[move.player]}", "disc"
+            else:
                 continue
-            zone = f"reserve:{self._seat[move.player]}"
             if self._certainty(zone) >= DOUBTFUL:
                 return None
-            if self._refill_asked is None:
-                self._refill_asked = self.t
-            asked = self._refill_asked
+            if self._taken_asked is None:
+                self._taken_asked = self.t
+            asked = self._taken_asked
             if self.t is not None and asked is not None and self.t - asked >= SETUP_WAIT_SECONDS:
                 return None
-            return k, zone
+            return k, zone, why
         return None
 
     def _advance(

@@ -1532,6 +1532,55 @@ def test_yes_to_a_refill_read_with_doubt_plays_it() -> None:
     assert "refilled" in kinds(events) and "illegal" not in kinds(events)
 
 
+def annas_tray_read_with_doubt() -> Camera:
+    """The table is laid out; the camera is unsure of Anna's tray (a disc laid back half
+    off its slot, `vision` doubts the tray between what empty and covered slots show)."""
+    camera = Camera()
+    camera.lay_out(RESERVES)
+    camera.doubts = {"discs:south": 0.26}
+    return camera
+
+
+def test_a_disc_choice_read_with_doubt_is_asked_about_before_it_is_played() -> None:
+    """Read as gone from a tray the camera doubts, Anna's disc 4 may be a disc laid back
+    askew, a choice nobody made: asked about before it is played. "No" keeps the tray as
+    it was, and nothing is chosen or buzzed."""
+    camera = annas_tray_read_with_doubt()
+    events = camera.disc("south", 4)   # the set-up is accepted as the first disc goes
+    assert kinds(events) == ["setup", "question"] and events[1].why == "disc", events
+    assert events[1].zone == "discs:south" and events[1].code is None
+    game = camera.referee.game
+    assert game is not None and not game.chosen_discs()
+    answered = camera.referee.answer(False)
+    assert "disc-chosen" not in kinds(answered) and "illegal" not in kinds(answered)
+    assert not game.chosen_discs() and camera.referee.question is None
+    events = camera.disc("north", 3)   # Bob chooses; Anna's tray is still as it was
+    assert "disc-chosen" in kinds(events) and game.chosen_discs() == [("Bob", 3)]
+
+
+def test_yes_to_a_disc_choice_read_with_doubt_plays_it() -> None:
+    camera = annas_tray_read_with_doubt()
+    assert kinds(camera.disc("south", 4)) == ["setup", "question"]
+    answered = camera.referee.answer(True)
+    assert "disc-chosen" in kinds(answered) and "illegal" not in kinds(answered)
+    game = camera.referee.game
+    assert game is not None and game.chosen_discs() == [("Anna", 4)]
+
+
+def test_a_disc_choice_read_with_doubt_nobody_answers_is_taken_as_read_after_a_while(
+) -> None:
+    camera = annas_tray_read_with_doubt()
+    assert kinds(camera.disc("south", 4)) == ["setup", "question"]
+    events = camera.wait(11)
+    assert "disc-chosen" in kinds(events) and "illegal" not in kinds(events)
+
+
+def test_a_disc_choice_read_without_doubt_is_played_at_once() -> None:
+    camera = annas_tray_read_with_doubt()
+    camera.doubts = {}
+    assert "disc-chosen" in kinds(camera.disc("south", 4))
+
+
 def test_a_turn_that_seems_begun_from_a_reserve_read_short_asks_about_that_reserve() -> None:
     """Anna's castle on territory 2 is still to be built when the camera, a little
     unsure of Bob's heap, reads it one pink short: Bob's turn seems begun before the
