@@ -21,7 +21,9 @@ the colour on its own: run length + offset over a length a cube.
 Each run also carries its seams' pitch (`vision.seams`, measured on the row's strip of
 the atlas as the reader measures it): how much that pitch weighs in a long run's length
 a cube, and from how many cubes on, are searched too (`PITCH_WEIGHTS`, `MEASURED_FROM`;
-weight 0 is the model without it).
+weight 0 is the model without it), and at which pitches it is weighed at all
+(`PITCH_LEAST_MM`, `PITCH_MOST_MM`): under a hard lamp a run's strongest repetition may
+be its cubes' shadows and lit edges, at a pitch no row of touching cubes has.
 
 The share that makes a sample the colour, the length a cube and the offset are searched
 on a grid; kept is the point that counts the most rows exactly, each renderer's rows
@@ -71,6 +73,12 @@ OFFSET_MM = tuple(-2.0 + 0.25 * k for k in range(25))
 #: `RowModel.measured_from`); weight 0 is the model without the pitch.
 PITCH_WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0)
 MEASURED_FROM = (3.0, 5.0, 8.0)
+#: The least and the most pitch (mm) a run's seams are weighed at, tried
+#: (`RowModel.pitch_least_mm`, `RowModel.pitch_most_mm`): from a little less than a
+#: cube's side (cubes of a set differ) to a side and a half, which `vision.seams`
+#: already looks within (7 to 12 mm: the first pair is no bound).
+PITCH_LEAST_MM = (7.0, 7.25, 7.5, 7.75, 8.0)
+PITCH_MOST_MM = (12.0, 11.5, 11.0, 10.5, 10.0, 9.5)
 COMMAND = "scripts/fit_rows.py"
 #: Court rows of the path-traced tuning frames (`scripts/cycles_rows.py` writes it).
 CYCLES_ROWS = ROOT / "scripts" / "data" / "cycles-court-rows.json"
@@ -217,20 +225,64 @@ def doubted(model: RowModel, rows: Sequence[Row]) -> str:
 
 
 def _search(kinds: Sequence[Sequence[Row]]) -> RowModel:
+    """The model that counts the most rows: the length a cube, its offset and the share
+    searched with the pitch weighed at any pitch `vision.seams` finds, then the pitches
+    it is weighed at with how much and from how long a run (the rest kept), and the
+    lengths again with those, until neither search changes the model (a few rounds)."""
+    model = _lengths_search(kinds, None)
+    for _ in range(4):
+        banded = _band_search(kinds, model)
+        again = _lengths_search(kinds, banded)
+        if again == model:
+            break
+        model = again
+    return model
+
+
+def _lengths_search(kinds: Sequence[Sequence[Row]], band: RowModel | None) -> RowModel:
+    """The best share, length a cube and offset, with the pitch's weight, start and
+    band from `band` (None: weight and start searched too, no band)."""
     best: tuple[float, RowModel] | None = None
     for k, share in enumerate(SHARES):
         flats = [flat(rows, k) for rows in kinds]
         for per_cube in PER_CUBE_MM:
             for offset in OFFSET_MM:
-                for weight in PITCH_WEIGHTS:
-                    for start in MEASURED_FROM if weight > 0 else MEASURED_FROM[:1]:
-                        model = RowModel(per_cube_mm=per_cube, offset_mm=offset,
-                                         share=share, pitch_weight=weight,
-                                         measured_from=start if weight > 0 else 0.0)
-                        score = sum(weighed(model, rows) for rows in flats)
-                        if best is None or score > best[0]:
-                            best = (score, model)
+                for weight, start, least, most in _pitch_uses(band):
+                    model = RowModel(per_cube_mm=per_cube, offset_mm=offset, share=share,
+                                     pitch_weight=weight, measured_from=start,
+                                     pitch_least_mm=least, pitch_most_mm=most)
+                    score = sum(weighed(model, rows) for rows in flats)
+                    if best is None or score > best[0]:
+                        best = (score, model)
     assert best is not None
+    return best[1]
+
+
+def _pitch_uses(band: RowModel | None) -> list[tuple[float, float, float, float]]:
+    if band is not None:
+        return [(band.pitch_weight, band.measured_from, band.pitch_least_mm,
+                 band.pitch_most_mm)]
+    return [(weight, start if weight > 0 else 0.0, 0.0, 0.0) for weight in PITCH_WEIGHTS
+            for start in (MEASURED_FROM if weight > 0 else MEASURED_FROM[:1])]
+
+
+def _band_search(kinds: Sequence[Sequence[Row]], model: RowModel) -> RowModel:
+    """`model` with the best pitch weight, start and band (its lengths and share kept).
+    Ties keep the wider band: the first tried."""
+    flats = [flat(rows, SHARES.index(model.share)) for rows in kinds]
+    unweighed = dataclasses.replace(model, pitch_weight=0.0, measured_from=0.0,
+                                    pitch_least_mm=0.0, pitch_most_mm=0.0)
+    best: tuple[float, RowModel] = (sum(weighed(unweighed, rows) for rows in flats), unweighed)
+    for weight in PITCH_WEIGHTS[1:]:
+        for start in MEASURED_FROM:
+            for least in PITCH_LEAST_MM:
+                for most in PITCH_MOST_MM:
+                    tried = dataclasses.replace(model, pitch_weight=weight,
+                                                measured_from=start, pitch_least_mm=least,
+                                                pitch_most_mm=most)
+                    score = sum(weighed(tried, rows) for rows in flats)
+                    if score > best[0]:
+                        best = (score, tried)
     return best[1]
 
 

@@ -283,6 +283,13 @@ class RowModel:
     pitch_weight: float = 0.0
     #: From how many cubes (by the fitted length) a run's pitch is measured.
     measured_from: float = 0.0
+    #: The pitches (mm) a run of cubes can show, fitted: a run whose seams repeat most
+    #: strongly at a pitch outside them is counted by its length alone. Cubes a run holds
+    #: with no gap showing lie at least a side apart and not much more; under a hard lamp
+    #: a cube's shadow and its lit side edge repeat at other spacings, and a pitch of
+    #: 11.8 mm made a run of 14 cubes 11 (per-frame tuning table 23059). 0: no bound.
+    pitch_least_mm: float = 0.0
+    pitch_most_mm: float = 0.0
 
     def spans(self, share: np.ndarray, scale: float) -> list[tuple[int, int]]:
         """The runs of the row's colour, as [start, end) samples (`scale` a mm): where
@@ -309,6 +316,9 @@ class RowModel:
         x: np.ndarray = (runs_mm + self.offset_mm) / self.per_cube_mm
         if self.pitch_weight > 0:
             use = (x >= self.measured_from) & ~np.isnan(pitches_mm)
+            if self.pitch_most_mm > 0:
+                # (NaN compares False: a pitch not measured stays unused)
+                use &= (pitches_mm >= self.pitch_least_mm) & (pitches_mm <= self.pitch_most_mm)
             per_cube = np.where(use, self.pitch_weight * pitches_mm
                                 + (1 - self.pitch_weight) * self.per_cube_mm, 1.0)
             x = np.where(use, (runs_mm + self.offset_mm) / per_cube, x)

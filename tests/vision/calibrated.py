@@ -30,11 +30,12 @@ def calibration_for(table: scenes.Scene, seed: int, frame_seed: int,
     return calibrate(scenes.render(LAYOUT, calib_scene, frame_seed), LAYOUT)
 
 
-def bench_table(seed: int) -> tuple[scenes.Scene, Reader, np.ndarray]:
-    """Frame `seed` of `vision_bench`'s calibrated per-frame sets (mild light, the widest
-    variety, 2304 x 1296): the table drawn, a reader calibrated as the bench calibrates
-    it (the table's own set-up with the court cards laid), and the frame to read."""
-    table = scenes.random_scene(LAYOUT, np.random.default_rng(seed), width=2304,
+def bench_table(seed: int, hard: bool = False) -> tuple[scenes.Scene, Reader, np.ndarray]:
+    """Frame `seed` of `vision_bench`'s calibrated per-frame sets (the widest variety,
+    2304 x 1296, mild light unless `hard`): the table drawn, a reader calibrated as the
+    bench calibrates it (the table's own set-up with the court cards laid), and the frame
+    to read."""
+    table = scenes.random_scene(LAYOUT, np.random.default_rng(seed), hard=hard, width=2304,
                                 height=1296, px_per_mm=1.3, variety="wide")
     calib = scenes.with_changes(table, scenes.calibration_scene(
         LAYOUT, np.random.default_rng(seed), variety="wide").pieces)

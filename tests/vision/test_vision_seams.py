@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from calibrated import calibration_for
+from calibrated import bench_table, calibration_for
 
 from vision import seams
 from vision.calibration import reader_for
@@ -58,6 +58,31 @@ def test_the_stored_row_model_counts_long_runs_by_their_seams() -> None:
     assert model.pitch_weight > 0 and model.measures(120.0)
     assert model.count([120.0], [8.0])[0] == 15
     assert model.count([120.0])[0] < 15
+
+
+def test_a_run_repeating_at_no_pitch_of_cubes_in_a_row_is_counted_by_its_length() -> None:
+    """Cubes a run holds with no gap showing lie a side apart or a little more; a run whose
+    seams repeat most strongly well beyond (a hard lamp's shadows and lit edges) or well
+    within that (smaller than a cube) is counted by the fitted length a cube, as if its
+    pitch had not been measured. Within the fitted pitches the pitch weighs as before."""
+    model = RowModel.load()
+    assert 0 < model.pitch_least_mm <= CUBE_MM < model.pitch_most_mm
+    run = 14 * model.per_cube_mm - model.offset_mm       # 14 cubes by their length
+    assert model.measures(run) and model.count([run])[0] == 14
+    for stray in (model.pitch_most_mm + 0.25, model.pitch_least_mm - 0.25):
+        assert model.count([run], [stray])[0] == 14
+    within = model.pitch_most_mm - 0.05
+    assert model.count([run], [within])[0] < 14
+
+
+def test_a_hard_lamps_shadows_repeating_along_a_court_row_do_not_lose_its_cubes() -> None:
+    """Per-frame tuning table 23059 (hard light): the south court's red row of fourteen
+    cubes repeated most strongly at 11.8 mm, its green row of ten at 11.1 mm, and the
+    pitch made them twelve and nine; their lengths said fourteen and ten."""
+    table, reader, frame = bench_table(23059, hard=True)
+    courts = reader.read(frame).to_json()["courts"]["south"]
+    truth = scenes.truth(LAYOUT, table)["courts"]["south"]
+    assert (courts["red"], courts["green"]) == (truth["red"], truth["green"]) == (14, 10)
 
 
 def _row(seat: str, colour: str, n: int, gap_mm: float) -> list[Piece]:
