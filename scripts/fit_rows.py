@@ -268,7 +268,7 @@ def _pitch_uses(band: RowModel | None) -> list[tuple[float, float, float, float]
 
 def _band_search(kinds: Sequence[Sequence[Row]], model: RowModel) -> RowModel:
     """`model` with the best pitch weight, start and band (its lengths and share kept).
-    Ties keep the wider band: the first tried."""
+    Ties keep what was tried first: no pitch at all, a lighter weight, a wider band."""
     flats = [flat(rows, SHARES.index(model.share)) for rows in kinds]
     unweighed = dataclasses.replace(model, pitch_weight=0.0, measured_from=0.0,
                                     pitch_least_mm=0.0, pitch_most_mm=0.0)
