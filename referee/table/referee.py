@@ -1635,7 +1635,7 @@ class TableReferee:
             else:
                 continue
             if self._certainty(zone) >= DOUBTFUL:
-                return None
+                continue  # (two players' discs may settle at once: each is weighed)
             if self._taken_asked is None:
                 self._taken_asked = self.t
             asked = self._taken_asked

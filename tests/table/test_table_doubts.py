@@ -1575,6 +1575,20 @@ def test_a_disc_choice_read_with_doubt_nobody_answers_is_taken_as_read_after_a_w
     assert "disc-chosen" in kinds(events) and "illegal" not in kinds(events)
 
 
+def test_of_two_discs_settling_at_once_the_one_from_a_doubted_tray_is_asked_about() -> None:
+    """Anna's disc 4 and Bob's disc 3 are read gone in the same settled table; only
+    Bob's tray is doubted. Anna's choice stands, Bob's is asked about; yes plays it."""
+    camera = annas_tray_read_with_doubt()
+    camera.doubts = {"discs:north": 0.26}
+    camera.mat.discs["north"].discard(3)
+    events = camera.disc("south", 4)
+    assert kinds(events)[-1] == "question" and events[-1].zone == "discs:north", events
+    game = camera.referee.game
+    assert game is not None and game.chosen_discs() == [("Anna", 4)]
+    assert "disc-chosen" in kinds(camera.referee.answer(True))
+    assert game.chosen_discs() == [("Anna", 4), ("Bob", 3)]
+
+
 def test_a_disc_choice_read_without_doubt_is_played_at_once() -> None:
     camera = annas_tray_read_with_doubt()
     camera.doubts = {}
