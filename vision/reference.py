@@ -287,7 +287,7 @@ class RowModel:
     #: strongly at a pitch outside them is counted by its length alone. Cubes a run holds
     #: with no gap showing lie at least a side apart and not much more; under a hard lamp
     #: a cube's shadow and its lit side edge repeat at other spacings, and a pitch of
-    #: 11.8 mm made a run of 14 cubes 11 (per-frame tuning table 23059). 0: no bound.
+    #: 11.8 mm made a run of 14 cubes 12 (per-frame tuning table 23059). 0: no bound.
     pitch_least_mm: float = 0.0
     pitch_most_mm: float = 0.0
 
