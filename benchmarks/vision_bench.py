@@ -9,6 +9,8 @@ core at the Pi camera's resolutions.
     .venv/bin/python benchmarks/vision_bench.py --quick    # smaller sets
     .venv/bin/python benchmarks/vision_bench.py --timing-only --variety wide
     .venv/bin/python benchmarks/vision_bench.py --tuning --sets mild,hard --variety wide
+    .venv/bin/python benchmarks/vision_bench.py --tuning --sets hard --variety wide \
+        --errors hard.jsonl     # and every zone read wrong, one JSON line each
 
 `--tuning` reads the calibrated tables a change is judged on (seeds `TUNING_SEED` on,
 below the held-out ones) instead of the held-out sets, so what a change is tuned on and
@@ -33,6 +35,7 @@ import platform
 import statistics
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -91,8 +94,9 @@ def calibrated_table(layout: Layout, hard: bool, seed: int,
 
 
 def _score(job: tuple[bool, int, bool, tuple[int, int, float], dict[str, Any]]
-           ) -> dict[str, bool]:
-    """Zone results of one rendered frame (run in a worker process)."""
+           ) -> tuple[dict[str, bool], list[dict[str, Any]]]:
+    """Zone results of one rendered frame (run in a worker process), and what each zone
+    read wrong holds (`wrong_zones`)."""
     hard, seed, calibrated, size, variety = job
     cv2.setNumThreads(1)
     layout = load_layout()
@@ -102,12 +106,39 @@ def _score(job: tuple[bool, int, bool, tuple[int, int, float], dict[str, Any]]
         scene = sc.random_scene(layout, np.random.default_rng(seed), hard=hard,
                                 width=size[0], height=size[1], px_per_mm=size[2], **variety)
         reader, frame = Reader(layout), sc.render(layout, scene, seed)
-    return zone_results(reader.read(frame), sc.truth(layout, scene))
+    read, truth = reader.read(frame), sc.truth(layout, scene)
+    results = zone_results(read, truth)
+    return results, wrong_zones(read.to_json(), truth, results, hard, seed)
+
+
+def wrong_zones(read: Mapping[str, Any], truth: Mapping[str, Any], results: dict[str, bool],
+                hard: bool, seed: int) -> list[dict[str, Any]]:
+    """One line per zone read wrong (`--errors`): the table (light and seed, which
+    `calibrated_table` draws again), the zone as the snapshot's confidence names it,
+    what it holds, what was read and how sure the reader was (1 where it said nothing).
+    A session looking for what to mend starts from these, not from a scratch script."""
+    plural = {"territory": "territories", "court": "courts", "reserve": "reserves",
+              "disc": "discs", "cylinder": "cylinders"}
+    confidence = read.get("confidence", {})
+    lines = []
+    for key, ok in results.items():
+        if ok:
+            continue
+        kind, _, name = key.partition(" ")
+        zone = f"{kind}:{name}" if name else kind
+        want = truth[plural[kind]][name] if name else truth[kind]
+        seen = read[plural[kind]].get(name) if name else read[kind]
+        lines.append({"light": "hard" if hard else "mild", "seed": seed, "zone": zone,
+                      "truth": want, "read": seen,
+                      "confidence": float(confidence.get(zone, 1.0))})
+    return lines
 
 
 def accuracy(layout: Layout, hard: bool, n: int, seed0: int, calibrated: bool,
-             size: tuple[int, int, float] = (2304, 1296, 1.3), jobs: int = 1
-             ) -> dict[str, Any]:
+             size: tuple[int, int, float] = (2304, 1296, 1.3), jobs: int = 1,
+             errors: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Zones and frames read exactly right; each zone read wrong is added to `errors`
+    (when given) as `wrong_zones` describes it."""
     zones = zones_ok = frames_ok = 0
     wrong: dict[str, int] = {}
     work = [(hard, seed0 + i, calibrated, size, VARIETY) for i in range(n)]
@@ -116,7 +147,9 @@ def accuracy(layout: Layout, hard: bool, n: int, seed0: int, calibrated: bool,
             results = pool.map(_score, work)
     else:
         results = [_score(job) for job in work]
-    for result in results:
+    for result, wrong_here in results:
+        if errors is not None:
+            errors.extend(wrong_here)
         zones += len(result)
         zones_ok += sum(result.values())
         frames_ok += all(result.values())
@@ -365,6 +398,9 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"read the calibrated mild and hard sets at the tuning seeds "
                              f"({TUNING_SEED} on, --frames of each) instead of the held-out "
                              f"ones: what a change is judged on before it is reported")
+    parser.add_argument("--errors", type=Path, metavar="FILE",
+                        help="write every zone the calibrated sets read wrong to FILE, one "
+                             "JSON line each (light, seed, zone, truth, read, confidence)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                         help="processes rendering and reading the accuracy sets "
                              "(timing always runs alone, on one core)")
@@ -399,6 +435,7 @@ def main(argv: list[str] | None = None) -> int:
                            "load_average": list(__import__("os").getloadavg()),
                            "scenes": note}
     sets = set(args.sets.split(","))
+    errors: list[dict[str, Any]] | None = [] if args.errors else None
     if args.tuning:
         sets &= {"mild", "hard"}
         out["seeds"] = f"tuning, {TUNING_SEED} to {TUNING_SEED + n - 1} in each light"
@@ -407,13 +444,13 @@ def main(argv: list[str] | None = None) -> int:
             continue
         if args.tuning:
             out[name + "_calibrated"] = accuracy(layout, hard, n, TUNING_SEED, True,
-                                                 jobs=args.jobs)
+                                                 jobs=args.jobs, errors=errors)
             print(name + " calibrated, tuning", json.dumps(out[name + "_calibrated"]),
                   file=sys.stderr)
             continue
         out[name] = accuracy(layout, hard, n, SEEDS[name], False, jobs=args.jobs)
         out[name + "_calibrated"] = accuracy(layout, hard, n // 2, SEEDS[name] + 50_000,
-                                             True, jobs=args.jobs)
+                                             True, jobs=args.jobs, errors=errors)
         print(name, json.dumps(out[name]), file=sys.stderr)
         print(name + " calibrated", json.dumps(out[name + "_calibrated"]), file=sys.stderr)
     if "hands" in sets:
@@ -441,6 +478,8 @@ def main(argv: list[str] | None = None) -> int:
         print("sequence", json.dumps(out["sequence"]), file=sys.stderr)
     if args.json:
         args.json.write_text(json.dumps(out, indent=1))
+    if args.errors and errors is not None:
+        args.errors.write_text("".join(json.dumps(line) + "\n" for line in errors))
     print(report(out))
     return 0
 
