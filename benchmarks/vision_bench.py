@@ -35,7 +35,6 @@ import platform
 import statistics
 import sys
 import time
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +50,8 @@ from vision.markers import MatLocator
 from vision.occlusion import MotionWatch
 from vision.reader import Reader
 from vision.render import scene as sc
-from vision.render.score import zone_results
+from vision.render.score import zone_results, zones
+from vision.snapshot import Snapshot, SnapshotJSON
 
 SEEDS = {"mild": 900_000, "hard": 910_000, "hands": 920_000, "resolution": 930_000}
 RESOLUTIONS = [(2304, 1296, 1.30), (4608, 2592, 2.60), (2028, 1520, 1.55),
@@ -107,30 +107,21 @@ def _score(job: tuple[bool, int, bool, tuple[int, int, float], dict[str, Any]]
                                 width=size[0], height=size[1], px_per_mm=size[2], **variety)
         reader, frame = Reader(layout), sc.render(layout, scene, seed)
     read, truth = reader.read(frame), sc.truth(layout, scene)
-    results = zone_results(read, truth)
-    return results, wrong_zones(read.to_json(), truth, results, hard, seed)
+    return zone_results(read, truth), wrong_zones(read, truth, hard, seed)
 
 
-def wrong_zones(read: Mapping[str, Any], truth: Mapping[str, Any], results: dict[str, bool],
-                hard: bool, seed: int) -> list[dict[str, Any]]:
+def wrong_zones(read: Snapshot, truth: SnapshotJSON, hard: bool, seed: int
+                ) -> list[dict[str, Any]]:
     """One line per zone read wrong (`--errors`): the table (light and seed, which
     `calibrated_table` draws again), the zone as the snapshot's confidence names it,
     what it holds, what was read and how sure the reader was (1 where it said nothing).
     A session looking for what to mend starts from these, not from a scratch script."""
-    plural = {"territory": "territories", "court": "courts", "reserve": "reserves",
-              "disc": "discs", "cylinder": "cylinders"}
-    confidence = read.get("confidence", {})
     lines = []
-    for key, ok in results.items():
-        if ok:
-            continue
-        kind, _, name = key.partition(" ")
-        zone = f"{kind}:{name}" if name else kind
-        want = truth[plural[kind]][name] if name else truth[kind]
-        seen = read[plural[kind]].get(name) if name else read[kind]
-        lines.append({"light": "hard" if hard else "mild", "seed": seed, "zone": zone,
-                      "truth": want, "read": seen,
-                      "confidence": float(confidence.get(zone, 1.0))})
+    for key, want, seen in zones(read, truth):
+        if want != seen:
+            zone = key.replace(" ", ":")
+            lines.append({"light": "hard" if hard else "mild", "seed": seed, "zone": zone,
+                          "truth": want, "read": seen, "confidence": read.certainty(zone)})
     return lines
 
 
