@@ -54,6 +54,10 @@ AFFINE_NEAR = 6.0
 AFFINE_SHARE = 0.06
 AFFINE_LEAST = 24
 AFFINE_SPREAD = 25.0
+#: The share of a channel's variance among those pixels that the bare table must explain
+#: for the line to be used: the lines fitted each way then agree within a tenth, which
+#: is what a line is, not what a table looks like.
+AFFINE_EXPLAINED = 0.9
 #: A fitted gain outside these multiples of the zone's plain gain (the median ratio) is
 #: a piece among the samples, not light: the plain gain is kept. A guard, not a fit.
 AFFINE_RANGE = (0.3, 3.0)
@@ -514,16 +518,26 @@ class Comparison:
             moments[:, present] = sums[1:].reshape(5, 3, -1).transpose(0, 2, 1)
             fm, rm = moments[0] / each, moments[1] / each
             spread = moments[2] / each - fm * fm
-            fitted = (moments[3] / each - fm * rm) / np.maximum(spread, 1e-6)
+            bare_spread = moments[4] / each - rm * rm
+            covariance = moments[3] / each - fm * rm
+            fitted = covariance / np.maximum(spread, 1e-6)
             # A channel whose pixels barely vary (plain paper) cannot tell a gain from an
             # offset: it keeps its gain. The bare table's pixels must vary, not only the
             # frame's: a lamp's fall-off or a shade's soft edge spreads the frame's paper
             # while the bare paper stays one grey, and the line fitted to that flattened
             # every colour towards the paper's (4-player hard camera game 900405: pink
             # cubes in a reserve read as paper all game, gain 0.5 and offset 110 in green).
-            bare_spread = moments[4] / each - rm * rm
+            # Nor can a channel whose frame the bare table explains only in part: the
+            # line fitted each way (the frame from the bare table, and back) then
+            # disagree by that part, and the light's true line lies between them. A
+            # card's print varies enough, and a penumbra over the rest of the card flattened
+            # the line all the same (3-player hard camera game 900366: three pale pink
+            # cubes on a white reserve card, gain 0.62 and offset 87 in green, the
+            # frame's green 58 % explained, never seen).
+            explained = covariance * covariance / np.maximum(spread * bare_spread, 1e-9)
             usable = np.asarray(enough[:, None] & (spread >= AFFINE_SPREAD)
                                 & (bare_spread >= AFFINE_SPREAD)
+                                & (explained >= AFFINE_EXPLAINED)
                                 & (fitted > AFFINE_RANGE[0] * scale)
                                 & (fitted < AFFINE_RANGE[1] * scale))
             usable[0] = False
