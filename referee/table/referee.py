@@ -1133,6 +1133,15 @@ class TableReferee:
                     # the tile back as it was, and the blue was seen nowhere after).
                     # Only people can say which.
                     return None
+                if unseen.total() and self._hides(part, unseen, table):
+                    # The camera reads more of the unseen cubes' colours here than people
+                    # said lies here: the correction of a phantom hides them, and the new
+                    # cubes of other colours do not say they lie elsewhere (a whole game,
+                    # 900398 hard: Carla's green onto territory 4, where green phantoms
+                    # were denied, and her yellow beside it read as two; "no" kept the
+                    # green out, and her emperor move buzzed as a turn of three cubes).
+                    # Only people can say.
+                    return None
                 if unseen.total() and phantom == new:
                     # All that is new here is more than the reserves gave: none of it is
                     # the unseen cube misread, which may lie here under the phantoms, in

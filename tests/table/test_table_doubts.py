@@ -1208,6 +1208,38 @@ def test_no_about_a_tile_whose_correction_hides_a_played_cube_asks_how_many() ->
     counted_by_hand(camera, 5, {"red": 1, "pink": 1}, "1 red, 1 pink")
 
 
+def test_no_about_a_tile_hiding_a_played_cube_beside_a_new_one_read_twice_asks_how_many(
+) -> None:
+    """People denied a red phantom on territory 5. Anna plays a red there, which reads as
+    the phantom did, then a green, which the busy art makes read as two. "No" to the
+    tile says the camera is wrong, not that her red is elsewhere because a cube of
+    another colour is new there: putting the tile back without it lost the red, and her
+    emperor move buzzed as a turn one cube short (a whole game, 900398 hard: Carla's
+    green onto territory 4 under denied green phantoms, her yellow beside it read as
+    two). People say what lies there."""
+    camera = anna_to_move()
+    camera.doubts = {"territory:5": 0.3}
+    camera.phantom(5, "red")
+    assert kinds(camera.show()) == ["question"]
+    camera.referee.answer(False)
+    camera.mat.reserves["south"][0] -= 1  # her red onto territory 5, read as the phantom
+    camera.show()
+    camera.mat.reserves["south"][1] -= 1  # her green onto territory 5 ...
+    camera.mat.territories[4][1] += 2  # ... read as two
+    events = camera.show()
+    assert kinds(events) == ["question"] and events[0].zone == "territory:5", events
+    with pytest.raises(ValueError, match="correct it by hand"):
+        camera.referee.answer(False)
+    every = {colour: 0 for colour in COLOURS} | {"red": 1, "green": 1, "pink": 1}
+    camera.referee.correct("territory 5", every)
+    camera.doubts = {}
+    camera.cube("south", "red", "south")
+    events = camera.emperor(2)
+    assert "illegal" not in kinds(camera.events) and "emperor-moved" in kinds(events), events
+    game = camera.referee.game
+    assert game is not None and game.territory(5).describe() == "1 red, 1 green, 1 pink"
+
+
 def test_a_cube_gone_from_the_table_is_asked_about_before_the_buzzer() -> None:
     """The camera loses territory 4's blue, reading the tile with some doubt though not
     enough to ask at once. A cube that vanished from the table (on no other tile, in no
