@@ -21,6 +21,7 @@ are fitted by ``scripts/fit_difference.py`` from labelled frames and stored as d
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import math
 import struct
@@ -54,12 +55,10 @@ AFFINE_NEAR = 6.0
 AFFINE_SHARE = 0.06
 AFFINE_LEAST = 24
 AFFINE_SPREAD = 25.0
-#: The share of a channel's variance among those pixels that the bare table must explain
-#: for the line to be used: the lines fitted each way then agree within a tenth. Set, not
-#: fitted, and set with one failing frame's shares in view (its reserve cards 0.58-0.83,
-#: the pool 0.95, every tile and court 0.99 or more): a fitting script that bounds it by
-#: the light's true line on labelled frames is still to be written (BENCHMARKS.md).
-AFFINE_EXPLAINED = 0.9
+#: Where `scripts/fit_light.py` stores the share of a channel's variance among those
+#: pixels that the bare table must explain for the zone's light line to be used
+#: (`Comparison.explained`).
+LIGHT_FITTED = FITTED.with_name("light.json")
 #: A fitted gain outside these multiples of the zone's plain gain (the median ratio) is
 #: a piece among the samples, not light: the plain gain is kept. A guard, not a fit.
 AFFINE_RANGE = (0.3, 3.0)
@@ -223,6 +222,12 @@ def _fitted(path: Path, key: str) -> dict[str, float]:
         return {k: float(v) for k, v in data[key].items()}
     except (OSError, KeyError, TypeError, ValueError, AttributeError) as exc:
         raise BareTableError(f"{path}: fitted {key!r} missing or broken ({exc})") from exc
+
+
+@functools.cache
+def stored_explained(path: Path = LIGHT_FITTED) -> float:
+    """The share of variance fitted by ``scripts/fit_light.py`` (`Comparison.explained`)."""
+    return _fitted(path, "model")["explained"]
 
 
 def stored_model(path: Path, keys: tuple[str, ...]) -> dict[str, float] | None:
@@ -398,7 +403,10 @@ class _Samples(NamedTuple):
 class Comparison:
     """One bare table compared with frames of the same atlas, zone by zone."""
 
-    def __init__(self, bare: BareTable, atlas: Atlas, difference: Difference) -> None:
+    def __init__(self, bare: BareTable, atlas: Atlas, difference: Difference,
+                 explained: float | None = None) -> None:
+        """`explained`: the share of a channel's variance the bare table must explain for
+        a zone's light line to be used (`gains`); by default the fitted one."""
         zone_index, rows = atlas.zone_index, atlas.colour_rows
         if bare.shape != zone_index.shape:
             raise BareTableError(
@@ -408,6 +416,7 @@ class Comparison:
         self.bare = bare
         self.rows = rows
         self.difference = difference
+        self.explained = stored_explained() if explained is None else explained
         # The bare table as now compared (nudged tiles found again move in it): kept as
         # the picture's own bytes, made float a band at a time (`features`), so a read
         # holds no atlas-sized float copy of it.
@@ -539,7 +548,7 @@ class Comparison:
             explained = covariance * covariance / np.maximum(spread * bare_spread, 1e-9)
             usable = np.asarray(enough[:, None] & (spread >= AFFINE_SPREAD)
                                 & (bare_spread >= AFFINE_SPREAD)
-                                & (explained >= AFFINE_EXPLAINED)
+                                & (explained >= self.explained)
                                 & (fitted > AFFINE_RANGE[0] * scale)
                                 & (fitted < AFFINE_RANGE[1] * scale))
             usable[0] = False

@@ -284,6 +284,41 @@ def test_the_fitting_script_reproduces_its_stored_check() -> None:
     assert again["thresholds"] == stored["check"]["thresholds"]
 
 
+def test_the_light_fitting_script_reproduces_its_stored_check() -> None:
+    stored = json.loads(reference.LIGHT_FITTED.read_text(encoding="utf-8"))
+    frames, first = stored["data"]["frames"], stored["data"]["seeds"][0]
+    assert stored["command"].endswith(f"--frames {frames} --first-seed {first}")
+    again = script("fit_light").fit(stored["check"]["frames"], first)
+    assert again["model"] == stored["check"]["model"]
+
+
+@pytest.mark.parametrize("seed", [4301, 4302])
+def test_daylight_added_since_the_bare_table_leaves_the_tiles_bare(seed: int) -> None:
+    """Daylight through a window adds to every colour rather than scaling it: on the
+    dark saturated parts of tile art a gain alone leaves a changed colour, where the
+    zone's light line brings the tiles back to their picture."""
+    table = scenes.random_scene(LAYOUT, np.random.default_rng(seed), variety="wide")
+    table.hands = []
+    bare_scene = scenes.with_changes(table, [])
+    reader = Reader(LAYOUT)
+    bare = reader.learn_bare(scenes.render(LAYOUT, bare_scene, seed))
+    reader.use_bare(bare)
+    bare_scene.lighting = dataclasses.replace(table.lighting, stray=(0.1, 0.08, 0.06))
+    frame = scenes.render(LAYOUT, bare_scene, seed + 1)
+    atlas = reader.atlas.cut(frame)
+    reader.balance(frame, atlas)
+    tiles = np.isin(reader.atlas.zone_index[:reader.atlas.colour_rows],
+                    [c.index for c in reader.atlas.of_kind("territory")])
+    none = np.zeros(atlas.shape[:2], bool)[:reader.atlas.colour_rows]
+
+    def differing(explained: float | None) -> float:
+        comparison = reference.Comparison(bare, reader.atlas, reader.difference, explained)
+        return float(comparison.foreground(atlas, comparison.gains(atlas), none)[tiles].mean())
+
+    assert differing(None) < 0.01
+    assert differing(1.01) > 0.1
+
+
 def test_the_row_fitting_script_reproduces_its_stored_check() -> None:
     stored = json.loads(ROWS_FITTED.read_text(encoding="utf-8"))
     fit_rows = script("fit_rows")

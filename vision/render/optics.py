@@ -28,6 +28,13 @@ class Lighting:
     #: An area lamp over the table: its spot (x, y as fractions of the frame), the spread
     #: of its pool of light (fraction of the frame width) and how much darker the rest is.
     lamp: tuple[float, float, float, float] | None = None
+    #: Light that does not come from the lamp and so neither pools nor follows its level:
+    #: daylight through a window, the room's other lamps (fraction of full scale per
+    #: channel, BGR, added evenly). It changes a frame's colours by an offset, not a gain.
+    stray: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    #: The camera's black level (grey levels): what a black surface reads, whatever the
+    #: light; the rest of the scale is squeezed above it.
+    black: float = 0.0
 
 
 def random_lighting(rng: np.random.Generator, width: int, height: int, hard: bool) -> Lighting:
@@ -104,10 +111,13 @@ def expose(img: np.ndarray, cam: Camera, light: Lighting, rng: np.random.Generat
         glare = np.maximum(glare, strength * np.exp(-d2 / (2 * sigma**2)))
     gains = np.asarray(light.gains, np.float32)
     mul = ((field * (1 - glare))[..., None] * gains).astype(np.float32)
-    add = np.repeat((255 * glare)[..., None], 3, axis=2).astype(np.float32)
+    add = (np.repeat((255 * glare)[..., None], 3, axis=2)
+           + 255 * np.asarray(light.stray, np.float32)).astype(np.float32)
     mul = np.asarray(cv2.resize(mul, (w, h), interpolation=cv2.INTER_LINEAR))
     add = np.asarray(cv2.resize(add, (w, h), interpolation=cv2.INTER_LINEAR))
     out = np.asarray(cv2.add(cv2.multiply(img.astype(np.float32), mul), add))
+    if light.black:
+        out = np.asarray(cv2.addWeighted(out, 1 - light.black / 255, out, 0.0, light.black))
     maps = cam.distort_maps()
     if maps is not None:
         out = np.asarray(cv2.remap(out, maps[0], maps[1], cv2.INTER_LINEAR,
