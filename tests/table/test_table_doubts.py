@@ -1189,18 +1189,25 @@ def test_no_about_a_phantom_where_her_cube_went_unseen_asks_how_many() -> None:
     counted_by_hand(camera, 5, {"green": 1, "pink": 1}, "1 green, 1 pink")
 
 
-def test_no_about_a_tile_whose_correction_hides_a_played_cube_asks_how_many() -> None:
-    """People denied a red phantom on territory 5. Anna then plays a red there, which
-    reads as the phantom did, and the camera sees a yellow phantom beside it. "No" to
-    "1 red, 1 yellow, 1 pink on territory 5?" says the camera is wrong, not that her red
-    is not there: keeping what people said hid it, and her emperor move buzzed as a
-    turn of two cubes (a whole game, 900313 hard). People say what lies there."""
+def red_onto_a_denied_red_phantom() -> Camera:
+    """Anna to move; people denied a red phantom the camera saw on territory 5, and her
+    red played there since reads exactly as the phantom did."""
     camera = anna_to_move()
     camera.doubts = {"territory:5": 0.3}
     camera.phantom(5, "red")
     assert kinds(camera.show()) == ["question"]
     camera.referee.answer(False)
     camera.mat.reserves["south"][0] -= 1  # her red onto territory 5, read as the phantom
+    return camera
+
+
+def test_no_about_a_tile_whose_correction_hides_a_played_cube_asks_how_many() -> None:
+    """People denied a red phantom on territory 5. Anna then plays a red there, which
+    reads as the phantom did, and the camera sees a yellow phantom beside it. "No" to
+    "1 red, 1 yellow, 1 pink on territory 5?" says the camera is wrong, not that her red
+    is not there: keeping what people said hid it, and her emperor move buzzed as a
+    turn of two cubes (a whole game, 900313 hard). People say what lies there."""
+    camera = red_onto_a_denied_red_phantom()
     camera.phantom(5, "yellow")
     events = camera.show()
     assert kinds(events) == ["question"] and events[0].zone == "territory:5"
@@ -1217,12 +1224,7 @@ def test_no_about_a_tile_hiding_a_played_cube_beside_a_new_one_read_twice_asks_h
     emperor move buzzed as a turn one cube short (a whole game, 900398 hard: Carla's
     green onto territory 4 under denied green phantoms, her yellow beside it read as
     two). People say what lies there."""
-    camera = anna_to_move()
-    camera.doubts = {"territory:5": 0.3}
-    camera.phantom(5, "red")
-    assert kinds(camera.show()) == ["question"]
-    camera.referee.answer(False)
-    camera.mat.reserves["south"][0] -= 1  # her red onto territory 5, read as the phantom
+    camera = red_onto_a_denied_red_phantom()
     camera.show()
     camera.mat.reserves["south"][1] -= 1  # her green onto territory 5 ...
     camera.mat.territories[4][1] += 2  # ... read as two
