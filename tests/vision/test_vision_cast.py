@@ -189,7 +189,7 @@ def test_a_yellow_cube_lying_in_the_emperors_shadow_is_still_a_cube() -> None:
 
 @pytest.mark.parametrize("seed, dyed", [
     pytest.param(23004, {"13": "green"}, marks=pytest.mark.xfail(strict=True, reason=(
-        "since the cube model was refitted for the fitted light share (forty-fifth "
+        "since the cube model was refitted for the fitted light share (forty-fourth "
         "session; its greedy weight search moved two weights) territory 13 reads two of "
         "its three green cubes; see BENCHMARKS.md"))),
     (23009, {"13": "green", "15": "yellow"})])

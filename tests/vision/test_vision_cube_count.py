@@ -134,7 +134,7 @@ def test_features_that_say_nothing_of_the_count_weigh_next_to_nothing() -> None:
         "session) tile 1 reads a blue cube too many, doubted (confidence 0, so asked "
         "about); see BENCHMARKS.md"))),
     pytest.param(23044, marks=pytest.mark.xfail(strict=True, reason=(
-        "since the cube model was refitted for the fitted light share (forty-fifth "
+        "since the cube model was refitted for the fitted light share (forty-fourth "
         "session; its greedy weight search moved 'attached' 3 -> 6 and 'darkness' 3 -> 2) "
         "tile 7 reads a blue too many and tile 14 a pink too few, both doubted "
         "(confidence 0, so asked about); see BENCHMARKS.md")))])
