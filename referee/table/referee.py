@@ -1416,7 +1416,8 @@ class TableReferee:
             # shows more likely rests on a misread somewhere in the zones the problem
             # names or those the stray cubes left or reached, likeliest where the vision
             # was least sure (a cube it lost gave it no blob to doubt).
-            strays = self._reserves_losing(unseen, table) + self._zones_gaining(surplus, table)
+            strays = (self._reserves_losing(unseen, table) + self._zones_gaining(surplus, table)
+                      + self._played_in_doubt(surplus))
             suspects = zones + [z for z in strays if z not in zones]
             # A tile people corrected or said yes to before the last move stays a
             # suspect: a cube played there since, missed by the camera, reads as the
@@ -1577,6 +1578,26 @@ class TableReferee:
             short = gained(game.reserve(p.name) - table.reserves.get(seat, NO_CUBES))
             if any(s and u for s, u in zip(short, unseen, strict=True)):
                 out.append(f"reserve:{seat}")
+        return out
+
+    def _played_in_doubt(self, surplus: Cubes) -> list[str]:
+        """The tiles onto which the turn under way played cubes of a colour among
+        ``surplus`` (`Reading.unsourced`): a cube from nowhere of that colour is likelier
+        the one played, seen at last where it lies, than a cube nobody took (4-player
+        mild whole game 900497: Carla's green onto territory 11 was hidden by a
+        correction there, a green phantom on territory 8 was taken for it, and when the
+        green on 11 was vouched for it buzzed as coming from no reserve). As suspects
+        they are asked about where the vision doubts them."""
+        game = self.game
+        if game is None or not surplus.total():
+            return []
+        out = []
+        for move in game.move_stack[len(game.move_stack) - self._turn_so_far(game):]:
+            if not isinstance(move, PlayCubes):
+                continue
+            for territory, colours in move.territories:
+                if isinstance(territory, int) and any(surplus[COLOUR_INDEX[c]] for c in colours):
+                    out.append(f"territory:{territory}")
         return out
 
     def _zones_gaining(self, surplus: Cubes, table: Table) -> list[str]:

@@ -1242,6 +1242,34 @@ def test_no_about_a_tile_hiding_a_played_cube_beside_a_new_one_read_twice_asks_h
     assert game is not None and game.territory(5).describe() == "1 red, 1 green, 1 pink"
 
 
+def test_a_cube_from_nowhere_of_a_colour_the_turn_played_asks_where_it_was_played() -> None:
+    """Anna's green onto territory 7 goes unseen while a green phantom shows on the
+    doubted territory 5, and her turn is taken with the green there. When the camera
+    sees the green on 7 at last, it comes from no reserve: likelier her green, seen
+    where it lies, than a cube nobody took (4-player mild whole game 900497: Carla's
+    green onto territory 11, taken to be on 8, buzzed `not-in-reserve` when seen). The
+    tile her green was taken to lie on is asked about first; its count, given by hand,
+    judges her turn again, with no alarm."""
+    camera = anna_to_move()
+    camera.doubts = {"territory:5": 0.3}
+    camera.mat.reserves["south"][1] -= 1  # her green onto territory 7, unseen ...
+    camera.phantom(5, "green")  # ... and a green phantom on territory 5
+    camera.show()
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    camera.emperor(2)
+    camera.mat.territories[6][1] += 1  # her green on territory 7, seen at last
+    events = camera.show()
+    assert kinds(events) == ["question"] and events[0].zone == "territory:5", events
+    with pytest.raises(ValueError, match="correct it by hand"):
+        camera.referee.answer(False)
+    events = camera.referee.correct("territory 5", {c: 0 for c in COLOURS} | {"pink": 1})
+    assert "undone" in kinds(events) and "illegal" not in kinds(camera.events)
+    game = camera.referee.game
+    assert game is not None and game.territory(7).describe() == "2 green"
+    assert game.territory(5).describe() == "1 pink"
+
+
 def test_a_cube_gone_from_the_table_is_asked_about_before_the_buzzer() -> None:
     """The camera loses territory 4's blue, reading the tile with some doubt though not
     enough to ask at once. A cube that vanished from the table (on no other tile, in no
