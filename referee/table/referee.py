@@ -1417,7 +1417,7 @@ class TableReferee:
             # names or those the stray cubes left or reached, likeliest where the vision
             # was least sure (a cube it lost gave it no blob to doubt).
             strays = (self._reserves_losing(unseen, table) + self._zones_gaining(surplus, table)
-                      + self._played_in_doubt(surplus))
+                      + self._tiles_played(surplus))
             suspects = zones + [z for z in strays if z not in zones]
             # A tile people corrected or said yes to before the last move stays a
             # suspect: a cube played there since, missed by the camera, reads as the
@@ -1580,7 +1580,7 @@ class TableReferee:
                 out.append(f"reserve:{seat}")
         return out
 
-    def _played_in_doubt(self, surplus: Cubes) -> list[str]:
+    def _tiles_played(self, surplus: Cubes) -> list[str]:
         """The tiles onto which the turn under way played cubes of a colour among
         ``surplus`` (`Reading.unsourced`): a cube from nowhere of that colour is likelier
         the one played, seen at last where it lies, than a cube nobody took (4-player
