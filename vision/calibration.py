@@ -144,9 +144,10 @@ def _tile_colours(reader: Reader, atlas_img: np.ndarray, measured: dict[str, lis
         px.append(roi[::7])
     data = np.vstack(px).astype(np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
-    # OpenCV's stubs want an array for the labels, which are only an output here.
-    _, _, centres = cv2.kmeans(data, k, None, criteria, 2,  # type: ignore[call-overload]
-                               cv2.KMEANS_PP_CENTERS)
+    # The labels are only an output here (no KMEANS_USE_INITIAL_LABELS); an array is
+    # passed because OpenCV's stubs before 5.1 take no None for them.
+    labels = np.zeros((len(data), 1), np.int32)
+    _, _, centres = cv2.kmeans(data, k, labels, criteria, 2, cv2.KMEANS_PP_CENTERS)
     pieces = colours._lab(np.asarray(list(measured.values()), np.float32))
     keep = []
     for c in centres:

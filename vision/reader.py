@@ -525,9 +525,11 @@ class Reader:
             roi = atlas[cell.y:cell.y + cell.h, cell.x:cell.x + cell.w]
             g = self.glare.over(cell.origin_mm, cell.h, cell.w, self.scale) if glare else None
             if g is None:
-                gains = (*tuple(float(colours.WHITE_LEVEL / max(8.0, v)) for v in ref), 0.0)
-                # OpenCV's stubs allow no scalar (a tuple per channel), which it takes.
-                cv2.multiply(roi, gains, dst=roi)  # type: ignore[call-overload]
+                # A tuple per channel is a scalar to OpenCV; its stubs before 5.1 say
+                # only arrays, those after say both: typed loosely to suit either.
+                gains: Any = (*tuple(float(colours.WHITE_LEVEL / max(8.0, v)) for v in ref),
+                              0.0)
+                cv2.multiply(roi, gains, dst=roi)
                 continue
             # (pixel - 255 g) / max(0.1, 1 - g) * gain, in float32 as numpy's broadcast
             # over the channels computed it, but by OpenCV on whole channels: the glare's
