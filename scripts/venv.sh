@@ -32,12 +32,17 @@ if [ ! -x .venv/bin/python ]; then
 fi
 spec="."
 [ -n "$extras" ] && spec=".[$extras]"
+# The test suite runs under the versions its fitted data was made with.
+constraints=""
+if [ "$extras" = test ]; then constraints="scripts/test-constraints.txt"; fi
 stamp=".venv/.carolus-installed-$(echo "$extras" | tr -c 'a-z' '_')"
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] \
+   || { [ -n "$constraints" ] && [ "$constraints" -nt "$stamp" ]; }; then
     echo "carolus: installing $spec into .venv (first run takes a minute) ..." >&2
     log=.venv/pip-install.log
     if ! { .venv/bin/python -m pip install --disable-pip-version-check --upgrade pip \
-           && .venv/bin/python -m pip install --disable-pip-version-check -e "$spec"; } >"$log" 2>&1; then
+           && .venv/bin/python -m pip install --disable-pip-version-check \
+                ${constraints:+-c "$constraints"} -e "$spec"; } >"$log" 2>&1; then
         tail -n 30 "$log" >&2
         echo "carolus: installing the project failed; the full log is in $log" >&2
         exit 1
