@@ -1,0 +1,66 @@
+"""Is the cube count limited by its classifier, by its data, or by what it is told?
+
+    .venv/bin/pip install scikit-learn    # for this study only; no part of the product
+    .venv/bin/python benchmarks/cube_classifier_study.py
+
+The stored cube model (`vision/fitted/cubes.json`) keeps every labelled blob of our
+renderer in frame order, and its report says how many blobs the last third of the
+frames held (`report.held_out`). This fits on the first two thirds and counts the last
+third's blobs with
+
+- the nearest-neighbour vote the reader uses, with the stored weights (a little
+  optimistic: those weights were searched on all the frames);
+- the same vote fitted on a quarter and a half of the training blobs (a learning curve:
+  does more of the same data help?);
+- a random forest and extra trees (scikit-learn), which weigh the features their own way.
+
+If other classifiers and more data miscount about as many blobs, the count is limited by
+what the blob features say, and the next gain is in the features or in how blobs are cut,
+not in the fit. Prints one line per model: blobs miscounted of those held out.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from vision.cube_count import FITTED, CubeCount  # noqa: E402
+
+
+def main() -> int:
+    stored = json.loads(FITTED.read_text(encoding="utf-8"))
+    model = CubeCount.from_json(stored["model"], str(FITTED))
+    report = stored["report"]
+    ours = int(report["blobs"])
+    held = int(str(report["held_out"]["blobs_exact"]).split(" of ")[1])
+    cut = ours - held
+    x, y = model.samples[:ours], model.counts[:ours]
+    test_x, test_y = x[cut:], y[cut:]
+    print(f"{FITTED.name}: {ours} blobs of our renderer; fitted on the first {cut}, "
+          f"counted the last {held} (the fit report's held-out frames)")
+    for share in (0.25, 0.5, 1.0):
+        n = int(cut * share)
+        part = CubeCount.fit(x[cut - n:cut], y[cut - n:cut], 0.0, 0.0, weights=model.weights)
+        wrong = int((part.votes(test_x)[0] != test_y).sum())
+        print(f"nearest neighbours, stored weights, {n} training blobs: {wrong} miscounted")
+    try:
+        from sklearn.ensemble import ExtraTreesClassifier, RandomForestClassifier
+    except ImportError:
+        print("scikit-learn is not installed: .venv/bin/pip install scikit-learn "
+              "(for this study only)", file=sys.stderr)
+        return 1
+    for name, forest in (("random forest", RandomForestClassifier),
+                         ("extra trees", ExtraTreesClassifier)):
+        fitted = forest(n_estimators=300, random_state=0, n_jobs=1).fit(x[:cut], y[:cut])
+        wrong = int((fitted.predict(test_x) != test_y).sum())
+        print(f"{name}, 300 trees, {cut} training blobs: {wrong} miscounted")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
