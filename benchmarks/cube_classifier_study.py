@@ -16,20 +16,37 @@ third's blobs with
 
 If other classifiers and more data miscount about as many blobs, the count is limited by
 what the blob features say, and the next gain is in the features or in how blobs are cut,
-not in the fit. Prints one line per model: blobs miscounted of those held out.
+not in the fit. Prints one line per model: blobs miscounted of those held out; for the
+vote on all the training blobs, which counts are taken for which.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
 from pathlib import Path
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from vision.cube_count import FITTED, CubeCount  # noqa: E402
+from vision.cube_count import FEATURES, FITTED, CubeCount  # noqa: E402
+
+
+def confusions(voted: np.ndarray, truth: np.ndarray, patch: np.ndarray) -> None:
+    """Which counts are taken for which, and how often a blob found by its darkness
+    alone (a cube dyed like its field, `Patch`) is miscounted beside one of a piece's
+    colour: where the errors are tells what to look at next."""
+    wrong = voted != truth
+    pairs = Counter(zip(truth[wrong].tolist(), voted[wrong].tolist(), strict=True))
+    print("  miscounted (true -> voted: blobs): " + ", ".join(
+        f"{t} -> {v}: {n}" for (t, v), n in pairs.most_common()))
+    print(f"  found by darkness alone: {int((wrong & patch).sum())} of {int(patch.sum())} "
+          f"miscounted; of a piece's colour: {int((wrong & ~patch).sum())} of "
+          f"{int((~patch).sum())}")
 
 
 def main() -> int:
@@ -48,6 +65,7 @@ def main() -> int:
         part = CubeCount.fit(x[cut - n:cut], y[cut - n:cut], 0.0, 0.0, weights=model.weights)
         wrong = int((part.votes(test_x)[0] != test_y).sum())
         print(f"nearest neighbours, stored weights, {n} training blobs: {wrong} miscounted")
+    confusions(part.votes(test_x)[0], test_y, test_x[:, FEATURES.index("shade")] > 0)
     try:
         from sklearn.ensemble import ExtraTreesClassifier, RandomForestClassifier
     except ImportError:
