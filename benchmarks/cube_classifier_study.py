@@ -63,9 +63,10 @@ def main() -> int:
     for share in (0.25, 0.5, 1.0):
         n = int(cut * share)
         part = CubeCount.fit(x[cut - n:cut], y[cut - n:cut], 0.0, 0.0, weights=model.weights)
-        wrong = int((part.votes(test_x)[0] != test_y).sum())
+        voted = part.votes(test_x)[0]
+        wrong = int((voted != test_y).sum())
         print(f"nearest neighbours, stored weights, {n} training blobs: {wrong} miscounted")
-    confusions(part.votes(test_x)[0], test_y, test_x[:, FEATURES.index("shade")] > 0)
+    confusions(voted, test_y, test_x[:, FEATURES.index("shade")] > 0)
     try:
         from sklearn.ensemble import ExtraTreesClassifier, RandomForestClassifier
     except ImportError:
