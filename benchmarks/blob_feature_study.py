@@ -1,0 +1,223 @@
+"""Would the cube count gain from a new feature of a blob? Tried without refitting.
+
+    .venv/bin/python benchmarks/blob_feature_study.py --frames 80 --cache /tmp/blobs.pkl
+
+Adding a feature to the cube count (`vision.cube_count.FEATURES`) means measuring it in
+the reader, refitting the model on 200 rendered frames (twenty minutes) and running the
+per-frame benches (twenty more) before knowing whether it helps. Here the blobs of the
+cube model's own labelled frames (`scripts.fit_cubes.frame_of`, tuning seeds only) are
+gathered once with what a feature may be measured on — the blob's mask, its atlas
+pixels and the bare table's under it — and kept (`--cache`). Each candidate in
+`CANDIDATES` is then measured on every blob and added to the stored features, scaled
+to unit spread and weighed `WEIGHTS` times, in the nearest-neighbour vote the reader
+uses (the stored model's scaling and weights for the rest). The frames are split in
+two by seed (even and odd frames); each half is counted by a vote on the other, and
+the blobs miscounted are summed, for the stored features alone and with each candidate.
+
+A candidate that miscounts clearly fewer blobs than the stored features alone is worth
+the refit; one that does not is not. The candidates here are the three tried in the
+forty-sixth session (none helped): how many lit tops a blob of a piece's colour shows,
+how many cores it falls apart into when eroded by a third of a cube's side, and how
+much of the art's pattern it replaced (`pattern`: the share of the frame's brightness
+pattern the bare table's does not explain, the mean over the blob).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pickle
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from scripts.fit_cubes import FIRST_SEED, frame_of  # noqa: E402
+from scripts.fitting import labelled_frames  # noqa: E402
+from scripts.labelled import cubes_in_blobs  # noqa: E402
+from vision.cube_count import FEATURES, FITTED, NEIGHBOURS, CubeCount  # noqa: E402
+
+#: How much a candidate weighs in the distance, each tried.
+WEIGHTS = (0.5, 1.0, 2.0)
+#: Atlas pixels kept around each blob's box (a pattern is measured over a window).
+PAD = 4
+_SHADE = FEATURES.index("shade")
+
+
+@dataclass(frozen=True)
+class Blob:
+    """One labelled blob and what a candidate feature may be measured on."""
+
+    frame: int
+    features: np.ndarray
+    true: int
+    mask: np.ndarray            # the blob in its box
+    pixels: np.ndarray          # the atlas (white-balanced) over the box and `PAD` around
+    bare: np.ndarray            # the bare table's picture there
+    side: float                 # a cube's side in atlas pixels
+
+    @property
+    def patch(self) -> bool:
+        """Found by its darkness alone (a cube dyed like its field, or a shadow)."""
+        return bool(self.features[_SHADE] > 0.5)
+
+    def inner(self, image: np.ndarray) -> np.ndarray:
+        """`image` (of the padded box) over the blob's own box."""
+        h, w = self.mask.shape
+        return image[PAD:PAD + h, PAD:PAD + w]
+
+
+def gather(frames: int, first_seed: int = FIRST_SEED) -> list[Blob]:
+    """Every blob the reader weighs on the cube model's labelled frames, labelled."""
+    shade_stir = json.loads(FITTED.read_text(encoding="utf-8"))["model"]
+    blobs: list[Blob] = []
+    for i, (seed, hard) in enumerate(labelled_frames(frames, first_seed)):
+        item = frame_of(seed, hard)
+        reader = item.reader
+        reader.cubes = None
+        reader.shade, reader.stir = float(shade_stir["shade"]), float(shade_stir["stir"])
+        reader.collect = []
+        reader.steady.reset()
+        reader.read(item.frame)
+        counts, _ = cubes_in_blobs(reader, item.table.pieces)
+        atlas = reader._atlas
+        assert atlas is not None and reader._comparison is not None
+        ref = reader._comparison.picture(0, atlas.shape[0], 0, atlas.shape[1])
+        padded = cv2.copyMakeBorder(atlas[:ref.shape[0]], PAD, PAD, PAD, PAD,
+                                    cv2.BORDER_REPLICATE)
+        bare = cv2.copyMakeBorder(ref, PAD, PAD, PAD, PAD, cv2.BORDER_REPLICATE)
+        boxed = [c for c in reader.collect if c[3] is not None]
+        for (_, _, features, box, mask), true in zip(boxed, counts, strict=True):
+            bx, by, bw, bh = box
+            window = (slice(by, by + bh + 2 * PAD), slice(bx, bx + bw + 2 * PAD))
+            blobs.append(Blob(i, np.asarray(features, np.float32), int(true), mask.copy(),
+                              padded[window].copy(), bare[window].copy(),
+                              reader._sizes["cube"] * reader.scale))
+    return blobs
+
+
+def tops(blob: Blob) -> float:
+    """Lit tops a blob of a piece's colour shows: parts of its brightest two fifths at
+    least an eighth of a cube's top (none for a patch, whose top is the art's)."""
+    brightness = blob.inner(blob.pixels).astype(np.float32).sum(axis=2)
+    values = brightness[blob.mask]
+    if blob.patch or values.size < 4:
+        return 0.0
+    bright = ((brightness >= np.percentile(values, 60)) & blob.mask).astype(np.uint8)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(bright, connectivity=4)
+    return float((stats[1:, cv2.CC_STAT_AREA] >= 0.12 * blob.side**2).sum())
+
+
+def cores(blob: Blob) -> float:
+    """Parts the blob falls into when eroded by a third of a cube's side: cubes that
+    touch at a corner come apart, a cube's outline does not."""
+    k = max(1, round(0.3 * blob.side))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
+    eroded = cv2.erode(blob.mask.astype(np.uint8), disc, borderType=cv2.BORDER_CONSTANT,
+                       borderValue=0)
+    return float(cv2.connectedComponents(eroded)[0] - 1)
+
+
+def pattern(blob: Blob, window: int = 5) -> float:
+    """How much of the frame's brightness pattern the bare table's, fitted as a gain and
+    an offset over `window` pixels, leaves unexplained, over the blob: a shadow keeps
+    the art's pattern, a cube's faces replace it."""
+    f = blob.pixels.astype(np.float32).sum(axis=2)
+    r = blob.bare.astype(np.float32).sum(axis=2)
+    size = (window, window)
+    mf, mr = cv2.boxFilter(f, -1, size), cv2.boxFilter(r, -1, size)
+    vf = cv2.boxFilter(f * f, -1, size) - mf * mf
+    vr = cv2.boxFilter(r * r, -1, size) - mr * mr
+    cov = cv2.boxFilter(f * r, -1, size) - mf * mr
+    left = np.sqrt(np.maximum(vf - cov * cov / (vr + 25.0), 0)) / (mf + 30.0)
+    return float(blob.inner(left)[blob.mask].mean()) if blob.mask.any() else 0.0
+
+
+CANDIDATES: dict[str, Callable[[Blob], float]] = {
+    "tops": tops, "cores": cores, "pattern": pattern}
+
+
+def _vote(train: np.ndarray, counts: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """The nearest-neighbour majority of each query row (ties to the smaller count)."""
+    k = min(NEIGHBOURS, len(counts))
+    norms = (train**2).sum(axis=1)
+    voted = np.empty(len(query), np.int64)
+    for start in range(0, len(query), 512):
+        distance = norms[None, :] - 2.0 * (query[start:start + 512] @ train.T)
+        nearest = np.argpartition(distance, k - 1, axis=1)[:, :k]
+        voted[start:start + 512] = [int(np.bincount(counts[row]).argmax())
+                                    for row in nearest]
+    return voted
+
+
+def miscounted(blobs: list[Blob], extra: np.ndarray | None = None,
+               weight: float = 1.0) -> tuple[int, int]:
+    """Blobs miscounted (all, and those found by darkness alone) when each half of the
+    frames is counted by a vote on the other, on the stored features scaled and
+    weighed as the stored model does, plus `extra` columns (unit spread, `weight`)."""
+    model = CubeCount.from_json(json.loads(FITTED.read_text(encoding="utf-8"))["model"])
+    x = np.array([b.features for b in blobs], np.float32)
+    scaled = (x - model.mean) / model.scale
+    if model.weights is not None:
+        scaled *= model.weights
+    if extra is not None:
+        extra = extra.reshape(len(blobs), -1)
+        spread = extra.std(axis=0)
+        spread[spread < 1e-6] = 1.0
+        scaled = np.hstack([scaled, (extra - extra.mean(axis=0)) / spread * weight])
+    scaled = scaled.astype(np.float32)
+    truth = np.array([b.true for b in blobs])
+    patch = np.array([b.patch for b in blobs])
+    odd = np.array([b.frame % 2 == 1 for b in blobs])
+    wrong = np.zeros(len(blobs), bool)
+    for test in (odd, ~odd):
+        if test.any() and (~test).any():
+            wrong[test] = _vote(scaled[~test], truth[~test], scaled[test]) != truth[test]
+    return int(wrong.sum()), int((wrong & patch).sum())
+
+
+def study(blobs: list[Blob], candidates: dict[str, Callable[[Blob], float]]) -> list[str]:
+    """One line for the stored features alone, and one per candidate and weight."""
+    base, base_patch = miscounted(blobs)
+    lines = [f"{len(blobs)} blobs ({sum(b.patch for b in blobs)} found by darkness alone), "
+             f"frames {1 + max(b.frame for b in blobs)}",
+             f"stored features: {base} miscounted ({base_patch} found by darkness alone)"]
+    for name, measure in candidates.items():
+        values = np.array([measure(b) for b in blobs], np.float32)
+        for weight in WEIGHTS:
+            wrong, patch = miscounted(blobs, values, weight)
+            lines.append(f"+ {name} x{weight}: {wrong} miscounted ({patch} found by "
+                         f"darkness alone), {wrong - base:+d}")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--frames", type=int, default=80, help="labelled frames (default 80)")
+    parser.add_argument("--first-seed", type=int, default=FIRST_SEED)
+    parser.add_argument("--cache", type=Path, help="keep the gathered blobs here (a pickle "
+                        "this script wrote; read back if it exists)")
+    args = parser.parse_args(argv)
+    if args.first_seed + 10 * args.frames > 900000:
+        parser.error("seeds from 900000 on are held out for the benchmarks")
+    if args.cache is not None and args.cache.exists():
+        with args.cache.open("rb") as kept:
+            blobs = pickle.load(kept)     # a file this script wrote
+    else:
+        blobs = gather(args.frames, args.first_seed)
+        if args.cache is not None:
+            with args.cache.open("wb") as out:
+                pickle.dump(blobs, out)
+    print("\n".join(study(blobs, CANDIDATES)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
