@@ -566,6 +566,8 @@ class Judgement:
             place = reading.cylinder_place(game, hue)
             if seen_place in (place, chores.cylinders.get(hue)):
                 continue
+            if seen_place in chores.asked.get(hue, ()):
+                continue  # where an earlier announcement sent it; still owed
             if actor is not None and reading.seat[actor] == seen_place:
                 counts = {s: table.courts.get(s, NO_CUBES)[i] for s in reading.seat.values()}
                 mine = counts.pop(seen_place)

@@ -55,6 +55,10 @@ class Chores:
     back: Mapping[str, frozenset[int]] = field(default_factory=dict)
     #: the tile the emperor stood on when the table was last judged (None: unknown)
     emperor_tile: int | None = None
+    #: colour -> the courts its cylinder was asked to go to earlier while the move is
+    #: still owed: control changed hands again before anyone moved it, and a player
+    #: carrying out the first announcement late is not breaking a rule
+    asked: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
 
 @dataclass

@@ -2433,6 +2433,7 @@ class TableReferee:
         chores = self._chores
         castles = dict(chores.castles)
         cylinders = dict(chores.cylinders)
+        asked = dict(chores.asked)
         back = dict(chores.back)
         castles_by, castles_at = chores.castles_by, chores.castles_at
         for event in events:
@@ -2440,6 +2441,11 @@ class TableReferee:
                 cylinders[event.colour] = (
                     "pool" if event.previous is None else self._seat[event.previous]
                 )
+            elif isinstance(event, ControlGained) and event.previous is not None:
+                # Won again before the cylinder moved: the court it was first sent to is
+                # where a player following that announcement puts it.
+                earlier = asked.get(event.colour, frozenset())
+                asked[event.colour] = earlier | {self._seat[event.previous]}
             elif isinstance(event, CastleBuilt):
                 castles = {t: (None, event.side) for t in event.territories}
                 castles_by, castles_at = move.player, len(game.move_stack)
@@ -2455,7 +2461,7 @@ class TableReferee:
         tile = chores.emperor_tile
         if isinstance(move, MoveEmperor):
             tile = table.emperor if table is not None else None
-        self._chores = Chores(castles, castles_by, castles_at, cylinders, back, tile)
+        self._chores = Chores(castles, castles_by, castles_at, cylinders, back, tile, asked)
         undone = self._undone_chores.get(len(game.move_stack))
         if undone is not None and undone[0] == move:
             # a step Undo took back, played again: what was known after it then (the
@@ -2523,7 +2529,12 @@ class TableReferee:
                 back[tray] = back.get(tray, frozenset()) | in_tray
         tile = chores.emperor_tile if table.emperor is None else table.emperor
         self._chores = replace(
-            chores, castles=castles, cylinders=cylinders, back=back, emperor_tile=tile
+            chores,
+            castles=castles,
+            cylinders=cylinders,
+            back=back,
+            emperor_tile=tile,
+            asked={c: places for c, places in chores.asked.items() if c in cylinders},
         )
         if game.phase is Phase.ACTION and not game.is_over:
             actor = game.to_move if game.step is Step.CUBES else self.reading.next_player(game)

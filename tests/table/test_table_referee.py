@@ -301,3 +301,39 @@ def test_a_game_resumed_after_a_power_cut_goes_on_from_the_table() -> None:
     assert fresh.kinds(fresh.referee.undo()) == ["undone"]
     with pytest.raises(ValueError, match="players"):
         Script(players=(BOB, ANNA)).referee.resume(game)
+
+
+def test_a_cylinder_taken_to_the_holder_it_was_first_asked_for_is_not_wrong() -> None:
+    """Anna wins red and nobody moves the cylinder yet; Bob then wins red from her.
+    Someone carrying out the first announcement late puts the cylinder on Anna's court:
+    it was asked for there, so no buzzer (four-player camera game 900473: the blue
+    cylinder raised `cylinder-wrong` in both lights). The move is still owed, to Bob, and
+    is announced as done when the cylinder reaches him."""
+    script = Script()
+    script.lay_out({"south": RESERVES["south"], "north": "red red red yellow blue pink pink"})
+    script.disc("south", 2)
+    script.disc("north", 3)
+    assert "control-gained" in script.kinds(anna_plays_red(script))
+    script.emperor(2)
+    script.castle(2, "white")
+    for colour in ("blue", "blue", "yellow"):
+        script.refill("south", colour)
+    events = script.cube("north", "red", "north") + script.cube("north", "red", "north")
+    events += script.cube("north", "red", "north")
+    gained = [e for e in events if e.kind == "control-gained"]
+    assert gained and gained[0].to_json()["player"] == "Bob"
+    events = script.cylinder("red", "south")
+    assert "illegal" not in script.kinds(events)
+    assert script.referee.pending() == ["move the red cylinder to Bob's court"]
+    assert script.kinds(script.cylinder("red", "north")) == ["cylinder-moved"]
+
+
+def test_a_cylinder_put_on_a_court_never_asked_for_is_still_wrong() -> None:
+    """The same table, the cylinder put on a court the referee never named for it (Bob's
+    while Anna holds red): the buzzer sounds."""
+    script = Script()
+    opening(script)
+    anna_plays_red(script)
+    events = script.cylinder("red", "north")
+    assert "illegal" in script.kinds(events)
+    assert next(e for e in events if e.kind == "illegal").code == "cylinder-wrong"
