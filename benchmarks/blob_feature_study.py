@@ -25,6 +25,7 @@ pattern the bare table's does not explain, the mean over the blob).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import pickle
 import sys
@@ -74,15 +75,21 @@ class Blob:
         return image[PAD:PAD + h, PAD:PAD + w]
 
 
+@functools.cache
+def stored() -> CubeCount:
+    """The stored cube model, read once (its file holds some twenty thousand blobs)."""
+    return CubeCount.from_json(json.loads(FITTED.read_text(encoding="utf-8"))["model"])
+
+
 def gather(frames: int, first_seed: int = FIRST_SEED) -> list[Blob]:
     """Every blob the reader weighs on the cube model's labelled frames, labelled."""
-    shade_stir = json.loads(FITTED.read_text(encoding="utf-8"))["model"]
+    model = stored()
     blobs: list[Blob] = []
     for i, (seed, hard) in enumerate(labelled_frames(frames, first_seed)):
         item = frame_of(seed, hard)
         reader = item.reader
         reader.cubes = None
-        reader.shade, reader.stir = float(shade_stir["shade"]), float(shade_stir["stir"])
+        reader.shade, reader.stir = model.shade, model.stir
         reader.collect = []
         reader.steady.reset()
         reader.read(item.frame)
@@ -162,7 +169,7 @@ def miscounted(blobs: list[Blob], extra: np.ndarray | None = None,
     """Blobs miscounted (all, and those found by darkness alone) when each half of the
     frames is counted by a vote on the other, on the stored features scaled and
     weighed as the stored model does, plus `extra` columns (unit spread, `weight`)."""
-    model = CubeCount.from_json(json.loads(FITTED.read_text(encoding="utf-8"))["model"])
+    model = stored()
     x = np.array([b.features for b in blobs], np.float32)
     scaled = (x - model.mean) / model.scale
     if model.weights is not None:
