@@ -469,9 +469,7 @@ class Reader:
             core = cv2.erode(fg.view(np.uint8), self._kernel3).view(bool)
             # NONE (0) outside the core: the labels times its flags (numpy's boolean
             # assignment to nearly every pixel took twenty times as long).
-            washed = core & (labels == colours.NONE)
             np.multiply(labels, core, out=labels)
-            self._fill_washed_tops(labels, washed)
             absolute = None
             for cell in self._cardless:
                 # A court whose card was laid after the bare table: read by colour alone.
@@ -553,59 +551,6 @@ class Reader:
                 cv2.copyTo(brightest, mask, channel)
             cv2.merge(channels, atlas)
         return white
-
-    def _fill_washed_tops(self, labels: np.ndarray, washed: np.ndarray) -> None:
-        """Give a piece's colour to what differs without colour inside it.
-
-        Under a hard lamp a cube's lit top can glare pale enough that no piece colour
-        takes it, while its shaded sides keep their dye: what differs is then a ring of
-        the cube's colour around a hole of none, and the ring alone, two or three pixels
-        wide, is no cube's worth (a red cube on a white reserve card was read as none,
-        sure). A hole as small as a cube's top, every pixel around it of one piece's
-        colour, is that piece's top: geometry, not a fit (art or a castle that differs
-        without colour is not ringed by one dye).
-        """
-        n, cc, stats, _ = _components(washed.view(np.uint8))
-        if n <= 1:
-            return
-        side = self._sizes["cube"] * self.scale
-        small = stats[:, cv2.CC_STAT_AREA] <= side * side
-        small[0] = False
-        if not small.any():
-            return
-        # Each small hole's ring: the pixels beside its pixels that are no hole, found
-        # from the holes' few hundred pixels (a whole-atlas dilation costs more); a pixel
-        # beside two holes is in both rings.
-        h, w = cc.shape
-        flat = cc.reshape(-1)
-        # (numpy finds set flags far quicker than nonzero labels)
-        inside = np.flatnonzero(washed.reshape(-1))
-        inside = inside[small[flat[inside]]]
-        ys, xs = np.divmod(inside, w)
-        rings, owners = [], []
-        for dy, dx in ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)):
-            ny, nx = ys + dy, xs + dx
-            on = (ny >= 0) & (ny < h) & (nx >= 0) & (nx < w)
-            q = ny[on] * w + nx[on]
-            out = flat[q] == 0
-            rings.append(q[out])
-            owners.append(flat[inside[on][out]].astype(np.intp))
-        # each ring pixel once per hole it is beside
-        ring, owner = np.divmod(np.unique(np.concatenate(rings) * n + np.concatenate(owners)),
-                                n)
-        dye = labels.reshape(-1)[ring].astype(np.float64)
-        bad = (dye == colours.NONE) | (dye == colours.NEUTRAL)
-        count = np.bincount(owner, minlength=n).astype(np.float64)
-        total = np.bincount(owner, dye, minlength=n)
-        # one dye all round: its sum of squares is the square of its sum over the count
-        same = count * np.bincount(owner, dye * dye, minlength=n) == total * total
-        ringed = small & (count > 0) & (np.bincount(owner, bad, minlength=n) == 0) & same
-        if not ringed.any():
-            return
-        which = flat[inside]
-        keep = ringed[which]
-        labels.reshape(-1)[inside[keep]] = (total[which[keep]] / count[which[keep]]
-                                            ).astype(labels.dtype)
 
     def _count_blobs(self, snap: SnapshotJSON, atlas: np.ndarray, labels: np.ndarray,
                      castle_labels: np.ndarray | None = None) -> None:

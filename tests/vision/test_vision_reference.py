@@ -677,17 +677,3 @@ def test_a_cylinder_seen_in_the_pool_and_on_a_card_is_doubted() -> None:
     twice = read(pooled, Piece("cylinder", "green", dx, dy))
     assert twice.cylinders["green"] in ("pool", "south")
     assert twice.certainty("cylinder:green") < 0.5
-
-
-def test_a_cube_whose_lit_top_glares_pale_is_still_a_cube() -> None:
-    """Under a hard lamp a red cube's top on a white reserve card glares so pale that no
-    piece colour takes it; only its sides keep their red, a ring two or three pixels
-    wide around a hole of no colour, and the ring alone was no cube's worth: the
-    reserve read empty, sure of it (hard tuning table 23001, south reserve). The hole
-    is the ring's piece's top."""
-    table, reader, frame = bench_table(23001, hard=True)
-    truth = scenes.truth(LAYOUT, table)
-    assert truth["reserves"]["south"]["red"] == 1
-    read = reader.read(frame)
-    assert read.reserves["south"]["red"] == 1
-    assert read.certainty("reserve:south") >= DOUBTFUL
