@@ -43,6 +43,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from referee.table.snapshot import DOUBTFUL
 from scripts.fit_difference import _drifted
 from vision.calibration import calibrate, reader_for
 from vision.layout import Layout, load_layout
@@ -94,9 +95,9 @@ def calibrated_table(layout: Layout, hard: bool, seed: int,
 
 
 def _score(job: tuple[bool, int, bool, tuple[int, int, float], dict[str, Any]]
-           ) -> tuple[dict[str, bool], list[dict[str, Any]]]:
-    """Zone results of one rendered frame (run in a worker process), and what each zone
-    read wrong holds (`wrong_zones`)."""
+           ) -> tuple[dict[str, bool], list[dict[str, Any]], dict[str, bool]]:
+    """Zone results of one rendered frame (run in a worker process), what each zone
+    read wrong holds (`wrong_zones`), and which zones the reader doubted (`doubted`)."""
     hard, seed, calibrated, size, variety = job
     cv2.setNumThreads(1)
     layout = load_layout()
@@ -107,7 +108,16 @@ def _score(job: tuple[bool, int, bool, tuple[int, int, float], dict[str, Any]]
                                 width=size[0], height=size[1], px_per_mm=size[2], **variety)
         reader, frame = Reader(layout), sc.render(layout, scene, seed)
     read, truth = reader.read(frame), sc.truth(layout, scene)
-    return zone_results(read, truth), wrong_zones(read, truth, hard, seed)
+    return zone_results(read, truth), wrong_zones(read, truth, hard, seed), doubted(read, truth)
+
+
+def doubted(read: Snapshot, truth: SnapshotJSON) -> dict[str, bool]:
+    """Per zone, whether the reader was too unsure of it for the referee to take it
+    without asking (`referee.table.snapshot.DOUBTFUL`): in a game a zone read wrong and
+    doubted becomes a question if it decides a move, one read wrong and sure a move or a
+    buzz, and one read right and doubted a question nobody needed."""
+    return {key: read.certainty(key.replace(" ", ":")) < DOUBTFUL
+            for key, _, _ in zones(read, truth)}
 
 
 def wrong_zones(read: Snapshot, truth: SnapshotJSON, hard: bool, seed: int
@@ -132,15 +142,18 @@ def accuracy(layout: Layout, hard: bool, n: int, seed0: int, calibrated: bool,
     (when given) as `wrong_zones` describes it."""
     zones = zones_ok = frames_ok = 0
     wrong: dict[str, int] = {}
+    unsure = {"right": 0, "wrong": 0}
     work = [(hard, seed0 + i, calibrated, size, VARIETY) for i in range(n)]
     if jobs > 1:
         with multiprocessing.Pool(jobs) as pool:
             results = pool.map(_score, work)
     else:
         results = [_score(job) for job in work]
-    for result, wrong_here in results:
+    for result, wrong_here, doubts in results:
         if errors is not None:
             errors.extend(wrong_here)
+        for k, ok in result.items():
+            unsure["right" if ok else "wrong"] += doubts[k]
         zones += len(result)
         zones_ok += sum(result.values())
         frames_ok += all(result.values())
@@ -148,7 +161,9 @@ def accuracy(layout: Layout, hard: bool, n: int, seed0: int, calibrated: bool,
             if not ok:
                 wrong[k.split()[0]] = wrong.get(k.split()[0], 0) + 1
     return {"frames": n, "zone_accuracy": zones_ok / zones, "frame_accuracy": frames_ok / n,
-            "wrong_by_kind": wrong}
+            "wrong_by_kind": wrong, "zones": zones,
+            "doubted": {"wrong": unsure["wrong"], "wrong_zones": zones - zones_ok,
+                        "right": unsure["right"], "right_zones": zones_ok}}
 
 
 def hands(layout: Layout, n: int, seed0: int, bare: bool = False) -> dict[str, Any]:
@@ -478,15 +493,17 @@ def main(argv: list[str] | None = None) -> int:
 def report(out: dict[str, Any]) -> str:
     lines: list[str] = [f"Seeds: {out['seeds']}.", ""] if "seeds" in out else []
     if any(k in out for k in ("mild", "hard", "mild_calibrated", "hard_calibrated")):
-        lines += ["| set | frames | zones exactly right | frames all right | wrong zones by kind |",
-                  "|---|---|---|---|---|"]
+        lines += ["| set | frames | zones exactly right | frames all right | wrong zones by kind "
+                  "| wrong zones doubted | right zones doubted |",
+                  "|---|---|---|---|---|---|---|"]
     for key in ("mild", "mild_calibrated", "hard", "hard_calibrated"):
         if key not in out:
             continue
         r = out[key]
         lines.append(f"| {key.replace('_', ' + ')} | {r['frames']} | "
                      f"{100 * r['zone_accuracy']:.2f} % | {100 * r['frame_accuracy']:.1f} % | "
-                     f"{r['wrong_by_kind'] or '-'} |")
+                     f"{r['wrong_by_kind'] or '-'} | {_doubted(r, 'wrong')} | "
+                     f"{_doubted(r, 'right')} |")
     for key, what in (("hands", "Hands"), ("hands_calibrated", "Hands, against the bare "
                                                       "table under a drifted lamp")):
         if key in out:
@@ -512,6 +529,12 @@ def report(out: dict[str, Any]) -> str:
         lines += ["", sequence_report(out["sequence"])]
     lines += ["", f"Scenes: {out['scenes']}."]
     return "\n".join(lines).strip("\n")
+
+
+def _doubted(figures: dict[str, Any], which: str) -> str:
+    """'161 of 172': how many of the zones read wrong (or right) the reader doubted."""
+    d = figures.get("doubted")
+    return "-" if d is None else f"{d[which]} of {d[which + '_zones']}"
 
 
 def sequence_report(r: dict[str, Any]) -> str:
