@@ -19,7 +19,9 @@ the refit; one that does not is not. The candidates here are the three tried in 
 forty-sixth session (none helped): how many lit tops a blob of a piece's colour shows,
 how many cores it falls apart into when eroded by a third of a cube's side, and how
 much of the art's pattern it replaced (`pattern`: the share of the frame's brightness
-pattern the bare table's does not explain, the mean over the blob).
+pattern the bare table's does not explain, the mean over the blob); and the one tried in
+the forty-eighth (`new_edges`: how much of it holds edges the bare table lacks; it
+did not help either).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.new_edges_study import new_edge_mask  # noqa: E402
 from scripts.fit_cubes import FIRST_SEED, frame_of  # noqa: E402
 from scripts.fitting import labelled_frames  # noqa: E402
 from scripts.labelled import cubes_in_blobs  # noqa: E402
@@ -147,8 +150,18 @@ def pattern(blob: Blob, window: int = 5) -> float:
     return float(blob.inner(left)[blob.mask].mean()) if blob.mask.any() else 0.0
 
 
+def new_edges(blob: Blob) -> float:
+    """The share of the blob, grown by two pixels, where the frame has edges the bare
+    table lacks (`new_edges_study.new_edge_mask`): a cube's outline and the line between
+    its top and sides are there even where its colour is the field's."""
+    grown = cv2.dilate(cv2.copyMakeBorder(blob.mask.astype(np.uint8), PAD, PAD, PAD, PAD,
+                                          cv2.BORDER_CONSTANT, value=0),
+                       np.ones((5, 5), np.uint8)).view(bool)
+    return float(new_edge_mask(blob.pixels, blob.bare)[grown].mean())
+
+
 CANDIDATES: dict[str, Callable[[Blob], float]] = {
-    "tops": tops, "cores": cores, "pattern": pattern}
+    "tops": tops, "cores": cores, "pattern": pattern, "new_edges": new_edges}
 
 
 def _vote(train: np.ndarray, counts: np.ndarray, query: np.ndarray) -> np.ndarray:
