@@ -40,7 +40,7 @@ for extra in (ROOT, ROOT / "benchmarks"):
         sys.path.insert(0, str(extra))
 
 from scripts.fit_cubes import FIRST_SEED, frame_of  # noqa: E402
-from scripts.labelled import _middles, cubes_in_blobs  # noqa: E402
+from scripts.labelled import cubes_in_blobs, middles  # noqa: E402
 from vision import colours  # noqa: E402
 from vision.calibration import calibrate, reader_for  # noqa: E402
 from vision.layout import load_layout  # noqa: E402
@@ -94,14 +94,14 @@ def scores(reader: Reader, pieces: list[Piece], rng: np.random.Generator
     near = np.zeros(score.shape, np.uint8)
     for kind in ("cube", "castle", "emperor"):
         reach = EMPTY_SIDES * side * (1 if kind == "cube" else 2)
-        for _, _, iy, ix in _middles(reader, pieces, kind, ("territory",)):
+        for _, _, iy, ix in middles(reader, pieces, kind, ("territory",)):
             cv2.circle(near, (ix, iy), round(reach), 1, -1)
     field = np.take(reader._pieces_table, comparison.picture_index(0, bare.shape[0], 0,
                                                                     bare.shape[1]))
     lost = {(iy, ix) for _, _, iy, ix in unseen}
     out: dict[str, list[float]] = {"cubes": [], "dyed like the field": [],
                                    "in no blob": [], "empty": []}
-    for _, piece, iy, ix in _middles(reader, pieces, "cube", ("territory",)):
+    for _, piece, iy, ix in middles(reader, pieces, "cube", ("territory",)):
         if 0 <= iy < score.shape[0] and 0 <= ix < score.shape[1]:
             out["cubes"].append(float(score[iy, ix]))
             if field[iy, ix] == colours.CLASS_OF[piece.colour]:

@@ -51,7 +51,7 @@ def drifted_table(layout: Layout, seed: int, hard: bool, hand_probability: float
     return scene, reader, scenes.render(layout, scene, seed)
 
 
-def _middles(reader: Reader, pieces: list[Piece], kind: str, zones: tuple[str, ...]
+def middles(reader: Reader, pieces: list[Piece], kind: str, zones: tuple[str, ...]
              ) -> list[tuple[str, Piece, int, int]]:
     """(zone, piece, atlas row, column) of the middle of each true piece of `kind` lying
     in a zone of those kinds, half its height up (as the camera sees it)."""
@@ -79,7 +79,7 @@ def cubes_in_blobs(reader: Reader, pieces: list[Piece]
     assert reader.collect is not None
     # Where the middle of each true cube appears in the atlas, by zone and colour.
     where: dict[tuple[str, str], list[tuple[int, int]]] = {}
-    for zone, piece, iy, ix in _middles(reader, pieces, "cube", ("territory", "reserve")):
+    for zone, piece, iy, ix in middles(reader, pieces, "cube", ("territory", "reserve")):
         where.setdefault((zone, piece.colour), []).append((iy, ix))
     counts = []
     for zone, colour, _, box, blob in reader.collect:
@@ -112,7 +112,7 @@ def castles_in_blobs(reader: Reader, pieces: list[Piece]) -> tuple[list[str], in
     words), and how many true castles lie in no blob at all."""
     assert reader.collect_castles is not None
     where: dict[str, list[tuple[int, int, str]]] = {}
-    for zone, piece, iy, ix in _middles(reader, pieces, "castle", ("territory",)):
+    for zone, piece, iy, ix in middles(reader, pieces, "castle", ("territory",)):
         where.setdefault(zone, []).append((iy, ix, piece.colour))
     words = []
     for zone, _, box, blob in reader.collect_castles:
