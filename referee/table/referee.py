@@ -106,10 +106,13 @@ HELD_DOUBT: Final = frozenset({"cube-moved", "castle-missing"})
 class Vouch:
     """People said yes to a part of a zone as the camera read it (``value``), when the
     game had played ``moves`` steps: the yes holds while the camera reads it so, and
-    says nothing of cubes played there since."""
+    says nothing of cubes played there since. Of a tile's castles it also says nothing
+    once the rules build or take over a castle there: ``castles`` is what the game had
+    on the tile when people spoke (None for any other part)."""
 
     value: Value
     moves: int
+    castles: Value | None = None
 
 
 @dataclass(frozen=True)
@@ -456,11 +459,11 @@ class TableReferee:
                     self._correct(part, table, read(believed, part))
                     self._rechecked.add((part, read(table, part)))
                 else:
-                    self._vouched[part] = Vouch(read(table, part), self._moves())
+                    self._vouched[part] = self._vouch(part, table)
             answered = N_("%(clause)s Answered yes, the camera is right.")
         elif yes:
             for part in parts:
-                self._vouched[part] = Vouch(read(table, part), self._moves())
+                self._vouched[part] = self._vouch(part, table)
             for part in parts:
                 self.corrections.drop(part)  # what people said before no longer holds
             answered = N_("%(clause)s Answered yes, the camera is right.")
@@ -953,10 +956,27 @@ class TableReferee:
         return all(self._vouched_part(part) for part in doubts.parts(zone))
 
     def _vouched_part(self, part: str) -> bool:
-        """Whether people said yes to ``part`` (a correction zone) as the camera reads it now."""
+        """Whether people said yes to ``part`` (a correction zone) as the camera reads it
+        now, and, of a tile's castles, while the game has the castles it had then."""
         table = self.table
         vouch = self._vouched.get(part)
-        return table is not None and vouch is not None and vouch.value == read(table, part)
+        return (table is not None and vouch is not None and vouch.value == read(table, part)
+                and vouch.castles == self._game_castles(part))
+
+    def _vouch(self, part: str, table: Table) -> Vouch:
+        """People's yes to ``part`` as the camera reads it on ``table`` now."""
+        return Vouch(read(table, part), self._moves(), self._game_castles(part))
+
+    def _game_castles(self, part: str) -> Value | None:
+        """The castles the game has on the tile of a ``castles N`` part (none before the
+        game begins; None for any other part): a yes to "no castle" said before the rules built one
+        there is no word on that castle (3-player hard camera game 900376: "2 green on
+        territory 5?", yes, in round 2; the grey castle built there in round 3, never
+        seen, buzzed `castle-missing` as if people had vouched for it missing)."""
+        kind, _, key = part.partition(" ")
+        if kind != "castles":
+            return None
+        return castle_of(None if self.game is None else self.game.owner(int(key)))
 
     def _certainty(self, zone: str, castles: bool | None = None) -> float:
         """How sure the referee is of ``zone``'s reading: sure where people vouched for it
