@@ -969,10 +969,10 @@ class TableReferee:
 
     def _game_castles(self, part: str) -> Value | None:
         """The castles the game has on the tile of a ``castles N`` part (none before the
-        game begins; None for any other part): a yes to "no castle" said before the rules built one
-        there is no word on that castle (3-player hard camera game 900376: "2 green on
-        territory 5?", yes, in round 2; the grey castle built there in round 3, never
-        seen, buzzed `castle-missing` as if people had vouched for it missing)."""
+        game begins; None for any other part): a yes to "no castle" said before the rules
+        built one there is no word on that castle (3-player hard camera game 900376: "2
+        green on territory 5?", yes, in round 2; the grey castle built there in round 3,
+        never seen, buzzed `castle-missing` as if people had vouched for it missing)."""
         kind, _, key = part.partition(" ")
         if kind != "castles":
             return None
