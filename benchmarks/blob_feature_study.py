@@ -42,11 +42,12 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.cube_classifier_study import nearest_vote  # noqa: E402
 from benchmarks.new_edges_study import new_edge_mask  # noqa: E402
 from scripts.fit_cubes import FIRST_SEED, frame_of  # noqa: E402
 from scripts.fitting import labelled_frames  # noqa: E402
 from scripts.labelled import cubes_in_blobs  # noqa: E402
-from vision.cube_count import FEATURES, FITTED, NEIGHBOURS, CubeCount  # noqa: E402
+from vision.cube_count import FEATURES, FITTED, CubeCount  # noqa: E402
 
 #: How much a candidate weighs in the distance, each tried.
 WEIGHTS = (0.5, 1.0, 2.0)
@@ -164,19 +165,6 @@ CANDIDATES: dict[str, Callable[[Blob], float]] = {
     "tops": tops, "cores": cores, "pattern": pattern, "new_edges": new_edges}
 
 
-def _vote(train: np.ndarray, counts: np.ndarray, query: np.ndarray) -> np.ndarray:
-    """The nearest-neighbour majority of each query row (ties to the smaller count)."""
-    k = min(NEIGHBOURS, len(counts))
-    norms = (train**2).sum(axis=1)
-    voted = np.empty(len(query), np.int64)
-    for start in range(0, len(query), 512):
-        distance = norms[None, :] - 2.0 * (query[start:start + 512] @ train.T)
-        nearest = np.argpartition(distance, k - 1, axis=1)[:, :k]
-        voted[start:start + 512] = [int(np.bincount(counts[row]).argmax())
-                                    for row in nearest]
-    return voted
-
-
 def miscounted(blobs: list[Blob], extra: np.ndarray | None = None,
                weight: float = 1.0) -> tuple[int, int]:
     """Blobs miscounted (all, and those found by darkness alone) when each half of the
@@ -199,7 +187,7 @@ def miscounted(blobs: list[Blob], extra: np.ndarray | None = None,
     wrong = np.zeros(len(blobs), bool)
     for test in (odd, ~odd):
         if test.any() and (~test).any():
-            wrong[test] = _vote(scaled[~test], truth[~test], scaled[test]) != truth[test]
+            wrong[test] = nearest_vote(scaled[~test], truth[~test], scaled[test]) != truth[test]
     return int(wrong.sum()), int((wrong & patch).sum())
 
 
