@@ -100,7 +100,33 @@ def cast_shadows(pieces: np.ndarray, offset: tuple[float, float], taller: float 
     for t in REACH:
         t *= taller
         move = np.array([[1, 0, t * offset[0]], [0, 1, t * offset[1]]], np.float32)
-        np.bitwise_or(cast, cv2.warpAffine(source, move, (w, h), flags=cv2.INTER_NEAREST),
-                      out=cast)
+        kx, ky = _whole_shift(float(move[0, 2])), _whole_shift(float(move[1, 2]))
+        if kx is None or ky is None:
+            np.bitwise_or(cast, cv2.warpAffine(source, move, (w, h), flags=cv2.INTER_NEAREST),
+                          out=cast)
+            continue
+        # the same pixels as that warp, moved by slicing (a full read makes eight)
+        y0, y1, x0, x1 = max(0, ky), min(h, h + ky), max(0, kx), min(w, w + kx)
+        if y0 < y1 and x0 < x1:
+            np.bitwise_or(cast[y0:y1, x0:x1], source[y0 - ky:y1 - ky, x0 - kx:x1 - kx],
+                          out=cast[y0:y1, x0:x1])
     grown: np.ndarray = cv2.dilate(cast, np.ones((3, 3), np.uint8)).view(bool)
     return grown
+
+
+#: OpenCV's fixed point for a warp's source coordinates (`AB_BITS` in imgwarp.cpp).
+_AB_BITS = 10
+
+
+def _whole_shift(t: float) -> int | None:
+    """How many whole pixels OpenCV's nearest-neighbour `warpAffine` moves an image by a
+    translation of `t` pixels: it maps each destination pixel back, x - t, in fixed
+    point of `_AB_BITS` bits, rounded half to even then floored with half a pixel added.
+    None where that rounding meets an exact half, or the move is a whole pixel and a
+    half, which the warp does not make alike for every pixel (it is then asked itself)."""
+    scaled = -t * (1 << _AB_BITS)
+    half = 1 << (_AB_BITS - 1)
+    whole = int(np.rint(scaled))
+    if scaled - np.floor(scaled) == 0.5 or (whole + half) % (1 << _AB_BITS) == 0:
+        return None
+    return -((whole + half) >> _AB_BITS)

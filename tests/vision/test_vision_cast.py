@@ -7,6 +7,8 @@ import cv2
 import numpy as np
 import pytest
 from calibrated import bench_table, calibration_for
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.table.snapshot import DOUBTFUL
 from vision.calibration import reader_for
@@ -227,3 +229,36 @@ def test_a_castle_whose_top_is_its_fields_colour_is_never_read_as_surely_gone() 
     assert truth["grey"] == 1
     seen = snap["territories"]["13"]["castles"]
     assert seen == truth or snap["confidence"].get("territory:13", 1.0) < 0.5
+
+
+def _warped(pieces: np.ndarray, offset: tuple[float, float], taller: float) -> np.ndarray:
+    """`cast_shadows` as OpenCV's nearest-neighbour warp draws each step of the sweep:
+    what the reader's counts were fitted on."""
+    source = pieces.view(np.uint8)
+    swept = source.copy()
+    h, w = source.shape
+    for t in (0.5, 1.0, 1.5, 2.0):
+        t *= taller
+        move = np.array([[1, 0, t * offset[0]], [0, 1, t * offset[1]]], np.float32)
+        swept |= cv2.warpAffine(source, move, (w, h), flags=cv2.INTER_NEAREST)
+    grown: np.ndarray = cv2.dilate(swept, np.ones((3, 3), np.uint8)).view(bool)
+    return grown
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1),
+       dx=st.one_of(st.integers(-96, 96).map(lambda k: k / 8),
+                    st.integers(-6000, 6000).map(lambda k: k / 1024),
+                    st.floats(-30, 30, allow_nan=False)),
+       dy=st.one_of(st.integers(-96, 96).map(lambda k: k / 8),
+                    st.floats(-30, 30, allow_nan=False)),
+       taller=st.sampled_from([1.0, 18.0 / 8.0, 3.0]))
+def test_the_sweep_moves_every_pixel_as_the_warp_it_replaced_does(
+        seed: int, dx: float, dy: float, taller: float) -> None:
+    """Moved by slicing, whole pixels at a time: the same pixels as OpenCV's warp, even
+    at half-pixel moves, which the warp does not make alike for every pixel."""
+    rng = np.random.default_rng(seed)
+    h, w = (int(v) for v in rng.integers(3, 70, 2))
+    pieces = rng.random((h, w)) < 0.15
+    assert np.array_equal(cast_shadows(pieces, (dx, dy), taller),
+                          _warped(pieces, (dx, dy), taller))
