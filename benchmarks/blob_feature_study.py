@@ -21,7 +21,9 @@ how many cores it falls apart into when eroded by a third of a cube's side, and 
 much of the art's pattern it replaced (`pattern`: the share of the frame's brightness
 pattern the bare table's does not explain, the mean over the blob); and the one tried in
 the forty-eighth (`new_edges`: how much of it holds edges the bare table lacks; it
-did not help either).
+did not help either); and two tried in the forty-ninth (`upwind`, `upwind_change`: what
+lies one shadow offset toward the lamp from a patch found by its darkness, where a
+shadow's caster would stand and a dyed cube's own top does).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -53,6 +56,9 @@ from vision.cube_count import FEATURES, FITTED, CubeCount  # noqa: E402
 WEIGHTS = (0.5, 1.0, 2.0)
 #: Atlas pixels kept around each blob's box (a pattern is measured over a window).
 PAD = 4
+#: Atlas pixels kept around each blob's box for what lies toward the lamp from it (a
+#: shadow's caster stands one shadow offset away, a few pixels in hard light).
+REACH = 14
 _SHADE = FEATURES.index("shade")
 
 
@@ -67,6 +73,13 @@ class Blob:
     pixels: np.ndarray          # the atlas (white-balanced) over the box and `PAD` around
     bare: np.ndarray            # the bare table's picture there
     side: float                 # a cube's side in atlas pixels
+    #: which way and how far (atlas px) a cube's shadow falls in its frame
+    #: (`Reader._measure_offset`)
+    offset: tuple[float, float] = (0.0, 0.0)
+    #: the pieces seen plainly (blobs of a piece's colour, castles) over the box and
+    #: `REACH` around; and the frame's brightness over the bare table's there
+    pieces: np.ndarray | None = None
+    ratio: np.ndarray | None = None
 
     @property
     def patch(self) -> bool:
@@ -96,7 +109,9 @@ def gather(frames: int, first_seed: int = FIRST_SEED) -> list[Blob]:
         reader.shade, reader.stir = model.shade, model.stir
         reader.collect = []
         reader.steady.reset()
+        plain = _plain_pieces(reader)
         reader.read(item.frame)
+        del reader._measure_offset
         counts, _ = cubes_in_blobs(reader, item.table.pieces)
         atlas = reader._atlas
         assert atlas is not None and reader._comparison is not None
@@ -104,14 +119,74 @@ def gather(frames: int, first_seed: int = FIRST_SEED) -> list[Blob]:
         padded = cv2.copyMakeBorder(atlas[:ref.shape[0]], PAD, PAD, PAD, PAD,
                                     cv2.BORDER_REPLICATE)
         bare = cv2.copyMakeBorder(ref, PAD, PAD, PAD, PAD, cv2.BORDER_REPLICATE)
+        assert reader._shade is not None
+        rows = reader.atlas.blob_rows
+        seen = plain[0] if plain else np.zeros((rows, atlas.shape[1]), bool)
+        pieces = cv2.copyMakeBorder(seen.view(np.uint8), REACH, REACH, REACH, REACH,
+                                    cv2.BORDER_CONSTANT, value=0).view(bool)
+        ratio = cv2.copyMakeBorder(reader._shade[0][:rows].astype(np.float32), REACH, REACH,
+                                   REACH, REACH, cv2.BORDER_REPLICATE)
         boxed = [c for c in reader.collect if c[3] is not None]
         for (_, _, features, box, mask), true in zip(boxed, counts, strict=True):
             bx, by, bw, bh = box
             window = (slice(by, by + bh + 2 * PAD), slice(bx, bx + bw + 2 * PAD))
+            wide = (slice(by, by + bh + 2 * REACH), slice(bx, bx + bw + 2 * REACH))
             blobs.append(Blob(i, np.asarray(features, np.float32), int(true), mask.copy(),
                               padded[window].copy(), bare[window].copy(),
-                              reader._sizes["cube"] * reader.scale))
+                              reader._sizes["cube"] * reader.scale, reader._offset,
+                              pieces[wide].copy(), ratio[wide].copy()))
     return blobs
+
+
+def _plain_pieces(reader: Any) -> list[np.ndarray]:
+    """Keep the mask of the pieces `reader`'s next read sees plainly, as it measures
+    their shadows' offset (the list gets it; the wrapper is the reader's own attribute,
+    deleted after the read)."""
+    kept: list[np.ndarray] = []
+    measure = reader._measure_offset
+
+    def keeping(pieces: np.ndarray, *rest: Any) -> None:
+        kept.append(pieces.copy())
+        measure(pieces, *rest)
+
+    reader._measure_offset = keeping
+    return kept
+
+
+def toward_lamp(blob: Blob, steps: float = 1.0) -> np.ndarray:
+    """Where a caster of `blob` as a shadow would stand: the blob moved `steps` shadow
+    offsets toward the lamp, less the blob itself (over the `REACH` window)."""
+    h, w = blob.mask.shape
+    assert blob.pieces is not None
+    mask: np.ndarray = np.zeros(blob.pieces.shape, np.uint8)
+    mask[REACH:REACH + h, REACH:REACH + w] = blob.mask
+    move = np.array([[1, 0, -steps * blob.offset[0]], [0, 1, -steps * blob.offset[1]]],
+                    np.float32)
+    moved = np.asarray(cv2.warpAffine(mask, move, (mask.shape[1], mask.shape[0]),
+                                      flags=cv2.INTER_NEAREST)).view(bool)
+    there: np.ndarray = moved & ~mask.view(bool)
+    return there
+
+
+def upwind(blob: Blob) -> float:
+    """For a patch found by its darkness: the share of where its caster would stand
+    (`toward_lamp`) that is a piece seen plainly. A shadow's caster is there; a cube
+    dyed like its field has its own top there, which looks like the art."""
+    if not blob.patch or blob.pieces is None:
+        return 0.0
+    there = toward_lamp(blob)
+    return float(blob.pieces[there].mean()) if there.any() else 0.0
+
+
+def upwind_change(blob: Blob) -> float:
+    """The same place's mean |log(frame / bare table)|: a caster of a piece's colour
+    changed it, a dyed cube's top hardly."""
+    if not blob.patch or blob.ratio is None:
+        return 0.0
+    there = toward_lamp(blob)
+    if not there.any():
+        return 0.0
+    return float(np.abs(np.log(np.maximum(blob.ratio[there], 1e-3))).mean())
 
 
 def tops(blob: Blob) -> float:
@@ -162,7 +237,8 @@ def new_edges(blob: Blob) -> float:
 
 
 CANDIDATES: dict[str, Callable[[Blob], float]] = {
-    "tops": tops, "cores": cores, "pattern": pattern, "new_edges": new_edges}
+    "tops": tops, "cores": cores, "pattern": pattern, "new_edges": new_edges,
+    "upwind": upwind, "upwind_change": upwind_change}
 
 
 def miscounted(blobs: list[Blob], extra: np.ndarray | None = None,

@@ -49,3 +49,30 @@ def test_held_out_seeds_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
         study.main(["--first-seed", "899990", "--frames", "2"])
     assert stop.value.code == 2
     assert "held out" in capsys.readouterr().err
+
+
+def _patch(offset: tuple[float, float], caster: tuple[int, int]) -> study.Blob:
+    """A 6 x 6 patch found by its darkness, and a cube-sized piece seen plainly at
+    `caster` (its window's top-left corner, in the `REACH` window)."""
+    features = np.zeros(len(study.FEATURES), np.float32)
+    features[study._SHADE] = 1.0
+    mask = np.ones((6, 6), bool)
+    wide = (6 + 2 * study.REACH, 6 + 2 * study.REACH)
+    pieces = np.zeros(wide, bool)
+    y, x = caster
+    pieces[y:y + 6, x:x + 6] = True
+    ratio = np.ones(wide, np.float32)
+    ratio[pieces] = 1.6
+    pad = np.zeros((6 + 2 * study.PAD, 6 + 2 * study.PAD, 3), np.uint8)
+    return study.Blob(0, features, 0, mask, pad, pad, 8.0, offset, pieces, ratio)
+
+
+def test_a_patch_with_a_piece_toward_the_lamp_looks_like_its_shadow() -> None:
+    """The shadow falls 6 px to the right: a piece 6 px to the patch's left is where its
+    caster would stand; one 6 px to its right is not (a dyed cube's own top would be
+    on the left, and it looks like the art)."""
+    r = study.REACH
+    left = _patch((6.0, 0.0), (r, r - 6))
+    right = _patch((6.0, 0.0), (r, r + 6))
+    assert study.upwind(left) == 1.0 and study.upwind(right) == 0.0
+    assert study.upwind_change(left) > 0.4 > study.upwind_change(right) == 0.0
