@@ -100,7 +100,7 @@ def cast_shadows(pieces: np.ndarray, offset: tuple[float, float], taller: float 
     for t in REACH:
         t *= taller
         move = np.array([[1, 0, t * offset[0]], [0, 1, t * offset[1]]], np.float32)
-        kx, ky = _whole_shift(float(move[0, 2])), _whole_shift(float(move[1, 2]))
+        kx, ky = whole_shift(float(move[0, 2])), whole_shift(float(move[1, 2]))
         if kx is None or ky is None:
             np.bitwise_or(cast, cv2.warpAffine(source, move, (w, h), flags=cv2.INTER_NEAREST),
                           out=cast)
@@ -118,7 +118,7 @@ def cast_shadows(pieces: np.ndarray, offset: tuple[float, float], taller: float 
 _AB_BITS = 10
 
 
-def _whole_shift(t: float) -> int | None:
+def whole_shift(t: float) -> int | None:
     """How many whole pixels OpenCV's nearest-neighbour `warpAffine` moves an image by a
     translation of `t` pixels: it maps each destination pixel back, x - t, in fixed
     point of `_AB_BITS` bits, rounded half to even then floored with half a pixel added.

@@ -33,7 +33,7 @@ FITTED = Path(__file__).with_name("fitted") / "cubes.json"
 #: What the model is told of a blob, in this order (all free of the camera's scale).
 FEATURES = ("area", "hull", "solidity", "radius", "long", "short", "paper", "shade",
             "attached", "coloured", "darkness", "likeness", "lit", "shown", "cast",
-            "beyond")
+            "beyond", "upwind")
 #: Neighbours that vote on a blob's count.
 NEIGHBOURS = 9
 #: What each feature's weight in the distance may be set to, then multiplied by, in the
@@ -57,7 +57,10 @@ class Patch(NamedTuple):
     a tie between two cube colours the field around it is (1 - the runner-up's share
     over the winner's): a cube found this way is given the field's colour, and on the
     line between a pink and a yellow field either may be right. It is no feature of
-    the count, only of how sure its colour is.
+    the count, only of how sure its colour is. `upwind` is how much the frame changed
+    (mean |log(frame / bare table)|) one shadow offset toward the lamp from the patch,
+    where a shadow's caster stands (a piece, much changed) and a dyed cube's own top
+    (the art's colour, hardly changed).
     """
 
     attached: float
@@ -65,6 +68,7 @@ class Patch(NamedTuple):
     cast: float = 0.0
     beyond: float = 0.0
     dyed: float = 1.0
+    upwind: float = 0.0
 
 
 class CubeCountError(ValueError):
@@ -111,7 +115,8 @@ def blob_features(blob: np.ndarray, cube_px: float, side_px: float, on_paper: bo
                      1.0 if patch is None else patch.tinted, float(darkness),
                      float(likeness), float(top[0]), float(top[1]),
                      0.0 if patch is None else patch.cast,
-                     0.0 if patch is None else patch.beyond], np.float32)
+                     0.0 if patch is None else patch.beyond,
+                     0.0 if patch is None else patch.upwind], np.float32)
 
 
 @dataclass
@@ -175,6 +180,12 @@ class CubeCount:
         tally = np.bincount(self.counts[nearest])
         n = int(tally.argmax())
         return n, int(tally[n])
+
+    def share_of_none(self, features: np.ndarray) -> float:
+        """The share of a blob's nearest labelled blobs that hold no cube: how sure a
+        reading that leaves it out may be, whatever the vote's winner."""
+        tally = self.tallies(features)[0]
+        return float(tally[0]) / max(1, int(tally.sum()))
 
     def votes(self, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """`vote` for many blobs at once (rows of `features`): what the search for the

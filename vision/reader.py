@@ -757,8 +757,36 @@ class Reader:
             runner_up = float(np.partition(cubes, -2)[-2]) / float(cubes.max())
             found.append((cls, area, float(cents[k][0]), float(cents[k][1]), blob,
                           (bx, by, bw, bh),
-                          Patch(attached, tinted, explained, beyond, 1.0 - runner_up)))
+                          Patch(attached, tinted, explained, beyond, 1.0 - runner_up,
+                                self._upwind(ratio, blob, (bx, by, bw, bh)))))
         return found
+
+    def _upwind(self, ratio: np.ndarray, blob: np.ndarray, box: tuple[int, int, int, int]
+                ) -> float:
+        """How much the frame changed where a patch's caster would stand: the patch moved
+        one shadow offset toward the lamp, less itself (mean |log(frame / bare table)|).
+        A shadow's caster is a piece there; a cube dyed like its field has its own top
+        there, which looks like the art."""
+        kx, ky = (cast.whole_shift(-v) for v in self._offset)
+        kx = round(-self._offset[0]) if kx is None else kx
+        ky = round(-self._offset[1]) if ky is None else ky
+        bx, by, bw, bh = box
+        rows, cols = self.atlas.blob_rows, ratio.shape[1]
+        x0, y0 = bx + kx, by + ky
+        sx0, sy0 = max(0, x0), max(0, y0)
+        sx1, sy1 = min(cols, x0 + bw), min(rows, y0 + bh)
+        if sx0 >= sx1 or sy0 >= sy1:
+            return 0.0
+        moved = blob[sy0 - y0:sy1 - y0, sx0 - x0:sx1 - x0].copy()
+        # less the patch itself where the two overlap
+        ox0, oy0, ox1, oy1 = max(sx0, bx), max(sy0, by), min(sx1, bx + bw), min(sy1, by + bh)
+        if ox0 < ox1 and oy0 < oy1:
+            moved[oy0 - sy0:oy1 - sy0, ox0 - sx0:ox1 - sx0] &= ~blob[oy0 - by:oy1 - by,
+                                                                     ox0 - bx:ox1 - bx]
+        if not moved.any():
+            return 0.0
+        there = ratio[sy0:sy1, sx0:sx1][moved]
+        return float(np.abs(np.log(np.maximum(there, 1e-3))).mean())
 
     def _doubt_castle_patch(self, area: float, middle: np.ndarray) -> None:
         """Doubt the tile under a dark patch on a field of no cube's colour (`_shaded_cubes`)
@@ -1025,12 +1053,13 @@ class Reader:
                 # dimmest top the labelled cubes showed, and a set's darker dye under a
                 # lamp drifted since the calibration may show a dimmer one: where the
                 # blob is a cube by everything else the count weighs, it is left out as
-                # unsure as the count was sure of it, and a move it would make is asked
-                # about rather than taken for the camera's word.
+                # unsure as its nearest labelled blobs are that it holds no cube (a vote
+                # for a cube, however unsure, never vouches for its absence), and a move
+                # it would make is asked about rather than taken for the camera's word.
                 if self.cubes is not None:
-                    n, sure = self.cubes.count(features)
+                    n, _ = self.cubes.count(features)
                     if n > 0:
-                        self._doubt(cell, 1.0 - sure)
+                        self._doubt(cell, self.cubes.share_of_none(features))
                 return
             if self.cubes is not None:
                 n, sure = self.cubes.count(features)
