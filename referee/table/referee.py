@@ -718,6 +718,7 @@ class TableReferee:
         if not self.hands or previous is None or accepted is None:
             return
         if self.settler.touched:
+            self._forget_owed_castles()
             for part, doubt in list(self._untouched.items()):
                 if read(settled, part) != doubt.seen:
                     del self._untouched[part]  # a hand changed it: what it shows now is real
@@ -730,6 +731,16 @@ class TableReferee:
                 self._untouched[part] = replace(self._untouched[part], seen=seen)
             else:
                 self._untouched[part] = Untouched(seen, self.t, self._frames)
+
+    def _forget_owed_castles(self) -> None:
+        """Drop the yes said of the castles of each tile where castles are owed: once a
+        hand has come it may have put them down, and "no castle" said before it is no
+        word on the tile now (3-player mild whole game 900388: "No castle on territory
+        15?", yes, rightly, while the white castle the rules built there was not down;
+        put down under the next hand and never seen, the yes held the tile without it
+        and the game stalled)."""
+        for t in self._chores.castles:
+            self._vouched.pop(f"castles {t}", None)
 
     def _note_trays(self, settled: Table) -> None:
         """Note when each disc was first seen gone from its tray, also while the game

@@ -2345,3 +2345,32 @@ def test_a_cube_more_seen_only_on_a_doubted_tile_is_asked_about_before_the_buzze
             camera.referee.answer(False)  # what her heap holds, only people can say
         camera.referee.correct(*parse_correction("reserve south = 2 green, 2 blue, 1 pink"))
         assert camera.referee.illegal is None and "illegal" not in kinds(camera.events)
+
+
+def test_a_yes_to_no_castle_where_one_is_owed_holds_only_until_the_next_hand() -> None:
+    """Anna's move built a white castle on territory 2, which the camera never sees (it
+    doubts the tile). Bob begins before it is down: "No castle on territory 2?" is
+    answered yes, rightly, and the act buzzes. He takes his cube back, the castle goes
+    down under the next hand, still unseen, and he begins again. The old yes was said
+    of the tile before that hand: the castle's missing is asked about again, and "no"
+    keeps it (3-player mild whole game 900388: the yes held the tile without its castle
+    for the rest of the game, which stalled with 256 questions)."""
+    camera = castle_due_on_2()
+    camera.doubts = {"territory:2": 0.3}
+    camera.cylinder("red", "south")
+    for colour in ("blue", "blue", "yellow"):
+        camera.refill("south", colour)
+    events = camera.cube("north", "blue", "north")  # Bob begins: the castle is not down
+    assert kinds(events) == ["question"] and events[0].message == "No castle on territory 2?"
+    assert "illegal" in kinds(camera.referee.answer(True))
+    blue = COLOURS.index("blue")
+    camera.mat.courts["north"][blue] -= 1  # he takes it back
+    camera.mat.reserves["north"][blue] += 1
+    camera.show()
+    camera.show()  # the castle goes down under a hand; the camera does not see it
+    events = camera.cube("north", "blue", "north")
+    assert kinds(events) == ["question"] and events[0].message == "No castle on territory 2?"
+    answered = camera.referee.answer(False)
+    assert "illegal" not in kinds(answered), answered
+    game = camera.referee.game
+    assert game is not None and game.owner(2) == "white"
