@@ -23,7 +23,9 @@ pattern the bare table's does not explain, the mean over the blob); and the one 
 the forty-eighth (`new_edges`: how much of it holds edges the bare table lacks; it
 did not help either); and two tried in the forty-ninth (`upwind`, `upwind_change`: what
 lies one shadow offset toward the lamp from a patch found by its darkness, where a
-shadow's caster would stand and a dyed cube's own top does).
+shadow's caster would stand and a dyed cube's own top does). `upwind_change` then became
+the count's own feature `upwind` (the forty-ninth session's refit): against the stored
+model it now measures what the model already holds.
 """
 
 from __future__ import annotations
