@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from referee.table.snapshot import DOUBTFUL
 from vision.calibration import reader_for
-from vision.cast import cast_shadows, shadow_offset
+from vision.cast import REACH, cast_shadows, shadow_offset
 from vision.layout import load_layout
 from vision.reader import Reader
 from vision.render import landscape
@@ -236,7 +236,7 @@ def _warped(pieces: np.ndarray, offset: tuple[float, float], taller: float) -> n
     source = pieces.view(np.uint8)
     swept = source.copy()
     h, w = source.shape
-    for t in (0.5, 1.0, 1.5, 2.0):
+    for t in REACH:
         t *= taller
         move = np.array([[1, 0, t * offset[0]], [0, 1, t * offset[1]]], np.float32)
         swept |= cv2.warpAffine(source, move, (w, h), flags=cv2.INTER_NEAREST)
