@@ -52,6 +52,7 @@ from benchmarks.new_edges_study import new_edge_mask  # noqa: E402
 from scripts.fit_cubes import FIRST_SEED, frame_of  # noqa: E402
 from scripts.fitting import labelled_frames  # noqa: E402
 from scripts.labelled import cubes_in_blobs  # noqa: E402
+from vision.cast import change_toward_lamp  # noqa: E402
 from vision.cube_count import FEATURES, FITTED, CubeCount  # noqa: E402
 
 #: How much a candidate weighs in the distance, each tried.
@@ -181,14 +182,13 @@ def upwind(blob: Blob) -> float:
 
 
 def upwind_change(blob: Blob) -> float:
-    """The same place's mean |log(frame / bare table)|: a caster of a piece's colour
-    changed it, a dyed cube's top hardly."""
+    """The same place's mean |log(frame / bare table)| (`vision.cast.change_toward_lamp`,
+    as the reader measures it): a caster of a piece's colour changed it, a dyed cube's
+    top hardly."""
     if not blob.patch or blob.ratio is None:
         return 0.0
-    there = toward_lamp(blob)
-    if not there.any():
-        return 0.0
-    return float(np.abs(np.log(np.maximum(blob.ratio[there], 1e-3))).mean())
+    h, w = blob.mask.shape
+    return change_toward_lamp(blob.ratio, blob.mask, (REACH, REACH, w, h), blob.offset)
 
 
 def tops(blob: Blob) -> float:

@@ -130,3 +130,33 @@ def whole_shift(t: float) -> int | None:
     if scaled - np.floor(scaled) == 0.5 or (whole + half) % (1 << _AB_BITS) == 0:
         return None
     return -((whole + half) >> _AB_BITS)
+
+
+def change_toward_lamp(ratio: np.ndarray, blob: np.ndarray, box: tuple[int, int, int, int],
+                       offset: tuple[float, float]) -> float:
+    """How much the frame changed (mean |log(frame / bare table)|, `ratio` its
+    brightness over the bare table's) where the caster of `blob` (its mask in `box`, x,
+    y, width, height) would stand if it were a shadow: the blob moved one shadow
+    `offset` toward the lamp, less itself. A shadow's caster is a piece there, much
+    changed; a cube dyed like its field has its own top there, which looks like the
+    art."""
+    kx, ky = whole_shift(-offset[0]), whole_shift(-offset[1])
+    kx = round(-offset[0]) if kx is None else kx
+    ky = round(-offset[1]) if ky is None else ky
+    bx, by, bw, bh = box
+    rows, cols = ratio.shape[:2]
+    x0, y0 = bx + kx, by + ky
+    sx0, sy0 = max(0, x0), max(0, y0)
+    sx1, sy1 = min(cols, x0 + bw), min(rows, y0 + bh)
+    if sx0 >= sx1 or sy0 >= sy1:
+        return 0.0
+    moved = blob[sy0 - y0:sy1 - y0, sx0 - x0:sx1 - x0].copy()
+    # less the blob itself where the two overlap
+    ox0, oy0, ox1, oy1 = max(sx0, bx), max(sy0, by), min(sx1, bx + bw), min(sy1, by + bh)
+    if ox0 < ox1 and oy0 < oy1:
+        moved[oy0 - sy0:oy1 - sy0, ox0 - sx0:ox1 - sx0] &= ~blob[oy0 - by:oy1 - by,
+                                                                 ox0 - bx:ox1 - bx]
+    if not moved.any():
+        return 0.0
+    there = ratio[sy0:sy1, sx0:sx1][moved]
+    return float(np.abs(np.log(np.maximum(there, 1e-3))).mean())

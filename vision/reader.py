@@ -758,35 +758,9 @@ class Reader:
             found.append((cls, area, float(cents[k][0]), float(cents[k][1]), blob,
                           (bx, by, bw, bh),
                           Patch(attached, tinted, explained, beyond, 1.0 - runner_up,
-                                self._upwind(ratio, blob, (bx, by, bw, bh)))))
+                                cast.change_toward_lamp(ratio[:rows], blob,
+                                                        (bx, by, bw, bh), self._offset))))
         return found
-
-    def _upwind(self, ratio: np.ndarray, blob: np.ndarray, box: tuple[int, int, int, int]
-                ) -> float:
-        """How much the frame changed where a patch's caster would stand: the patch moved
-        one shadow offset toward the lamp, less itself (mean |log(frame / bare table)|).
-        A shadow's caster is a piece there; a cube dyed like its field has its own top
-        there, which looks like the art."""
-        kx, ky = (cast.whole_shift(-v) for v in self._offset)
-        kx = round(-self._offset[0]) if kx is None else kx
-        ky = round(-self._offset[1]) if ky is None else ky
-        bx, by, bw, bh = box
-        rows, cols = self.atlas.blob_rows, ratio.shape[1]
-        x0, y0 = bx + kx, by + ky
-        sx0, sy0 = max(0, x0), max(0, y0)
-        sx1, sy1 = min(cols, x0 + bw), min(rows, y0 + bh)
-        if sx0 >= sx1 or sy0 >= sy1:
-            return 0.0
-        moved = blob[sy0 - y0:sy1 - y0, sx0 - x0:sx1 - x0].copy()
-        # less the patch itself where the two overlap
-        ox0, oy0, ox1, oy1 = max(sx0, bx), max(sy0, by), min(sx1, bx + bw), min(sy1, by + bh)
-        if ox0 < ox1 and oy0 < oy1:
-            moved[oy0 - sy0:oy1 - sy0, ox0 - sx0:ox1 - sx0] &= ~blob[oy0 - by:oy1 - by,
-                                                                     ox0 - bx:ox1 - bx]
-        if not moved.any():
-            return 0.0
-        there = ratio[sy0:sy1, sx0:sx1][moved]
-        return float(np.abs(np.log(np.maximum(there, 1e-3))).mean())
 
     def _doubt_castle_patch(self, area: float, middle: np.ndarray) -> None:
         """Doubt the tile under a dark patch on a field of no cube's colour (`_shaded_cubes`)

@@ -12,9 +12,9 @@ from fitting_scripts import script
 
 from referee.table.snapshot import DOUBTFUL
 from vision.calibration import reader_for
+from vision.cast import change_toward_lamp
 from vision.cube_count import FEATURES, FITTED, CubeCount, CubeCountError, fit_weights
 from vision.layout import load_layout
-from vision.reader import Reader
 from vision.render import landscape
 from vision.render import scene as scenes
 from vision.render.pieces import Piece
@@ -254,17 +254,16 @@ def test_a_patch_is_told_what_changed_where_its_caster_would_stand(
     the patch is told so; where the art there is as the bare table shows it (a dyed
     cube's own top), nothing; a piece on the far side (the shadow's own end) says
     nothing either."""
-    reader = Reader(LAYOUT)
-    reader._offset = (6.0 * lamp[0], 6.0 * lamp[1])
-    ratio = np.ones((reader.atlas.blob_rows, reader.atlas.width), np.float32)
+    offset = (6.0 * lamp[0], 6.0 * lamp[1])
+    ratio = np.ones((300, 300), np.float32)
     box = (100, 100, 6, 6)
     blob = np.ones((6, 6), bool)
-    assert reader._upwind(ratio, blob, box) == 0.0
+    assert change_toward_lamp(ratio, blob, box, offset) == 0.0
     caster = ratio.copy()
     cx, cy = 100 - 6 * lamp[0], 100 - 6 * lamp[1]
     caster[cy:cy + 6, cx:cx + 6] = 1.8
-    assert reader._upwind(caster, blob, box) == pytest.approx(np.log(1.8), rel=1e-4)
+    assert change_toward_lamp(caster, blob, box, offset) == pytest.approx(np.log(1.8), rel=1e-4)
     beyond = ratio.copy()
     bx, by = 100 + 6 * lamp[0], 100 + 6 * lamp[1]
     beyond[by:by + 6, bx:bx + 6] = 1.8
-    assert reader._upwind(beyond, blob, box) == 0.0
+    assert change_toward_lamp(beyond, blob, box, offset) == 0.0
