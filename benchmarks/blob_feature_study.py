@@ -25,7 +25,11 @@ did not help either); and two tried in the forty-ninth (`upwind`, `upwind_change
 lies one shadow offset toward the lamp from a patch found by its darkness, where a
 shadow's caster would stand and a dyed cube's own top does). `upwind_change` then became
 the count's own feature `upwind` (the forty-ninth session's refit): against the stored
-model it now measures what the model already holds.
+model it now measures what the model already holds. The fiftieth session tried the
+same for blobs of a piece's colour, where a castle's shadow darkening a meadow reads
+green (`upwind_coloured`, also two offsets away for a castle's longer shadow, and
+`cast_on_coloured`: the share of the blob the other pieces' shadows cover); on 80
+frames none helped (+2 to +45 of 185 miscounted).
 """
 
 from __future__ import annotations
@@ -52,8 +56,9 @@ from benchmarks.new_edges_study import new_edge_mask  # noqa: E402
 from scripts.fit_cubes import FIRST_SEED, frame_of  # noqa: E402
 from scripts.fitting import labelled_frames  # noqa: E402
 from scripts.labelled import cubes_in_blobs  # noqa: E402
-from vision.cast import change_toward_lamp  # noqa: E402
+from vision.cast import cast_shadows, change_toward_lamp  # noqa: E402
 from vision.cube_count import FEATURES, FITTED, CubeCount  # noqa: E402
+from vision.layout import load_layout  # noqa: E402
 
 #: How much a candidate weighs in the distance, each tried.
 WEIGHTS = (0.5, 1.0, 2.0)
@@ -63,6 +68,8 @@ PAD = 4
 #: shadow's caster stands one shadow offset away, a few pixels in hard light).
 REACH = 14
 _SHADE = FEATURES.index("shade")
+#: How many times as far as a cube's a castle's shadow falls (as the reader casts it).
+CASTLE_TALLER = (load_layout(None).height_mm("castle") / load_layout(None).height_mm("cube"))
 
 
 @dataclass(frozen=True)
@@ -191,6 +198,30 @@ def upwind_change(blob: Blob) -> float:
     return change_toward_lamp(blob.ratio, blob.mask, (REACH, REACH, w, h), blob.offset)
 
 
+def upwind_coloured(blob: Blob, steps: float = 1.0) -> float:
+    """`upwind_change` for a blob of a piece's colour (0 for a patch): a shadow darkening
+    art of a piece's colour (a castle's on a meadow) reads as that colour, and its
+    caster stands toward the lamp from it; a lone cube has the art there."""
+    if blob.patch or blob.ratio is None:
+        return 0.0
+    h, w = blob.mask.shape
+    return change_toward_lamp(blob.ratio, blob.mask, (REACH, REACH, w, h),
+                              (steps * blob.offset[0], steps * blob.offset[1]))
+
+
+def cast_on_coloured(blob: Blob) -> float:
+    """For a blob of a piece's colour: the share of it where the other plainly seen
+    pieces' shadows would fall, cast as far as a castle's (`vision.cast.cast_shadows`)."""
+    if blob.patch or blob.pieces is None:
+        return 0.0
+    h, w = blob.mask.shape
+    own = np.zeros(blob.pieces.shape, bool)
+    own[REACH:REACH + h, REACH:REACH + w] = blob.mask
+    others = blob.pieces & ~own
+    shadows = cast_shadows(others, blob.offset, CASTLE_TALLER)
+    return float(shadows[own].mean()) if own.any() else 0.0
+
+
 def tops(blob: Blob) -> float:
     """Lit tops a blob of a piece's colour shows: parts of its brightest two fifths at
     least an eighth of a cube's top (none for a patch, whose top is the art's)."""
@@ -240,7 +271,9 @@ def new_edges(blob: Blob) -> float:
 
 CANDIDATES: dict[str, Callable[[Blob], float]] = {
     "tops": tops, "cores": cores, "pattern": pattern, "new_edges": new_edges,
-    "upwind": upwind, "upwind_change": upwind_change}
+    "upwind": upwind, "upwind_change": upwind_change, "upwind_coloured": upwind_coloured,
+    "upwind_coloured_x2": functools.partial(upwind_coloured, steps=2.0),
+    "cast_on_coloured": cast_on_coloured}
 
 
 def miscounted(blobs: list[Blob], extra: np.ndarray | None = None,

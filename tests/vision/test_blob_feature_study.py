@@ -4,6 +4,7 @@ that knows nothing; if it could not, its "no help" would mean nothing."""
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -76,3 +77,18 @@ def test_a_patch_with_a_piece_toward_the_lamp_looks_like_its_shadow() -> None:
     right = _patch((6.0, 0.0), (r, r + 6))
     assert study.upwind(left) == 1.0 and study.upwind(right) == 0.0
     assert study.upwind_change(left) > 0.4 > study.upwind_change(right) == 0.0
+
+
+def test_a_blob_of_a_piece_s_colour_is_measured_toward_the_lamp_too() -> None:
+    """The fiftieth session's candidates: a castle's shadow darkening a meadow reads
+    green, and its caster stands toward the lamp from it (`upwind_coloured`) and casts
+    over it (`cast_on_coloured`); a patch found by its darkness is left to `upwind`."""
+    r = study.REACH
+    patch = _patch((6.0, 0.0), (r, r - 6))
+    coloured = dataclasses.replace(patch, features=np.zeros_like(patch.features))
+    away = dataclasses.replace(_patch((6.0, 0.0), (r, r + 8)),
+                               features=np.zeros_like(patch.features))
+    assert study.upwind_coloured(coloured) > 0.4 > study.upwind_coloured(away) == 0.0
+    assert study.upwind_coloured(patch) == 0.0 == study.cast_on_coloured(patch)
+    assert study.cast_on_coloured(coloured) == 1.0
+    assert study.cast_on_coloured(away) == 0.0
