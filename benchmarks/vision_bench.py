@@ -397,6 +397,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variety", choices=("classic", "wide"), default="classic",
                         help="tile variety of the rendered scenes (used where the renderer "
                              "offers varieties; the output says which was used)")
+    parser.add_argument("--fill-light", action="store_true",
+                        help="wide variety only: light every table's shadows by a fill "
+                             "light of its own, deeper and of another colour than the "
+                             "lamp's (cool daylight under a warm lamp), as the path-traced "
+                             "scenes show and no fitting script draws")
     parser.add_argument("--sequence", type=int, default=12, metavar="N",
                         help="different frames in the sequence timing (at least 8; "
                              "default 12)")
@@ -422,7 +427,11 @@ def main(argv: list[str] | None = None) -> int:
                      f"(choose from {', '.join(sorted(known))})")
     if args.jobs < 1:
         parser.error("--jobs must be at least 1")
+    if args.fill_light and args.variety != "wide":
+        parser.error("--fill-light: only with --variety wide")
     variety, note = scene_variety(args.variety)
+    if args.fill_light:
+        variety, note = {**variety, "fill_light": True}, note + ", shadows lit by a fill light"
     VARIETY.update(variety)
     print(f"scenes: {note}", file=sys.stderr)
     if args.timing_only:

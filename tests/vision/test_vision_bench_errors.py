@@ -56,3 +56,22 @@ def test_the_zones_the_reader_doubted_are_counted_apart_from_those_it_was_sure_o
     assert doubted["wrong"] == sum(line["confidence"] < DOUBTFUL for line in lines)
     assert doubted["right_zones"] + doubted["wrong_zones"] == hard["zones"]
     assert 0 < doubted["right"] < doubted["right_zones"]
+
+
+def test_tables_with_shadows_lit_by_a_fill_light_are_read_and_said_so(
+        tmp_path: Path) -> None:
+    figures = tmp_path / "fill.json"
+    assert vision_bench.main(["--tuning", "--sets", "hard", "--variety", "wide", "--frames",
+                              "1", "--jobs", "1", "--fill-light",
+                              "--json", str(figures)]) == 0
+    out = json.loads(figures.read_text())
+    assert "fill light" in out["scenes"]
+    assert out["hard_calibrated"]["zones"] > 0
+
+
+def test_a_fill_light_is_refused_on_the_classic_tables(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        vision_bench.main(["--sets", "hard", "--fill-light"])
+    assert stop.value.code == 2
+    assert "--fill-light: only with --variety wide" in capsys.readouterr().err

@@ -35,6 +35,11 @@ class Lighting:
     #: The camera's black level (grey levels): what a black surface reads, whatever the
     #: light; the rest of the scale is squeezed above it.
     black: float = 0.0
+    #: The share of the light, per channel (BGR), that a full shadow still gets: the
+    #: room's fill light, which the pieces do not block. None is the classic grey 0.55.
+    #: A warm lamp's shadow lit by cooler daylight is darker and bluer than the lamp's
+    #: light (the path-traced scenes show it).
+    fill: tuple[float, float, float] | None = None
 
 
 def random_lighting(rng: np.random.Generator, width: int, height: int, hard: bool) -> Lighting:
@@ -68,6 +73,16 @@ def with_lamp(rng: np.random.Generator, lighting: Lighting, hard: bool) -> Light
                 float(rng.uniform(0.35, 0.9)),
                 float(rng.uniform(0.05, 0.2) if not hard else rng.uniform(0.1, 0.35)))
     return replace(lighting, gains=gains, lamp=lamp)
+
+
+def with_fill(rng: np.random.Generator, lighting: Lighting, hard: bool) -> Lighting:
+    """Room light whose shadows are lit by a fill of its own: how much of the light a
+    full shadow keeps (deeper under a hard lamp) and of which colour against the lamp's
+    (a warm lamp's shadows lit by cool daylight are bluer, a cool lamp's warmer)."""
+    keep = float(rng.uniform(0.25, 0.7) if hard else rng.uniform(0.45, 0.8))
+    cool = float(rng.uniform(-0.35, 0.35) if hard else rng.uniform(-0.15, 0.15))
+    fill = np.minimum(0.95, keep * np.array([1 + cool, 1.0, 1 - cool]))
+    return replace(lighting, fill=(float(fill[0]), float(fill[1]), float(fill[2])))
 
 
 def drift(lighting: Lighting, t: float, seed: int = 0) -> Lighting:

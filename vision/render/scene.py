@@ -133,15 +133,23 @@ def court_row(court: Zone, colour: str, n: int, cube_mm: float,
     return out
 
 
+#: The stream a scene's fill light is drawn from, beside its tile seed.
+FILL_STREAM = 0xF111
+
+
 def random_scene(layout: Layout, rng: np.random.Generator, hard: bool = False,
                  hand_probability: float = 0.0, width: int | None = None,
                  height: int | None = None, px_per_mm: float | None = None,
-                 crowded: float = 0.15, variety: str = "classic") -> Scene:
+                 crowded: float = 0.15, variety: str = "classic",
+                 fill_light: bool = False) -> Scene:
     """A plausible mid-game table: cubes everywhere, castles, the emperor, cylinders, discs.
 
     `variety="wide"` varies the art, the pieces and the court rows far beyond a real table,
     and when `width`, `height` or `px_per_mm` are not given picks a Pi camera mode
     (`WIDE_MODES`) and 1.0-1.6 px per mm; "classic" (the default) is 2304 x 1296 at 1.3.
+    With `fill_light` a wide scene's shadows are lit by a fill light of their own
+    (`optics.with_fill`), drawn from a stream of its own so that everything else of the
+    scene stays as it was drawn without it.
     """
     _check_variety(variety)
     wide = variety == "wide"
@@ -233,8 +241,11 @@ def random_scene(layout: Layout, rng: np.random.Generator, hard: bool = False,
     lighting = optics.random_lighting(rng, width, height, hard)
     if wide:
         lighting = optics.with_lamp(rng, lighting, hard)
-    return Scene(placed, cam, light, lighting, int(rng.integers(1 << 30)), hands_list, seats,
-                 True, variety)
+    tile_seed = int(rng.integers(1 << 30))
+    if wide and fill_light:
+        lighting = optics.with_fill(np.random.default_rng([tile_seed, FILL_STREAM]), lighting,
+                                    hard)
+    return Scene(placed, cam, light, lighting, tile_seed, hands_list, seats, True, variety)
 
 
 def calibration_scene(layout: Layout, rng: np.random.Generator, boards: bool | None = None,
@@ -333,7 +344,11 @@ def render(layout: Layout, scene: Scene, seed: int = 0) -> np.ndarray:
     for hand in scene.hands:
         hands.draw_shadow(shade, cam, hand, push)
     shade = np.asarray(cv2.GaussianBlur(shade, (0, 0), 1.2), np.float32)
-    frame = (frame * (1 - 0.45 * np.minimum(shade, 1))[..., None]).astype(np.uint8)
+    if scene.lighting.fill is None:
+        frame = (frame * (1 - 0.45 * np.minimum(shade, 1))[..., None]).astype(np.uint8)
+    else:
+        lost = 1 - np.asarray(scene.lighting.fill, np.float32)
+        frame = (frame * (1 - np.minimum(shade, 1)[..., None] * lost)).astype(np.uint8)
     nadir = np.asarray(cam.centre_mm[:2])
     for p in sorted(scene.pieces, key=lambda p: -np.hypot(p.x - nadir[0], p.y - nadir[1])):
         pieces.draw(frame, cam, p, scene.light, sizes, heights, rng)
