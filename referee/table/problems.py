@@ -417,7 +417,14 @@ class Judgement:
                     who,
                     EMPEROR,
                 )
-            if step is Step.CUBES:
+            # A hand may put down the mover's last cube and step the emperor on before
+            # the camera settles between them: only cubes missing from the table make
+            # the step too early.
+            if step is Step.CUBES and (
+                mover is None
+                or reading.placement(game, table, mover).placed.total()
+                < game.cubes_to_play(mover)
+            ):
                 seat = reading.seat[mover or ""]
                 return Problem(
                     "turn-order",

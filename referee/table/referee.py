@@ -307,6 +307,9 @@ class TableReferee:
         table = self._mask(self.corrections.apply(settled))
         if self.hands and table == self._judged and self.question is None:
             return self._log(self._ask_untouched())  # only untouched zones changed
+        unbuzzed = self._untouched_explains(table)
+        if unbuzzed:
+            return self._log(unbuzzed)
         return self._log(self._rule(table) + self._ask_untouched())
 
     def resume(self, game: Game) -> None:
@@ -806,6 +809,25 @@ class TableReferee:
         assert self.table is not None
         table = self.corrections.apply(self.table)
         return self._ask(doubts.zone_of(part), part, table, self._would_be(table), "untouched")
+
+    def _untouched_explains(self, held: Table) -> list[TableEvent]:
+        """A question about the oldest untouched change, asked now, when the table as
+        the referee holds it (``held``: its untouched zones as it last accepted them)
+        shows an illegal act and the table as the camera reads it shows none. A hand the
+        camera missed is likelier than a player breaking a rule just as that change
+        would mend (3-player mild whole camera game 900387: Bob's court cube seen only
+        after the hand that put it had gone, so held as a misread; the next hand moved
+        the emperor and buzzed "Bob must play his 4 cubes before moving the emperor")."""
+        if not self._untouched or self.question is not None or self.illegal is not None:
+            return []
+        problem = self._would_be(held)
+        if problem is None or self.table is None:
+            return []
+        seen = self.corrections.apply(self.table)
+        if self._would_be(seen) is not None:
+            return []
+        part, _ = min(self._untouched.items(), key=lambda item: item[1].frame)
+        return self._ask(doubts.zone_of(part), part, seen, problem, "untouched")
 
     def _would_be(self, table: Table) -> Problem | None:
         """The illegal act ``table`` would show, without playing anything."""

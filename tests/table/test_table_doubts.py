@@ -2374,3 +2374,25 @@ def test_a_yes_to_no_castle_where_one_is_owed_holds_only_until_the_next_hand() -
     assert "illegal" not in kinds(answered), answered
     game = camera.referee.game
     assert game is not None and game.owner(2) == "white"
+
+
+def test_a_last_cube_seen_without_a_hand_is_played_when_the_next_hand_moves_the_emperor(
+        ) -> None:
+    """Anna's third cube is seen only after the hand that put it there has gone (the
+    camera missed the hand: no frame of it flagged). Nothing is played then; the next hand
+    moves the emperor. Her cube and his step are on the table together: her move, played
+    in its order, not "she must play her cubes before moving the emperor": the change no
+    hand was seen making is asked about at once, and a yes plays both (3-player whole
+    camera game 900387 mild, the hand over Bob's court cube not flagged)."""
+    camera = anna_to_move()
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    camera.hand = False
+    assert camera.cube("south", "red", 2) == []
+    camera.hand = True
+    events = camera.emperor(2)
+    assert kinds(events) == ["question"] and events[0].why == "untouched", events
+    answered = camera.referee.answer(True)
+    assert "illegal" not in kinds(camera.events + answered), answered
+    assert "cubes-played" in kinds(answered) and "emperor-moved" in kinds(answered), answered
+
