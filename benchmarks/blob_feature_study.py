@@ -69,7 +69,8 @@ PAD = 4
 REACH = 14
 _SHADE = FEATURES.index("shade")
 #: How many times as far as a cube's a castle's shadow falls (as the reader casts it).
-CASTLE_TALLER = (load_layout(None).height_mm("castle") / load_layout(None).height_mm("cube"))
+_HEIGHTS = load_layout(None)
+CASTLE_TALLER = _HEIGHTS.height_mm("castle") / _HEIGHTS.height_mm("cube")
 
 
 @dataclass(frozen=True)
@@ -188,14 +189,21 @@ def upwind(blob: Blob) -> float:
     return float(blob.pieces[there].mean()) if there.any() else 0.0
 
 
+def _change_upwind(blob: Blob, steps: float = 1.0) -> float:
+    """Mean |log(frame / bare table)| `steps` shadow offsets toward the lamp from the blob
+    (`vision.cast.change_toward_lamp`, as the reader measures it)."""
+    assert blob.ratio is not None
+    h, w = blob.mask.shape
+    return change_toward_lamp(blob.ratio, blob.mask, (REACH, REACH, w, h),
+                              (steps * blob.offset[0], steps * blob.offset[1]))
+
+
 def upwind_change(blob: Blob) -> float:
-    """The same place's mean |log(frame / bare table)| (`vision.cast.change_toward_lamp`,
-    as the reader measures it): a caster of a piece's colour changed it, a dyed cube's
-    top hardly."""
+    """The same place's mean |log(frame / bare table)|: a caster of a piece's colour
+    changed it, a dyed cube's top hardly."""
     if not blob.patch or blob.ratio is None:
         return 0.0
-    h, w = blob.mask.shape
-    return change_toward_lamp(blob.ratio, blob.mask, (REACH, REACH, w, h), blob.offset)
+    return _change_upwind(blob)
 
 
 def upwind_coloured(blob: Blob, steps: float = 1.0) -> float:
@@ -204,9 +212,7 @@ def upwind_coloured(blob: Blob, steps: float = 1.0) -> float:
     caster stands toward the lamp from it; a lone cube has the art there."""
     if blob.patch or blob.ratio is None:
         return 0.0
-    h, w = blob.mask.shape
-    return change_toward_lamp(blob.ratio, blob.mask, (REACH, REACH, w, h),
-                              (steps * blob.offset[0], steps * blob.offset[1]))
+    return _change_upwind(blob, steps)
 
 
 def cast_on_coloured(blob: Blob) -> float:

@@ -800,7 +800,7 @@ class TableReferee:
         """A question about the oldest untouched change once it has stood for long."""
         if not self._untouched or self.question is not None or self.illegal is not None:
             return []
-        part, doubt = min(self._untouched.items(), key=lambda item: item[1].frame)
+        part, doubt = self._oldest_untouched()
         if self.t is not None and doubt.since is not None:
             if self.t - doubt.since < UNTOUCHED_SECONDS:
                 return []
@@ -826,8 +826,12 @@ class TableReferee:
         seen = self.corrections.apply(self.table)
         if self._would_be(seen) is not None:
             return []
-        part, _ = min(self._untouched.items(), key=lambda item: item[1].frame)
+        part, _ = self._oldest_untouched()
         return self._ask(doubts.zone_of(part), part, seen, problem, "untouched")
+
+    def _oldest_untouched(self) -> tuple[str, Untouched]:
+        """The untouched change seen first: the one asked about."""
+        return min(self._untouched.items(), key=lambda item: item[1].frame)
 
     def _would_be(self, table: Table) -> Problem | None:
         """The illegal act ``table`` would show, without playing anything."""

@@ -345,6 +345,7 @@ def render(layout: Layout, scene: Scene, seed: int = 0) -> np.ndarray:
         hands.draw_shadow(shade, cam, hand, push)
     shade = np.asarray(cv2.GaussianBlur(shade, (0, 0), 1.2), np.float32)
     if scene.lighting.fill is None:
+        # the classic grey shadow, by its own arithmetic: earlier frames stay byte-identical
         frame = (frame * (1 - 0.45 * np.minimum(shade, 1))[..., None]).astype(np.uint8)
     else:
         lost = 1 - np.asarray(scene.lighting.fill, np.float32)
