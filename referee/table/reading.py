@@ -59,6 +59,9 @@ class Chores:
     #: still owed: control changed hands again before anyone moved it, and a player
     #: carrying out the first announcement late is not breaking a rule
     asked: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    #: seat -> discs seen in the tray while the refill that ends a cycle was under way:
+    #: laid back before the game knew they were due, they are back once it ends
+    returning: Mapping[str, frozenset[int]] = field(default_factory=dict)
 
 
 @dataclass

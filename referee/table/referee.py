@@ -2509,21 +2509,38 @@ class TableReferee:
             elif isinstance(event, CastleTaken):
                 castles = {t: (event.previous, event.side) for t in event.territories}
                 castles_by, castles_at = move.player, len(game.move_stack)
+        returning = chores.returning
         if (
             isinstance(move, Refill)
             and game.phase is Phase.OPENING
             and (game.round - 1) % DISC_CYCLE == 0
         ):
-            back = {p.seat or "": frozenset() for p in self.players}
+            # A new cycle: only the discs seen back since its last refill began count.
+            # The heap may have read short until the discs were laid back and chosen
+            # (2-player hard camera game 900287: the discs of round 6, never seen back,
+            # made Anna's first cube buzz `turn-order`).
+            back = {p.seat or "": returning.get(p.seat or "", frozenset()) for p in self.players}
+            returning = {}
         tile = chores.emperor_tile
         if isinstance(move, MoveEmperor):
             tile = table.emperor if table is not None else None
-        self._chores = Chores(castles, castles_by, castles_at, cylinders, back, tile, asked)
+        self._chores = Chores(
+            castles, castles_by, castles_at, cylinders, back, tile, asked, returning)
         undone = self._undone_chores.get(len(game.move_stack))
         if undone is not None and undone[0] == move:
             # a step Undo took back, played again: what was known after it then (the
             # discs seen back in the trays after a fifth round) is not on the table now
             self._chores = undone[1]
+
+    def _cycle_ending(self, game: Game) -> bool:
+        """Whether the refill under way is the last of a cycle of rounds: every disc
+        comes back after it, and people lay theirs back while it goes on."""
+        return (
+            game.phase is Phase.ACTION
+            and game.step is Step.REFILL
+            and game.round % DISC_CYCLE == 0
+            and self.reading.next_player(game) is None
+        )
 
     # ---------------------------------------------------------- announcing
 
@@ -2584,12 +2601,19 @@ class TableReferee:
             in_tray = table.discs.get(tray, frozenset()) & game.discs_in_hand(p.name)
             if not in_tray <= back.get(tray, frozenset()):
                 back[tray] = back.get(tray, frozenset()) | in_tray
+        returning = dict(chores.returning)
+        if self._cycle_ending(game):
+            for p in self.players:
+                tray = self._seat[p.name]
+                returning[tray] = returning.get(tray, frozenset()) | table.discs.get(
+                    tray, frozenset())
         tile = chores.emperor_tile if table.emperor is None else table.emperor
         self._chores = replace(
             chores,
             castles=castles,
             cylinders=cylinders,
             back=back,
+            returning=returning,
             emperor_tile=tile,
             asked={c: places for c, places in chores.asked.items() if c in cylinders},
         )
