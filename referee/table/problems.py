@@ -63,6 +63,13 @@ def second_disc(game: Game, player: str, extra: int) -> Said:
                 "disc %(extra)s too", player=player, disc=game.disc(player), extra=extra)
 
 
+def refill_count(player: str, count: int, refill: int) -> Said:
+    """A refill of the wrong size: said where the heap shows more than the refill and
+    where the game went on while it showed less."""
+    return said("%(player)s took %(count)s cubes into his reserve; the refill is "
+                "%(refill)s", player=player, count=count, refill=refill)
+
+
 def find_problem(reading: Reading, game: Game, table: Table, chores: Chores) -> Problem | None:
     """The first illegal thing on ``table`` given the accepted ``game``, or None."""
     judgement = Judgement(reading, game, table, chores)
@@ -219,17 +226,8 @@ class Judgement:
                 if name == refiller:
                     if grown.total() > played:
                         return Problem(
-                            "refill-count",
-                            said(
-                                "%(player)s took %(count)s cubes into his reserve; the refill "
-                                "is %(refill)s",
-                                player=name,
-                                count=grown.total(),
-                                refill=played,
-                            ),
-                            name,
-                            reserve,
-                        )
+                            "refill-count", refill_count(name, grown.total(), played), name,
+                            reserve)
                 elif action and step is Step.EMPEROR and name == mover:
                     return Problem(
                         "turn-order",

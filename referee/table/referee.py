@@ -73,7 +73,13 @@ from referee.table.events import (
     stamp,
 )
 from referee.table.journal import Changes, Journal
-from referee.table.problems import Problem, ProblemFound, find_problem, second_disc
+from referee.table.problems import (
+    Problem,
+    ProblemFound,
+    find_problem,
+    refill_count,
+    second_disc,
+)
 from referee.table.reading import (
     DISCS,
     NO_CASTLE,
@@ -1561,6 +1567,7 @@ class TableReferee:
             if read(self.table, castles) == seen:
                 return self._ask(doubts.zone_of(castles), castles, table, None, "castle-denied")
             self._castle_denied = None  # the camera sees that castle no more
+        self._note_returning(game, table)
         out: list[TableEvent] = self._revise_emperor(game, table)
         pushed, moves, problem = self._advance(game, table)
         replayed = None
@@ -2403,6 +2410,7 @@ class TableReferee:
             if max(gone) > 0:
                 seen[colour] = max(gone)
         complete: Refill | None = None
+        short: int | None = None  # the refill due, where the heap shows less
         for returned in (seen, self._canonical_returns(game, grown)):
             back = sum(
                 min(k, game.court(p.name)[COLOUR_INDEX[colour]])
@@ -2410,6 +2418,8 @@ class TableReferee:
                 for p in self.players
             )
             need = min(played, game.supply().total() + back)
+            if grown.total() < need:
+                short = need if short is None else min(short, need)
             if grown.total() != need:
                 continue
             if need < played and not self._next_done(game, table):
@@ -2418,6 +2428,15 @@ class TableReferee:
             if game.is_legal(move):
                 return move
             complete = complete or move
+        if complete is None and short is not None and self._gone_on(game, table):
+            # The game has gone on without the rest of his refill: a cube missed in the
+            # heap (2-player hard camera game 900287, Bob's pink), or one never drawn.
+            # Waiting for it, the referee took the next round's first cube for one
+            # played out of turn; the heap is asked about (or, read sure, the short
+            # refill buzzes) before the game goes on.
+            raise ProblemFound(Problem(
+                "refill-count", refill_count(player, grown.total(), short), player,
+                (f"reserve:{self._seat[player]}",)))
         return complete  # all there but against the rules: the engine will say why
 
     def _canonical_returns(self, game: Game, refill: Cubes) -> dict[str, int]:
@@ -2435,8 +2454,12 @@ class TableReferee:
         taken all his cubes (or moved the emperor), or everyone has taken his disc for the
         next round (or, after a fifth round, his discs back). Merely starting is not
         enough: the refill and its returns may still be under way."""
-        if self.reading.emperor_steps(game, table):
-            return True
+        return bool(self.reading.emperor_steps(game, table)) or self._gone_on(game, table)
+
+    def _gone_on(self, game: Game, table: Table) -> bool:
+        """`_next_done` but for the emperor: a heap read short is asked about only once
+        pieces the camera reads well show the game gone on, not where it sees him
+        elsewhere (a misread of him as often as a move)."""
         following = self.reading.next_player(game)
         if following is not None:
             want = game.cubes_to_play(following)
@@ -2532,15 +2555,19 @@ class TableReferee:
             # discs seen back in the trays after a fifth round) is not on the table now
             self._chores = undone[1]
 
-    def _cycle_ending(self, game: Game) -> bool:
-        """Whether the refill under way is the last of a cycle of rounds: every disc
-        comes back after it, and people lay theirs back while it goes on."""
-        return (
-            game.phase is Phase.ACTION
-            and game.step is Step.REFILL
-            and game.round % DISC_CYCLE == 0
-            and self.reading.next_player(game) is None
-        )
+    def _note_returning(self, game: Game, table: Table) -> None:
+        """Keep the discs ``table`` shows in the trays while the refill that ends a cycle
+        of rounds is under way: people lay theirs back meanwhile, and the table may stand
+        unaccepted then (the heap read short and asked about) until they have chosen
+        again."""
+        if not (game.phase is Phase.ACTION and game.step is Step.REFILL
+                and game.round % DISC_CYCLE == 0 and self.reading.next_player(game) is None):
+            return
+        returning = dict(self._chores.returning)
+        for p in self.players:
+            tray = self._seat[p.name]
+            returning[tray] = returning.get(tray, frozenset()) | table.discs.get(tray, frozenset())
+        self._chores = replace(self._chores, returning=returning)
 
     # ---------------------------------------------------------- announcing
 
@@ -2601,19 +2628,12 @@ class TableReferee:
             in_tray = table.discs.get(tray, frozenset()) & game.discs_in_hand(p.name)
             if not in_tray <= back.get(tray, frozenset()):
                 back[tray] = back.get(tray, frozenset()) | in_tray
-        returning = dict(chores.returning)
-        if self._cycle_ending(game):
-            for p in self.players:
-                tray = self._seat[p.name]
-                returning[tray] = returning.get(tray, frozenset()) | table.discs.get(
-                    tray, frozenset())
         tile = chores.emperor_tile if table.emperor is None else table.emperor
         self._chores = replace(
             chores,
             castles=castles,
             cylinders=cylinders,
             back=back,
-            returning=returning,
             emperor_tile=tile,
             asked={c: places for c, places in chores.asked.items() if c in cylinders},
         )

@@ -1088,8 +1088,8 @@ def test_no_about_a_reserve_being_refilled_asks_for_a_correction() -> None:
 
 def test_no_about_a_heap_corrected_before_her_refill_asks_for_a_correction() -> None:
     """People said at set-up that Anna's pink lies unseen in her heap. Turns later she
-    draws her refill and the camera misses the yellow she drew; Bob's refill, begun,
-    asks about her reserve. "No" cannot keep what was said at set-up (her refill would
+    draws her refill and the camera misses the yellow she drew; Bob's cubes, all taken,
+    ask about her reserve. "No" cannot keep what was said at set-up (her refill would
     never be complete, and Bob's buzzed: 3-player hard camera game 900309) nor guess
     what she drew: people say what is there, and the game goes on."""
     camera = pink_unseen_in_annas_heap()
@@ -1101,17 +1101,18 @@ def test_no_about_a_heap_corrected_before_her_refill_asks_for_a_correction() -> 
     camera.refill("south", "blue")
     camera.doubts = {"reserve:south": 0.3}
     camera.refill("south", "green")  # and a yellow the camera does not see
+    events = []
     for colour, to in (("green", "north"), ("yellow", "north"), ("blue", 5)):
-        camera.cube("north", colour, to)
-    camera.emperor(3)
-    events = camera.refill("north", "red")
-    assert kinds(events) == ["question"] and events[0].zone == "reserve:south"
+        events += camera.cube("north", colour, to)
+    assert kinds(events)[-1] == "question" and events[-1].zone == "reserve:south"
     with pytest.raises(ValueError, match="correct it by hand"):
         camera.referee.answer(False)
     camera.doubts = {}
     events = camera.referee.correct(
         "reserve south", {"green": 3, "yellow": 1, "blue": 2, "pink": 1})
     assert "refilled" in kinds(events), events
+    camera.emperor(3)
+    camera.refill("north", "red")
     camera.refill("north", "red")
     camera.refill("north", "pink")
     assert "illegal" not in kinds(camera.events)
@@ -1741,8 +1742,9 @@ def test_a_castle_of_the_next_move_waits_for_a_refill_the_camera_missed_a_cube_o
     """Anna refills and the camera misses the yellow she drew (her heap is doubtful); Bob
     plays on: his cubes, the emperor's step, the castle it builds. The referee cannot
     play Bob's move before her refill, but the castle is his move's, not one the rules
-    never built (3-player hard whole game 900313: `castle-unearned` sounded). When Bob
-    refills, her heap is asked about; people count it and both moves are played."""
+    never built (3-player hard whole game 900313: `castle-unearned` sounded). Once Bob
+    has taken his cubes, her heap is asked about; people count it and both moves are
+    played."""
     camera = anna_to_move_the_emperor()
     camera.cylinder("red", "south")
     camera.emperor(2)
@@ -1763,15 +1765,14 @@ def test_a_castle_of_the_next_move_waits_for_a_refill_the_camera_missed_a_cube_o
 
 def her_heap_counted_when_bob_refills(camera: Camera, heap: dict[str, int], built: str) -> None:
     """Bob draws his refill while Anna's, read a cube short, holds his move: her heap is
-    asked about, "no" is refused with the sentence asking for a count, people give it
-    (``heap``), and both refills are played, his move with them (``built``: its castle
-    event)."""
-    events = []
+    asked about (since he took his cubes), "no" is refused with the sentence asking for
+    a count, people give it (``heap``), and both refills are played, his move with them
+    (``built``: its castle event)."""
     for colour in ("red", "red", "green"):
-        events += camera.refill("north", colour)
+        camera.refill("north", colour)
     assert "illegal" not in kinds(camera.events)
-    question = next(e for e in events if e.kind == "question")
-    assert question.zone == "reserve:south", question
+    question = camera.referee.question
+    assert question is not None and question.zone == "reserve:south", question
     with pytest.raises(ValueError, match="correct it by hand"):
         camera.referee.answer(False)
     camera.doubts = {}
@@ -1934,7 +1935,7 @@ def test_a_takeover_of_the_next_move_waits_for_a_refill_the_camera_missed_a_cube
     """As above, but the next player's emperor move takes a castle over: Bob's black
     castle stands where Anna's white one stood while her refill, a cube short as the
     camera reads it, still holds his move. Neither the black castle nor the white one
-    gone is an alarm; when Bob draws his refill her heap is asked about, and once it is
+    gone is an alarm; once Bob has taken his cubes her heap is asked about, and once it is
     counted his move and the takeover are played."""
     camera = anna_to_move()  # round 1: Anna disc 2, Bob disc 3
     camera.cube("south", "red", "south")

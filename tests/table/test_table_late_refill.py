@@ -15,6 +15,7 @@ import itertools
 from typing import Any
 
 from table_games import referee_run, source, stream_of
+from test_table_doubts import Camera, anna_to_move, kinds
 
 from referee.pieces import COLOURS
 
@@ -31,9 +32,9 @@ def cubes_down(frame: dict[str, Any]) -> int:
 
 
 def refill_read_short_into_round_6(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``frames`` with the last cube of the fifth round's last refill unseen in its heap
-    until the sixth round's first cube is down (the frame showing that cube reads it
-    right again)."""
+    """``frames`` with the last cube of the fifth round's last refill unseen in its heap,
+    with doubt, until the sixth round's first cube is down (the frame showing that cube
+    reads it right again)."""
     frames = [copy.deepcopy(f) for f in frames]  # the stream shares one dict per state
     idx = seen(frames)
     back = next(i for a, i in itertools.pairwise(idx)
@@ -51,6 +52,7 @@ def refill_read_short_into_round_6(frames: list[dict[str, Any]]) -> list[dict[st
     for i in idx:
         if grew <= i < first:
             frames[i]["reserves"][seat][colour] -= 1
+            frames[i]["confidence"] = {f"reserve:{seat}": 0.0}  # and says it is unsure
     return frames
 
 
@@ -73,3 +75,57 @@ def test_a_refill_read_short_until_the_next_round_began_is_taken_with_its_discs(
     followed = referee.record()
     assert followed is not None
     assert unordered(followed.to_json()["rounds"]) == unordered(record.to_json()["rounds"])
+
+
+def bob_refilled_one_short(doubt: float) -> Camera:
+    """Round 1 played to Bob's refill; the camera (``doubt`` about his heap) misses the
+    second pink he draws, and the players go on: both discs of round 2 laid."""
+    camera = anna_to_move()
+    camera.doubts = {"reserve:north": doubt}
+    for _ in range(3):
+        camera.cube("south", "red", "south")
+    camera.cylinder("red", "south")
+    camera.emperor(2)
+    for colour in ("blue", "green", "green"):
+        camera.refill("south", colour)
+    for colour, to in (("green", "north"), ("yellow", "north"), ("blue", 5)):
+        camera.cube("north", colour, to)
+    camera.cylinder("green", "north")
+    camera.cylinder("yellow", "north")
+    camera.emperor(3)
+    camera.castle(3, "black")
+    camera.refill("north", "red")
+    camera.refill("north", "pink")
+    camera.show()  # the second pink, drawn unseen: the heap reads one short
+    camera.disc("south", 1)
+    camera.disc("north", 4)
+    return camera
+
+
+def test_a_refill_read_short_when_the_next_round_begins_is_asked_about() -> None:
+    """Waiting for the rest of his refill, the referee took Anna's first cube of round 2
+    for one played out of turn (3-player hard camera game 900387, Bob's pink)."""
+    camera = bob_refilled_one_short(doubt=0.1)
+    question = camera.referee.question
+    assert question is not None and question.zone == "reserve:north"
+    assert question.code == "refill-count"
+    assert "illegal" not in kinds(camera.events)
+    camera.doubts = {}
+    events = camera.referee.correct(
+        "reserve north", {"red": 1, "yellow": 1, "blue": 2, "pink": 3})
+    assert {"refilled", "disc-chosen", "turn-started"} <= set(kinds(events))
+    camera.mat.reserves["north"][COLOURS.index("pink")] += 1  # read right at last
+    camera.cube("south", "green", 7)
+    assert "illegal" not in kinds(camera.events)
+    game = camera.referee.game
+    assert game is not None and game.round == 2 and game.to_move == "Anna"
+
+
+def test_a_refill_short_where_the_camera_is_sure_buzzes() -> None:
+    """Read sure, a heap one short when the next round begins is a refill nobody
+    finished: that is said, not waited for."""
+    camera = bob_refilled_one_short(doubt=1.0)
+    camera.wait(3)
+    illegal = [e for e in camera.events if e.kind == "illegal"]
+    assert [e.code for e in illegal] == ["refill-count"]
+    assert illegal[0].message == "Bob took 2 cubes into his reserve; the refill is 3"
