@@ -2454,25 +2454,34 @@ class TableReferee:
         taken all his cubes (or moved the emperor), or everyone has taken his disc for the
         next round (or, after a fifth round, his discs back). Merely starting is not
         enough: the refill and its returns may still be under way."""
-        return bool(self.reading.emperor_steps(game, table)) or self._gone_on(game, table)
+        return bool(self.reading.emperor_steps(game, table)) or self._gone_on(
+            game, table, laid_back=True)
 
-    def _gone_on(self, game: Game, table: Table) -> bool:
-        """`_next_done` but for the emperor: a heap read short is asked about only once
-        pieces the camera reads well show the game gone on, not where it sees him
-        elsewhere (a misread of him as often as a move)."""
+    def _gone_on(self, game: Game, table: Table, laid_back: bool = False) -> bool:
+        """Whether pieces the camera reads well show the game gone on past a refill the
+        heap reads short of: the next player has taken all his cubes, or everyone has
+        chosen his disc for the next round (after a fifth round, one of those he laid
+        back, or with ``laid_back`` them laid back). Not the emperor seen elsewhere (a
+        misread of him is as likely as a move), nor by default discs merely laid back
+        (the refiller may lay his back before his last cube)."""
         following = self.reading.next_player(game)
         if following is not None:
-            want = game.cubes_to_play(following)
-            taken = gained(self.reading.placement(game, table, following).taken).total()
-            return want > 0 and taken >= want
-        if game.round % 5 == 0:
+            return self._all_taken(game, table, following)
+        if game.round % DISC_CYCLE == 0:
+            returning = self._chores.returning
             return all(
-                table.discs.get(self._seat[p.name], frozenset()) - game.discs_in_hand(p.name)
-                for p in self.players
+                table.discs.get(seat, frozenset()) - game.discs_in_hand(p.name) if laid_back
+                else returning.get(seat, frozenset()) - table.discs.get(seat, frozenset())
+                for p, seat in ((p, self._seat[p.name]) for p in self.players)
             )
         return all(
             self.reading.missing_discs(game, table, p.name, self._chores.back) for p in self.players
         )
+
+    def _all_taken(self, game: Game, table: Table, player: str) -> bool:
+        want = game.cubes_to_play(player)
+        taken = gained(self.reading.placement(game, table, player).taken).total()
+        return want > 0 and taken >= want
 
     def _disc_choice(self, game: Game, table: Table) -> ChooseDisc | None:
         chosen = {name for name, _ in game.chosen_discs()}

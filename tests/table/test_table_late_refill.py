@@ -31,10 +31,12 @@ def cubes_down(frame: dict[str, Any]) -> int:
     return on_tiles + sum(sum(c.values()) for c in frame["courts"].values())
 
 
-def refill_read_short_into_round_6(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``frames`` with the last cube of the fifth round's last refill unseen in its heap,
-    with doubt, until the sixth round's first cube is down (the frame showing that cube
-    reads it right again)."""
+def refill_read_short_into_round_6(
+    frames: list[dict[str, Any]], doubt: bool = True
+) -> list[dict[str, Any]]:
+    """``frames`` with the last cube of the fifth round's last refill unseen in its heap
+    (with ``doubt``) until the sixth round's first cube is down (the frame showing that
+    cube reads it right again)."""
     frames = [copy.deepcopy(f) for f in frames]  # the stream shares one dict per state
     idx = seen(frames)
     back = next(i for a, i in itertools.pairwise(idx)
@@ -52,7 +54,8 @@ def refill_read_short_into_round_6(frames: list[dict[str, Any]]) -> list[dict[st
     for i in idx:
         if grew <= i < first:
             frames[i]["reserves"][seat][colour] -= 1
-            frames[i]["confidence"] = {f"reserve:{seat}": 0.0}  # and says it is unsure
+            if doubt:
+                frames[i]["confidence"] = {f"reserve:{seat}": 0.0}  # and says it is unsure
     return frames
 
 
@@ -75,6 +78,20 @@ def test_a_refill_read_short_until_the_next_round_began_is_taken_with_its_discs(
     followed = referee.record()
     assert followed is not None
     assert unordered(followed.to_json()["rounds"]) == unordered(record.to_json()["rounds"])
+
+
+def test_discs_laid_back_beside_a_heap_read_short_and_sure_are_no_alarm() -> None:
+    """After a fifth round the refiller may lay his discs back before his last cube is
+    in his heap: discs laid back are no sign that his refill is over, discs chosen are."""
+    players, record = source(2, 11)
+    frames = refill_read_short_into_round_6(
+        stream_of(record, 11, **CALM).snapshots, doubt=False)
+    laid_back = [i for i, f in enumerate(frames) if not f["occluded"]
+                 and all(len(f["discs"][s]) == 5 for s in ("south", "north"))]
+    _, events = referee_run(players, frames[: laid_back[-1] + 1])
+    assert [e.kind for e in events if e.kind == "illegal"] == []
+    _, events = referee_run(players, frames)
+    assert [e.code for e in events if e.kind == "illegal"] == ["refill-count"]
 
 
 def bob_refilled_one_short(doubt: float) -> Camera:
