@@ -35,6 +35,8 @@ class Correction:
     #: the cubes played onto the tile since: at how many moves, which, and whether the
     #: camera showed them beside its old reading (see `Corrections.follow`)
     followed: tuple[tuple[int, Cubes, bool], ...] = ()
+    #: the camera has read the zone otherwise since (not merely as before or as denied)
+    varied: bool = False
 
     def shifted(self, cubes: Cubes) -> Correction:
         """This correction of a tile with ``cubes`` more played there (fewer, negative)."""
@@ -527,8 +529,17 @@ class Corrections:
                     del self._by_zone[zone]
                     continue
                 value = floor
+                if not correction.varied:
+                    self._by_zone[zone] = replace(correction, varied=True)
             table = write(table, zone, value)
         return table
+
+    def varied(self, zone: str) -> bool:
+        """Whether the camera has read ``zone`` otherwise since it was corrected: until
+        then a reading of it is the one people said was wrong, whatever else happens on
+        the table."""
+        correction = self._by_zone.get(" ".join(_split(zone)).strip())
+        return correction is not None and correction.varied
 
     def overlay(self, table: Table) -> Table:
         """``table`` (an earlier reading) with the corrections whose zone it reads as the

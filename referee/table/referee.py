@@ -2044,8 +2044,11 @@ class TableReferee:
         900348: a yellow phantom on territory 3, denied at set-up, flickered back just as
         Carla's yellow went onto territory 8, where the camera missed it; released, her
         move was recorded on 3, and the phantom's next flicker buzzed "1 yellow left
-        territory 3"). The unseen cube is then asked about, that tile first
-        (`_hiding`)."""
+        territory 3"). Nor a tile the camera has read only as people said was wrong since
+        they said it (3-player mild whole camera game 900386: the yellow phantom denied
+        on territory 4 read the same for seventy seconds, Anna's yellow went onto
+        territory 5, where the camera missed it, and released, the phantom was her move).
+        The unseen cube is then asked about, that tile first (`_hiding`)."""
         raw = self.table
         if raw is None:
             return None
@@ -2054,7 +2057,8 @@ class TableReferee:
             for part in self.corrections.masking(raw)
             if part.startswith(("territory", "reserve")) and part not in self._untouched
             and not (part.startswith("territory")
-                     and self.settler.confidence.get(doubts.zone_of(part), 1.0) < DOUBTFUL)
+                     and (self.settler.confidence.get(doubts.zone_of(part), 1.0) < DOUBTFUL
+                          or not self.corrections.varied(part)))
         ]
         # First the heaps, each giving up only the unseen cubes the table shows played
         # from nowhere (the rest people said lie there still do); then every correction

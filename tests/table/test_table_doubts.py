@@ -314,6 +314,34 @@ def test_a_real_cube_that_reads_as_a_denied_phantom_is_played_not_hidden() -> No
     assert camera.referee.question is None
 
 
+def test_a_phantom_denied_and_read_the_same_since_is_not_taken_for_a_cube_missed_elsewhere(
+) -> None:
+    """People denied a green phantom on territory 7, and the camera reads the tile the
+    same since. Anna's green goes onto territory 9, where the camera misses it: the
+    phantom is not her move (3-player mild whole camera game 900386: Anna's yellow on
+    territory 5 recorded on 4, and the game lost to eight false alarms). The tile is
+    asked about, and her move is played where the camera sees her cube at last."""
+    camera = anna_to_move()
+    camera.doubts = {"territory:7": 0.3}
+    camera.phantom(7, "green")
+    camera.show()
+    camera.referee.answer(False)  # "2 green on territory 7?" no: the tile has 1 green
+    camera.doubts = {}
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    camera.mat.reserves["south"][COLOURS.index("green")] -= 1  # onto 9, missed there
+    assert "cubes-played" not in kinds(camera.show())
+    events = camera.emperor(2)
+    assert kinds(events) == ["question"] and events[0].zone == "territory:7"
+    camera.referee.correct("territory 7", {"green": 1})
+    camera.mat.territories[8][COLOURS.index("green")] += 1  # seen at last
+    events = camera.show()
+    played = next(e for e in events if e.kind == "cubes-played")
+    assert played.message == "Anna plays 2 red to his court; 1 green on territory 9."
+    game = camera.referee.game
+    assert game is not None and game.territory(7).describe() == "1 green"
+
+
 def test_a_castle_people_said_stands_is_not_missing_when_the_camera_loses_it_again() -> None:
     camera = anna_to_move()
     camera.cube("south", "red", "south")
