@@ -2425,3 +2425,23 @@ def test_a_last_cube_seen_without_a_hand_is_played_when_the_next_hand_moves_the_
     assert "illegal" not in kinds(camera.events + answered), answered
     assert "cubes-played" in kinds(answered) and "emperor-moved" in kinds(answered), answered
 
+
+def test_a_disc_laid_without_a_hand_is_asked_about_when_her_first_cube_follows() -> None:
+    """Bob lays his disc; Anna's is seen gone from her tray only after the hand that
+    took it has left (no frame of it flagged), so it is held as a misread. Her first
+    cube, with a hand, is out of turn only on the table as held: as read, her disc is
+    laid and the cube hers to play. Her tray is asked about, not the buzzer sounded
+    (2-player hard camera game 900280: "Anna cannot play cubes yet: the discs of round
+    2 are being chosen", and the game lost)."""
+    camera = Camera()
+    camera.lay_out(RESERVES)
+    camera.disc("north", 3)
+    camera.hand = False
+    assert "disc-chosen" not in kinds(camera.disc("south", 2))
+    camera.hand = True
+    events = camera.cube("south", "red", "south")
+    assert kinds(events) == ["question"] and events[0].zone == "discs:south", events
+    assert events[0].why == "untouched"
+    answered = camera.referee.answer(True)
+    assert "illegal" not in kinds(camera.events + answered), answered
+    assert "disc-chosen" in kinds(answered) and "cubes-placed" in kinds(answered), answered
