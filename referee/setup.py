@@ -22,6 +22,8 @@ from referee.pieces import (
 
 #: Faces of a die: the five colours and a crown (the roller's choice).
 DIE_FACES: tuple[str, ...] = (*COLOURS, "crown")
+#: the territories start with one cube each, this many of each colour
+TILES_PER_COLOUR = 3
 
 
 @dataclass(frozen=True)
@@ -144,7 +146,7 @@ class Setup:
                     )
                 )
         for colour, times in Counter(self.territories).items():
-            if times != 3:
+            if times != TILES_PER_COLOUR:
                 raise BadSetupError(
                     said(
                         "the territories start with exactly 3 cubes of each colour; "

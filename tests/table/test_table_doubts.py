@@ -435,6 +435,26 @@ def test_a_set_up_tile_read_as_two_of_a_full_colour_answered_no_gets_the_short_o
     assert game is not None and game.territory(5).describe() == "1 pink"
 
 
+def test_a_set_up_tile_read_a_colour_too_many_with_some_doubt_is_asked_about() -> None:
+    """Territory 5's pink read as a blue, where three blue tiles stand already: the
+    vision is not quite sure of the tile (0.65, above the doubt that asks at once), and
+    the count is broken. Nobody has played: the tile is asked about before `bad-setup`
+    sounds, and "no" gives it the colour the count leaves (3-player hard camera game
+    900380: territory 10's pink read green at 0.65, and the alarm)."""
+    camera = Camera()
+    camera.doubts = {"territory:5": 0.65}
+    camera.lay_out(RESERVES)
+    camera.mat.territories[4][COLOURS.index("pink")] -= 1  # its pink ...
+    camera.mat.territories[4][COLOURS.index("blue")] += 1  # ... read as a blue
+    camera.show()
+    events = camera.disc("south", 2)
+    assert kinds(events) == ["question"] and events[0].message == "1 blue on territory 5?"
+    answered = camera.referee.answer(False)
+    assert "illegal" not in kinds(camera.events + answered)
+    game = camera.referee.game
+    assert game is not None and game.territory(5).describe() == "1 pink"
+
+
 def test_a_tile_read_empty_at_set_up_answered_no_gets_the_cube_the_rules_leave() -> None:
     camera = Camera()
     missed_at_set_up(camera, 7)  # 14 cubes: green is the colour with 2
@@ -2424,6 +2444,7 @@ def test_a_last_cube_seen_without_a_hand_is_played_when_the_next_hand_moves_the_
     answered = camera.referee.answer(True)
     assert "illegal" not in kinds(camera.events + answered), answered
     assert "cubes-played" in kinds(answered) and "emperor-moved" in kinds(answered), answered
+
 
 
 def test_a_disc_laid_without_a_hand_is_asked_about_when_her_first_cube_follows() -> None:
