@@ -415,42 +415,29 @@ def missed_at_set_up(camera: Camera, *tiles: int) -> None:
     camera.lay_out(RESERVES)
 
 
-def test_a_set_up_tile_read_as_two_of_a_full_colour_answered_no_gets_the_short_one() -> None:
-    """Territory 5's pink, beside the emperor, read as two blue where three blue tiles
-    stand already: "no" cannot leave a blue there (a fourth), so the count leaves the
-    colour that is short, and no `bad-setup` sounds (2-player hard camera game 900249:
-    one blue kept, and the alarm)."""
+@pytest.mark.parametrize(("doubt", "blues"), [(0.0, 2), (0.65, 1)])
+def test_a_set_up_tile_read_in_a_full_colour_is_asked_about_and_no_gets_the_short_one(
+    doubt: float, blues: int
+) -> None:
+    """Territory 5's pink, beside the emperor, read as blue where three blue tiles stand
+    already. Read as two blue, doubted: "no" cannot leave a blue there (a fourth), so
+    the count leaves the colour that is short, and no `bad-setup` sounds (2-player hard
+    camera game 900249: one blue kept, and the alarm). Read as one blue with a little
+    doubt (0.65, above the doubt that asks at once): nobody has played, so the tile is
+    asked about before the alarm all the same (3-player hard camera game 900380:
+    territory 10's pink read green at 0.65, and `bad-setup` sounded)."""
     camera = Camera()
-    camera.doubts = {"territory:5": 0.0}
+    camera.doubts = {"territory:5": doubt}
     camera.lay_out(RESERVES)
     camera.mat.territories[4][COLOURS.index("pink")] -= 1  # its pink ...
-    camera.mat.territories[4][COLOURS.index("blue")] += 2  # ... read as two blue
+    camera.mat.territories[4][COLOURS.index("blue")] += blues  # ... read as blue
     camera.show()
     events = camera.disc("south", 2)
-    assert kinds(events) == ["question"] and events[0].message == "2 blue on territory 5?"
-    answered = camera.referee.answer(False)
-    assert "illegal" not in kinds(answered)
-    assert kinds(answered)[:4] == ["answered", "resolved", "setup", "disc-chosen"]
-    game = camera.referee.game
-    assert game is not None and game.territory(5).describe() == "1 pink"
-
-
-def test_a_set_up_tile_read_a_colour_too_many_with_some_doubt_is_asked_about() -> None:
-    """Territory 5's pink read as a blue, where three blue tiles stand already: the
-    vision is not quite sure of the tile (0.65, above the doubt that asks at once), and
-    the count is broken. Nobody has played: the tile is asked about before `bad-setup`
-    sounds, and "no" gives it the colour the count leaves (3-player hard camera game
-    900380: territory 10's pink read green at 0.65, and the alarm)."""
-    camera = Camera()
-    camera.doubts = {"territory:5": 0.65}
-    camera.lay_out(RESERVES)
-    camera.mat.territories[4][COLOURS.index("pink")] -= 1  # its pink ...
-    camera.mat.territories[4][COLOURS.index("blue")] += 1  # ... read as a blue
-    camera.show()
-    events = camera.disc("south", 2)
-    assert kinds(events) == ["question"] and events[0].message == "1 blue on territory 5?"
+    assert kinds(events) == ["question"]
+    assert events[0].message == f"{blues} blue on territory 5?"
     answered = camera.referee.answer(False)
     assert "illegal" not in kinds(camera.events + answered)
+    assert kinds(answered)[:4] == ["answered", "resolved", "setup", "disc-chosen"]
     game = camera.referee.game
     assert game is not None and game.territory(5).describe() == "1 pink"
 
