@@ -1105,9 +1105,9 @@ class TableReferee:
         tiles = [table.territory(n) for n in range(1, 16)]
         if any(cubes.total() != 1 for cubes in tiles):
             return []
-        read_ = sum(tiles, NO_CUBES)
+        counted = sum(tiles, NO_CUBES)
         over = [f"territory:{n}" for n, cubes in enumerate(tiles, start=1)
-                if any(c and k > TILES_PER_COLOUR for c, k in zip(cubes, read_, strict=True))]
+                if any(c and k > TILES_PER_COLOUR for c, k in zip(cubes, counted, strict=True))]
         unsure = [zone for zone in over if not self._said(zone) and self._certainty(zone) < 1.0]
         return sorted(unsure, key=self._certainty)
 
