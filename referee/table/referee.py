@@ -1108,7 +1108,7 @@ class TableReferee:
         counted = sum(tiles, NO_CUBES)
         over = [f"territory:{n}" for n, cubes in enumerate(tiles, start=1)
                 if any(c and k > TILES_PER_COLOUR for c, k in zip(cubes, counted, strict=True))]
-        unsure = [zone for zone in over if not self._said(zone) and self._certainty(zone) < 1.0]
+        unsure = [zone for zone in over if self._certainty(zone) < 1.0]  # said: 1.0
         return sorted(unsure, key=self._certainty)
 
     def _odd_reserves(self, table: Table) -> dict[str, int]:
@@ -2503,12 +2503,13 @@ class TableReferee:
         if following is not None:
             return self._all_taken(game, table, following)
         if game.round % DISC_CYCLE == 0:
+            trays = {p.name: table.discs.get(self._seat[p.name], frozenset())
+                     for p in self.players}
+            if laid_back:
+                return all(trays[p.name] - game.discs_in_hand(p.name) for p in self.players)
             returning = self._chores.returning
-            return all(
-                table.discs.get(seat, frozenset()) - game.discs_in_hand(p.name) if laid_back
-                else returning.get(seat, frozenset()) - table.discs.get(seat, frozenset())
-                for p, seat in ((p, self._seat[p.name]) for p in self.players)
-            )
+            return all(returning.get(self._seat[p.name], frozenset()) - trays[p.name]
+                       for p in self.players)
         return all(
             self.reading.missing_discs(game, table, p.name, self._chores.back) for p in self.players
         )
