@@ -14,12 +14,12 @@ import pytest
 from table_games import ANNA, BOB, PLAIN, Script, referee_run, source, stream_of
 
 from referee.errors import RefusedError
-from referee.pieces import COLOURS
-from referee.table.corrections import parse_correction
+from referee.pieces import COLOURS, Cubes
+from referee.table.corrections import Corrections, parse_correction, write
 from referee.table.events import TableEvent
 from referee.table.settle import UNTOUCHED_SECONDS, Settler
 from referee.table.simulate import Mat
-from referee.table.snapshot import DOUBTFUL, SnapshotError, parse_snapshot, table_of
+from referee.table.snapshot import DOUBTFUL, SnapshotError, Table, parse_snapshot, table_of
 
 RESERVES = {
     "south": "red red red green green blue pink",
@@ -225,6 +225,55 @@ def test_a_tile_flickering_between_two_denied_readings_is_not_asked_about_again(
     assert game is not None and game.territory(7).describe() == "1 green"
     camera.phantom(7, "blue")  # a reading nobody was asked about is asked about
     assert "question" in kinds(camera.show())
+
+
+def test_phantoms_denied_on_a_tile_stay_denied_while_the_game_plays_elsewhere() -> None:
+    """Busy art reads now one phantom, now another, all game (4-player hard whole game
+    900486: territory 1, none to three green phantoms beside its yellow). What people
+    denied there stays denied until a cube is played there: a phantom they denied a
+    turn ago is not asked about again when the camera comes back to it after asking
+    about a new one."""
+    camera = anna_to_move()
+    camera.doubts = {"territory:7": 0.3}
+    camera.phantom(7, "yellow")
+    assert kinds(camera.show()) == ["question"]
+    camera.referee.answer(False)
+    camera.cube("south", "red", "south")
+    camera.cube("south", "red", "south")
+    assert kinds(camera.cube("south", "red", 2))[0] == "cubes-played"  # a move elsewhere
+    camera.mat.territories[6][2] -= 1
+    camera.phantom(7, "blue")  # a phantom nobody was asked about yet
+    events = camera.show()
+    assert kinds(events) == ["question"] and events[0].counts == {"green": 1, "blue": 1}
+    camera.referee.answer(False)
+    camera.mat.territories[6][3] -= 1
+    camera.phantom(7, "yellow")  # the one denied before the move, back
+    assert kinds(camera.show()) == [] and camera.referee.question is None
+    game = camera.referee.game
+    assert game is not None and game.territory(7).describe() == "1 green"
+
+
+def test_a_reading_denied_before_people_said_a_tile_holds_more_is_not_what_they_said() -> None:
+    """A phantom denied on a tile holding 1 green stands for 1 green, not for what people
+    say the tile holds later: 4-player mild whole game 900489, Bob's yellow played out of
+    turn onto territory 3 was said to be there, and once he took it back the camera read
+    a phantom denied turns before, which stood for the tile with his yellow."""
+    empty = table_of(parse_snapshot({"format": "carolus-snapshot/1", "t": 0.0, "mat": True,
+                                      "occluded": False, **Mat().to_json()}))
+    corrections = Corrections()
+    tile = Cubes.of(["green"])
+
+    def seen(*cubes: str) -> Table:
+        return write(empty, "territory 7", Cubes.of(cubes))
+
+    corrections.set("territory 7", seen("green", "pink"), tile, 3, lambda n: tile)
+    corrections.set("territory 7", seen("green", "blue"), tile, 4, lambda n: tile)
+    assert corrections.holds("territory 7", seen("green", "pink"))  # still denied
+    more = Cubes.of(["green", "yellow"])
+    corrections.set("territory 7", seen("green", "yellow", "blue"), more, 5, lambda n: tile)
+    assert not corrections.holds("territory 7", seen("green", "pink"))
+    assert not corrections.holds("territory 7", seen("green", "blue"))
+    assert corrections.holds("territory 7", seen("green", "yellow", "blue"))
 
 
 def castle_due_on_2() -> Camera:
